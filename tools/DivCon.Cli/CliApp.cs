@@ -1,0 +1,44 @@
+using System.CommandLine;
+
+namespace DivCon.Cli;
+
+/// <summary>
+/// The <c>divcon</c> command line: builds the command tree and runs it. Every command lives in its own file and
+/// is registered in <see cref="CreateRootCommand"/>.
+/// </summary>
+public static class CliApp
+{
+    /// <summary>Exit code for a user's mistake (bad option, unknown name, unwritable folder).</summary>
+    public const int UsageError = 2;
+
+    /// <summary>Builds the root command with every subcommand.</summary>
+    public static RootCommand CreateRootCommand()
+    {
+        var root = new RootCommand(
+            "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
+        return root;
+    }
+
+    /// <summary>
+    /// Parses and runs <paramref name="args"/>, writing to the given writers. Parse errors are printed one per line
+    /// on <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
+    /// </summary>
+    public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    {
+        var root = CreateRootCommand();
+        var parse = root.Parse(args);
+        var config = new InvocationConfiguration { Output = output, Error = error };
+        if (parse.Errors.Count > 0)
+        {
+            foreach (var e in parse.Errors)
+            {
+                await error.WriteLineAsync($"divcon: {e.Message}");
+            }
+
+            await error.WriteLineAsync("Run 'divcon --help' for usage.");
+            return UsageError;
+        }
+
+        return await parse.InvokeAsync(config, cancellationToken);
+    }
+}

@@ -1,0 +1,3 @@
+using DivCon.Cli;
+
+return await CliApp.RunAsync(args, Console.Out, Console.Error);
