@@ -1,0 +1,35 @@
+namespace DivCon.Partitioning;
+
+/// <summary>Why a worker slot was given to a program: the policy's own words, recorded on the allocation timeline.</summary>
+public enum AllocationReason
+{
+    /// <summary>No reason recorded (for example the slot is unassigned because there are no programs).</summary>
+    None = 0,
+
+    /// <summary>Part of the program's share by scalability (largest-remainder rounding of cores · s_i / Σs).</summary>
+    ScalabilityShare,
+
+    /// <summary>Given during task-availability repartitioning to a program that still had unmet available tasks.</summary>
+    AvailabilityCap,
+
+    /// <summary>A core left over after every program's tasks were met, given by lowest score without the task bound.</summary>
+    SpareCore,
+
+    /// <summary>An equal share of the cores.</summary>
+    EqualShare,
+
+    /// <summary>Set from outside (a fixed allocation).</summary>
+    Fixed,
+
+    /// <summary>Chosen by a search over predicted ANTT (hill climbing over scalability tables).</summary>
+    HillClimbing,
+
+    /// <summary>Lent for the rest of the interval because the worker's own program had no task.</summary>
+    IdleLending,
+
+    /// <summary>Redistributed because a program arrived.</summary>
+    ProgramArrival,
+
+    /// <summary>Redistributed because a program left.</summary>
+    ProgramExit,
+}
