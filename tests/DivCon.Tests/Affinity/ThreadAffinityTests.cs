@@ -143,6 +143,26 @@ public sealed class ThreadAffinityTests
     }
 
     [Fact]
+    public async Task PinningAThreadPoolThread_IsRefused()
+    {
+        if (!ThreadAffinity.IsSupported)
+        {
+            return;
+        }
+
+        IReadOnlyList<int> all = ThreadAffinity.GetProcessAffinity();
+        (bool onPool, Exception? error, IReadOnlyList<int> after) = await Task.Run(() =>
+            (Thread.CurrentThread.IsThreadPoolThread,
+             Record.Exception(() => ThreadAffinity.PinCurrentThread(all[0])),
+             ThreadAffinity.GetCurrentThreadAffinity())).WaitAsync(Timeout);
+
+        Assert.True(onPool);
+        var e = Assert.IsType<InvalidOperationException>(error);
+        Assert.Contains("dedicated thread", e.Message, StringComparison.Ordinal);
+        Assert.Equal(all, after);
+    }
+
+    [Fact]
     public void ThreadStartedByAPinnedThread_StartsWithTheProcessMask()
     {
         // The runtime resets a new thread to the process mask, so a worker must pin itself inside its own body.
