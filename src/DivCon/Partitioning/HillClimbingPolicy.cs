@@ -11,8 +11,9 @@ namespace DivCon.Partitioning;
 /// how much slower it runs on its partition than alone on the whole machine (the metric's definition, §2.4, with
 /// co-runners assumed not to interfere beyond taking cores). NTT_i(0) = ∞. Predicted ANTT = mean of NTT_i.
 /// S_i comes from the program's table (<see cref="ScalabilityTable.SpeedupAt"/>: interpolated linearly, flat beyond
-/// the last point); a program without a table is modelled as scaling linearly to its measured scalability,
-/// S_i(c) = s_i · c / N, so NTT_i(c) = N / c.</para>
+/// the last point). A program without a table is modelled by Amdahl's law fitted to its one measured value
+/// S_i(N) = s_i: parallel fraction f = (1 − 1/s_i) / (1 − 1/N), clamped to [0, 1], and S_i(c) = 1 / ((1 − f) + f / c),
+/// so NTT_i(c) = ((1 − f) + f / c) / ((1 − f) + f / N). (A perfectly linear program, f = 1, has NTT_i(c) = N / c.)</para>
 /// <para><b>Search.</b> Start from the proportional allocation (<see cref="ScalabilityPolicy.Compute"/>). Repeatedly
 /// take the single move of one core from a program i to a program j (i ≠ j, i keeping at least one core) that lowers
 /// the predicted ANTT most (ties broken towards lower program indices), and stop when no move lowers it by
@@ -68,7 +69,13 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
 
         if (program.ScalabilityTable is null)
         {
-            return (double)totalCores / cores;
+            if (totalCores == 1)
+            {
+                return 1;
+            }
+
+            double f = Math.Clamp((1 - (1 / program.Scalability)) / (1 - (1.0 / totalCores)), 0, 1);
+            return ((1 - f) + (f / cores)) / ((1 - f) + (f / totalCores));
         }
 
         return program.ScalabilityTable.SpeedupAt(totalCores) / program.ScalabilityTable.SpeedupAt(cores);

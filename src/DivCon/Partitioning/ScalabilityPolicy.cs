@@ -95,8 +95,10 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
         long sum = 0;
         for (int i = 0; i < m; i++)
         {
-            floors[i] = (int)Math.Min(Math.Floor(shares[i]), cores);
-            remainders[i] = shares[i] - floors[i];
+            // A share that is an integer in exact arithmetic may come out a hair below it: snap before the floor.
+            // Remainders are rounded to 9 decimals so that decimal ties are exact ties (see ProgramPriority).
+            floors[i] = (int)Math.Min(Math.Floor(shares[i] + 1e-9), cores);
+            remainders[i] = Math.Max(0, Math.Round(shares[i] - floors[i], 9));
             baseCounts[i] = floors[i];
             sum += floors[i];
         }
