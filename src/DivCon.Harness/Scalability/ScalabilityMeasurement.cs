@@ -26,4 +26,13 @@ public sealed record ScalabilityMeasurement(
 
     /// <summary>The points as a table for hill climbing.</summary>
     public ScalabilityTable ToTable() => new(Points.Select(p => (p.Cores, p.Speedup)));
+
+    /// <summary>What a partitioning policy needs about this program: its scalability and its table.</summary>
+    /// <param name="programId">The program's id in the decision.</param>
+    /// <param name="availableTasks">Its available tasks at the decision (non-negative).</param>
+    public ProgramLoad ToProgramLoad(int programId, int availableTasks = 0)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(availableTasks);
+        return new ProgramLoad(programId, Scalability, availableTasks, ToTable());
+    }
 }

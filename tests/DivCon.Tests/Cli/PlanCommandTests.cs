@@ -117,6 +117,16 @@ public sealed class PlanCommandTests
     }
 
     [Fact]
+    public async Task IdleLending_ShowsTheTickDecisionAndTheLendingRule()
+    {
+        var (code, output, _) = await Run([.. s_figure, "--policy", "idle-lending"]);
+
+        Assert.Equal(0, code);
+        Assert.Contains("Remaining: 0           18 (1.309)     2 (0.212)    12 (1.364)", output, StringComparison.Ordinal);
+        Assert.Contains("is lent to the program with the lowest score", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnknownPolicy_IsAParseError()
     {
         var (code, _, error) = await Run("plan", "--cores", "4", "--speedups", "1", "--policy", "fastest");

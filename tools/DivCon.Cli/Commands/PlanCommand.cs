@@ -290,6 +290,13 @@ internal static class PlanReport
 
                 sb.AppendLine();
                 Row(sb, "Final allocation", plan.Final.Select(c => F($"{c}")));
+                if (request.Policy == IdleLendingPolicy.PolicyName)
+                {
+                    sb.AppendLine();
+                    sb.AppendLine("Between ticks, a worker whose program has no task is lent to the program with the lowest score");
+                    sb.AppendLine("(workers serving it / share) among those with a task waiting, until the next tick.");
+                }
+
                 break;
             }
         }

@@ -42,6 +42,10 @@ public sealed class ScalabilityMeterTests : IDisposable
         Assert.Equal([1, 1.6, 2.285714], m.Points.Select(p => Math.Round(p.Speedup, 6)));
         Assert.Equal(2.285714, m.Scalability, 6);
         Assert.Equal(1.6, m.ToTable().SpeedupAt(2), 9);
+        var load = m.ToProgramLoad(7, availableTasks: 3);
+        Assert.Equal((7, 3), (load.ProgramId, load.AvailableTasks));
+        Assert.Equal(m.Scalability, load.Scalability);
+        Assert.Equal([1, 2, 4], load.ScalabilityTable!.Cores);
         Assert.Equal(4, program.SequentialRuns);   // 1 warm-up + 3 timed
         Assert.Equal(12, program.ParallelRuns);    // (1 + 3) per point
         Assert.Equal(12, program.Verifications);
