@@ -15,6 +15,9 @@ public static class TestSchedulers
         ["default"] = () => new SchedulerLease(TaskScheduler.Default, release: null),
     };
 
+    /// <summary>Every scheduler name.</summary>
+    public static IReadOnlyCollection<string> All => s_factories.Keys;
+
     /// <summary>MemberData source: every scheduler name.</summary>
     public static TheoryData<string> Names
     {
