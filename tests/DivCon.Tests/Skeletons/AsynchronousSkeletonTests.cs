@@ -24,6 +24,20 @@ public sealed class AsynchronousSkeletonTests
     }
 
     [Fact]
+    public async Task Asynchronous_QueuesOneTaskPerNodeAndOneMergeTaskPerSplit_AllOnTheGivenScheduler()
+    {
+        // 2^10 leaves of a binary tree: 2^11 − 1 node tasks and 2^10 − 1 merge tasks, each queued exactly once, and
+        // the scheduler refuses to inline, so every one of them went through its QueueTask.
+        using var scheduler = new DedicatedThreadScheduler(threads: 2);
+        DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(scheduler, grain: 1);
+
+        long result = await program.Input(new ElementRange(0, 1024)).WaitAsync(SkeletonPrograms.Timeout);
+
+        Assert.Equal(SkeletonPrograms.ExpectedSum(1024), result);
+        Assert.Equal((2 * 1024 - 1) + (1024 - 1), scheduler.AcceptedCount);
+    }
+
+    [Fact]
     public async Task InputWithScheduler_OverridesTheSchedulerProperty_ForThatRunOnly()
     {
         using SchedulerLease lease = TestSchedulers.Create("pair2");
