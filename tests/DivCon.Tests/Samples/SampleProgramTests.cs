@@ -206,10 +206,11 @@ public sealed class SampleProgramTests
     [Fact]
     public async Task Cancellation_EndsASampleRunCanceled()
     {
-        IDivConSample program = SampleCatalog.Create("montecarlopi", ProblemSize.Small, settings: new SampleSettings { Granularity = 1024 });
+        // Medium Monte Carlo (no data to make) runs for about a second; 2048 short muscles stop soon after the cancel.
+        IDivConSample program = SampleCatalog.Create("montecarlopi", ProblemSize.Medium, settings: new SampleSettings { Granularity = 1 << 16 });
         using var cts = new CancellationTokenSource();
         using SchedulerLease lease = TestSchedulers.Create("pair2");
-        cts.CancelAfter(1);
+        cts.CancelAfter(20);
 
         Task run = program.RunParallelAsync(lease.Scheduler, cts.Token);
 

@@ -41,8 +41,9 @@ public sealed class ForkJoinAndDeepRecursionTests
         Task<long> run = program.Input(new ElementRange(0, Muscles), cts.Token);
 
         // The root splits, queues its two children and blocks its only worker waiting for them: nothing else can run.
-        Task finished = await Task.WhenAny(run, Task.Delay(TimeSpan.FromSeconds(2)));
-        Assert.NotSame(run, finished);
+        Assert.True(await SkeletonPrograms.EventuallyAsync(() => probe.Started == 1 && scheduler.QueuedCount == 2));
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        Assert.False(run.IsCompleted);
         Assert.Equal(1, probe.Started);            // the root's split only
         Assert.Equal(2, scheduler.QueuedCount);    // its two children, never started
         Assert.Equal(1, scheduler.ExecutingCount); // the blocked root
@@ -52,7 +53,7 @@ public sealed class ForkJoinAndDeepRecursionTests
         Assert.True(run.IsCanceled);
 
         // The released worker drains the two children, which end canceled without running a muscle.
-        Assert.True(SpinWait.SpinUntil(() => scheduler.QueuedCount == 0 && scheduler.ExecutingCount == 0, SkeletonPrograms.Timeout));
+        Assert.True(await SkeletonPrograms.EventuallyAsync(() => scheduler.QueuedCount == 0 && scheduler.ExecutingCount == 0));
         Assert.Equal(1, probe.Started);
     }
 

@@ -41,6 +41,23 @@ internal static class SkeletonPrograms
             });
 
     public static long ExpectedSum(int n) => (long)n * (n - 1) / 2;
+
+    /// <summary>Polls <paramref name="condition"/> every 10 ms until it holds (true) or <see cref="Timeout"/> passes (false).</summary>
+    public static async Task<bool> EventuallyAsync(Func<bool> condition)
+    {
+        var deadline = DateTime.UtcNow + Timeout;
+        while (!condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+
+            await Task.Delay(10);
+        }
+
+        return true;
+    }
 }
 
 /// <summary>
