@@ -1,0 +1,175 @@
+using DivCon.Reporting.Plotting.Rendering;
+
+namespace DivCon.Reporting.Plotting;
+
+/// <summary>Stacked layers of piecewise-constant values over time, e.g. the cores each program holds: layer k's
+/// value over [Times[i], Times[i + 1]) is stacked on the layers added before it. Values must be ≥ 0; NaN counts
+/// as 0. Horizontal reference lines (e.g. the machine's core count) can be added.</summary>
+public sealed class StackedStepPlot : Figure
+{
+    private readonly double[] _times;
+    private readonly List<StepLayer> _layers = [];
+    private readonly List<ReferenceLine> _referenceLines = [];
+
+    /// <summary>A plot over the intervals between consecutive <paramref name="times"/>.</summary>
+    /// <exception cref="ArgumentException">Fewer than two times, a time that is not finite, or times that
+    /// decrease.</exception>
+    public StackedStepPlot(string title, IReadOnlyList<double> times, string xLabel = "", string yLabel = "")
+        : base(title)
+    {
+        ArgumentNullException.ThrowIfNull(times);
+        if (times.Count < 2)
+        {
+            throw new ArgumentException($"A step plot needs at least two times (one interval), got {times.Count}.", nameof(times));
+        }
+
+        for (int i = 0; i < times.Count; i++)
+        {
+            if (!double.IsFinite(times[i]) || (i > 0 && times[i] < times[i - 1]))
+            {
+                throw new ArgumentException($"Times must be finite and non-decreasing; time {i} is {times[i]}.", nameof(times));
+            }
+        }
+
+        if (!(times[^1] > times[0]))
+        {
+            throw new ArgumentException($"Times must span a positive duration, got [{times[0]}, {times[^1]}].", nameof(times));
+        }
+
+        _times = [.. times];
+        XAxis.Label = xLabel;
+        YAxis.Label = yLabel;
+    }
+
+    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
+    public IReadOnlyList<double> Times => _times;
+
+    /// <summary>The time axis (linear).</summary>
+    public Axis XAxis { get; } = new();
+
+    /// <summary>The value axis (linear, from zero).</summary>
+    public Axis YAxis { get; } = new();
+
+    /// <summary>The layers, bottom to top.</summary>
+    public IReadOnlyList<StepLayer> Layers => _layers;
+
+    /// <summary>Horizontal reference lines.</summary>
+    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
+
+    /// <summary>Adds a layer on top of the previous ones, in the next palette colour unless given.</summary>
+    /// <exception cref="ArgumentException">Not one value per interval (Times.Count − 1), or a value that is
+    /// negative or infinite.</exception>
+    public StepLayer AddLayer(string name, IReadOnlyList<double> values, PlotColor? color = null)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(values);
+        if (values.Count != _times.Length - 1)
+        {
+            throw new ArgumentException($"Layer '{name}' has {values.Count} values but there are {_times.Length - 1} intervals; give one per interval.", nameof(values));
+        }
+
+        if (values.Any(v => v < 0 || double.IsInfinity(v)))
+        {
+            throw new ArgumentException($"Layer '{name}' has a negative or infinite value; values must be ≥ 0 (NaN counts as 0).", nameof(values));
+        }
+
+        var layer = new StepLayer(name, [.. values], color ?? Palette.Get(_layers.Count));
+        _layers.Add(layer);
+        return layer;
+    }
+
+    /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. the number of cores).</summary>
+    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null)
+    {
+        var line = ReferenceLine.Horizontal(y, label, color);
+        _referenceLines.Add(line);
+        return line;
+    }
+
+    internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
+
+    private double Total(int interval) => _layers.Sum(l => double.IsNaN(l.Values[interval]) ? 0 : l.Values[interval]);
+
+    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
+    {
+        if (XAxis.Scale != AxisScale.Linear)
+        {
+            throw new InvalidOperationException("The time axis of a step plot must be linear.");
+        }
+
+        var (xMin, xMax) = (XAxis.Min ?? _times[0], XAxis.Max ?? _times[^1]);
+        if (!(xMin < xMax))
+        {
+            throw new InvalidOperationException($"Time axis limits [{xMin}, {xMax}] are empty; set both limits.");
+        }
+
+        var totals = Enumerable.Range(0, _times.Length - 1).Select(Total).Concat(_referenceLines.Select(r => r.Intercept));
+        var (yMin, yMax) = ZeroBasedRange(YAxis, totals);
+        return (new AxisSpec(XAxis.Label, AxisScale.Linear, xMin, xMax), new AxisSpec(YAxis.Label, YAxis.Scale, yMin, yMax));
+    }
+
+    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
+    [
+        .. Enumerable.Reverse(_layers).Select(l => new LegendEntry(l.Name, l.Color, true)),
+        .. _referenceLines.Select(r => new LegendEntry(r.Label, r.Color, false, MarkerShape.None, r.Pattern, 1.4)),
+    ];
+
+    private IEnumerable<(StepLayer Layer, RectD Rect)> Pieces(PlotLayout layout)
+    {
+        for (int i = 0; i < _times.Length - 1; i++)
+        {
+            // Whole-pixel edges so neighbouring intervals and layers meet without seams.
+            double x0 = Math.Round(layout.X.ToPixel(_times[i])), x1 = Math.Round(layout.X.ToPixel(_times[i + 1]));
+            if (x1 <= x0)
+            {
+                continue;
+            }
+
+            double below = 0;
+            foreach (StepLayer layer in _layers)
+            {
+                double v = layer.Values[i];
+                if (!(v > 0))
+                {
+                    continue;
+                }
+
+                double y0 = Math.Round(layout.Y.ToPixel(below)), y1 = Math.Round(layout.Y.ToPixel(below + v));
+                if (y0 != y1)
+                {
+                    yield return (layer, RectD.FromCorners(x0, y0, x1, y1));
+                }
+
+                below += v;
+            }
+        }
+    }
+
+    internal override void DrawData(Canvas canvas, PlotLayout layout)
+    {
+        foreach (var (layer, rect) in Pieces(layout))
+        {
+            canvas.FillRect(rect.X0, rect.Y0, rect.X1, rect.Y1, layer.Color);
+        }
+
+        foreach (ReferenceLine line in _referenceLines)
+        {
+            double y = Canvas.Crisp(layout.Y.ToPixel(line.Intercept));
+            canvas.StrokePolyline([new(layout.PlotArea.X0, y), new(layout.PlotArea.X1, y)], 1.4 * layout.Scale, line.Color, line.Pattern);
+        }
+    }
+
+    internal override IEnumerable<RectD> Obstacles(PlotLayout layout)
+    {
+        foreach (var (_, rect) in Pieces(layout))
+        {
+            yield return rect;
+        }
+
+        foreach (ReferenceLine line in _referenceLines)
+        {
+            double y = layout.Y.ToPixel(line.Intercept);
+            yield return new RectD(layout.PlotArea.X0, y - 1, layout.PlotArea.X1, y + 1);
+        }
+    }
+}
