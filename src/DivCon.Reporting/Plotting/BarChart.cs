@@ -1,3 +1,4 @@
+using System.Text.Json;
 using DivCon.Reporting.Plotting.Rendering;
 
 namespace DivCon.Reporting.Plotting;
@@ -81,6 +82,17 @@ public sealed class BarChart : Figure
         var line = ReferenceLine.Horizontal(y, label, color);
         _referenceLines.Add(line);
         return line;
+    }
+
+    private protected override string Kind => "bar";
+
+    private protected override void WriteModel(Utf8JsonWriter writer)
+    {
+        writer.WriteString("xLabel", XLabel);
+        WriteAxis(writer, "yAxis", YAxis);
+        WriteStrings(writer, "groups", _groups);
+        WriteBarSeries(writer, "series", _series);
+        WriteReferenceLines(writer, _referenceLines);
     }
 
     private bool SingleGroup => _groups.Length == 1;

@@ -59,6 +59,18 @@ public abstract partial class Figure
         ], gridWidth, s_frameColor);
 
         double tickLength = 5 * s, gap = 4 * s, pad = 8 * s;
+        foreach (double v in layout.YMinorTicks)
+        {
+            double y = Canvas.Crisp(layout.Y.ToPixel(v));
+            canvas.StrokeSegments([new(new(fx0 - tickLength * 0.6, y), new(fx0, y))], gridWidth, s_frameColor);
+        }
+
+        foreach (double v in layout.XMinorTicks)
+        {
+            double x = Canvas.Crisp(layout.X.ToPixel(v));
+            canvas.StrokeSegments([new(new(x, fy1), new(x, fy1 + tickLength * 0.6))], gridWidth, s_frameColor);
+        }
+
         foreach (Tick tick in layout.YTicks)
         {
             double y = Canvas.Crisp(layout.Y.ToPixel(tick.Value));

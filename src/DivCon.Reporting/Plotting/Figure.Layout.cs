@@ -9,7 +9,7 @@ public abstract partial class Figure
 
     private PlotLayout ComputeLayout(int width, int height, AxisSpec xSpec, AxisSpec ySpec, IReadOnlyList<LegendEntry> legend)
     {
-        double s = Math.Max(1, Math.Min(width / 800.0, height / 600.0));
+        double s = Math.Max(1, Math.Min(width / (double)DefaultWidth, height / (double)DefaultHeight));
         PlotLayout inside = ComputeLayout(width, height, xSpec, ySpec, legend, s, outside: false);
         if (legend.Count == 0 || inside.Legend is null)
         {
@@ -86,6 +86,8 @@ public abstract partial class Figure
             XTicks = xTicks,
             YTicks = yTicks,
             TickFontPx = tickFont,
+            XMinorTicks = xSpec.Categories is null ? TickGenerator.Minor(xSpec.Scale, xSpec.Min, xSpec.Max, xTicks) : [],
+            YMinorTicks = ySpec.Categories is null ? TickGenerator.Minor(ySpec.Scale, ySpec.Min, ySpec.Max, yTicks) : [],
             Legend = legendBox,
             LegendOutside = outside,
         };

@@ -8,6 +8,12 @@ namespace DivCon.Reporting.Plotting;
 /// drawable data renders its frame with the message "No data" rather than failing.</summary>
 public abstract partial class Figure
 {
+    /// <summary>The width the text sizes are designed for (larger images scale text and lines up).</summary>
+    public const int DefaultWidth = 800;
+
+    /// <summary>The height the text sizes are designed for.</summary>
+    public const int DefaultHeight = 600;
+
     /// <summary>The smallest accepted image width in pixels.</summary>
     public const int MinWidth = 160;
 
@@ -42,10 +48,10 @@ public abstract partial class Figure
     public RgbaImage Render(int width, int height) => Render(width, height, out _);
 
     /// <summary>Renders the figure and encodes it as PNG (8-bit RGBA).</summary>
-    public byte[] RenderPng(int width, int height) => Render(width, height).EncodePng();
+    public byte[] RenderPng(int width = DefaultWidth, int height = DefaultHeight) => Render(width, height).EncodePng();
 
     /// <summary>Renders the figure and writes it as a PNG file at <paramref name="path"/> (overwriting it).</summary>
-    public void SavePng(string path, int width, int height)
+    public void SavePng(string path, int width = DefaultWidth, int height = DefaultHeight)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
         byte[] png = RenderPng(width, height);

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using DivCon.Reporting.Plotting.Rendering;
 
 namespace DivCon.Reporting.Plotting;
@@ -58,6 +59,29 @@ public sealed class LinePlot : Figure
         ArgumentNullException.ThrowIfNull(line);
         _referenceLines.Add(line);
         return line;
+    }
+
+    private protected override string Kind => "line";
+
+    private protected override void WriteModel(Utf8JsonWriter writer)
+    {
+        WriteAxis(writer, "xAxis", XAxis);
+        WriteAxis(writer, "yAxis", YAxis);
+        writer.WriteStartArray("series");
+        foreach (LineSeries s in _series)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("name", s.Name);
+            writer.WriteString("color", s.Color.ToString());
+            writer.WriteString("marker", s.Marker.ToString());
+            writer.WriteString("pattern", s.Pattern.ToString());
+            WriteNumbers(writer, "x", s.X);
+            WriteNumbers(writer, "y", s.Y);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        WriteReferenceLines(writer, _referenceLines);
     }
 
     internal override bool HasData => _series.Any(s => Drawable(s).Any());

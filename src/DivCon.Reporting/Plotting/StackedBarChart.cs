@@ -1,3 +1,4 @@
+using System.Text.Json;
 using DivCon.Reporting.Plotting.Rendering;
 
 namespace DivCon.Reporting.Plotting;
@@ -56,6 +57,16 @@ public sealed class StackedBarChart : Figure
 
         _segments.Add(segment);
         return segment;
+    }
+
+    private protected override string Kind => "stackedBar";
+
+    private protected override void WriteModel(Utf8JsonWriter writer)
+    {
+        writer.WriteString("xLabel", XLabel);
+        WriteAxis(writer, "yAxis", YAxis);
+        WriteStrings(writer, "categories", _categories);
+        WriteBarSeries(writer, "segments", _segments);
     }
 
     internal override bool HasData => _segments.Any(s => s.Values.Any(v => v > 0));

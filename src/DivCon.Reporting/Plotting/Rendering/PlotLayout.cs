@@ -16,6 +16,10 @@ internal sealed class PlotLayout
 
     public required IReadOnlyList<Tick> YTicks { get; init; }
 
+    public IReadOnlyList<double> XMinorTicks { get; init; } = [];
+
+    public IReadOnlyList<double> YMinorTicks { get; init; } = [];
+
     public required double TickFontPx { get; init; }
 
     public RectD? Legend { get; init; }

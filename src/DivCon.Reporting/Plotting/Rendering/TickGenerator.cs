@@ -121,6 +121,31 @@ internal static class TickGenerator
         return ticks;
     }
 
+    /// <summary>Unlabelled minor ticks: on a Log10 axis spanning at most eight decades, every m × 10^k
+    /// (m = 1 … 9) in range that is not a major tick; none on other scales.</summary>
+    public static IReadOnlyList<double> Minor(AxisScale scale, double min, double max, IReadOnlyList<Tick> majors)
+    {
+        if (scale != AxisScale.Log10 || Math.Log10(max) - Math.Log10(min) > 8)
+        {
+            return [];
+        }
+
+        var minors = new List<double>();
+        for (int k = (int)Math.Floor(Math.Log10(min)); k <= (int)Math.Ceiling(Math.Log10(max)); k++)
+        {
+            for (int m = 1; m <= 9; m++)
+            {
+                double v = m * Math.Pow(10, k);
+                if (v >= min && v <= max && !majors.Any(t => Math.Abs(t.Value - v) <= v * 1e-9))
+                {
+                    minors.Add(v);
+                }
+            }
+        }
+
+        return minors;
+    }
+
     /// <summary>A value on a linear axis with as many decimals as the step needs; exponent form for very large
     /// or very small magnitudes.</summary>
     public static string FormatLinear(double value, double step, double magnitude)
