@@ -92,17 +92,21 @@ public abstract partial class Figure
         if (xSpec.Label.Length > 0)
         {
             double y = canvas.Height - pad - StrokeFont.DescentPx(LabelPx * s);
-            canvas.DrawText(xSpec.Label, (area.X0 + area.X1) / 2, y, LabelPx * s, s_textColor, HAlign.Center, VAlign.Baseline);
+            canvas.DrawText(xSpec.Label, (area.X0 + area.X1) / 2, y, Fit(xSpec.Label, LabelPx * s, canvas.Width - 2 * pad), s_textColor, HAlign.Center, VAlign.Baseline);
         }
 
         if (ySpec.Label.Length > 0)
         {
-            canvas.DrawText(ySpec.Label, pad, (area.Y0 + area.Y1) / 2, LabelPx * s, s_textColor, HAlign.Center, VAlign.Top, 90);
+            canvas.DrawText(ySpec.Label, pad, (area.Y0 + area.Y1) / 2, Fit(ySpec.Label, LabelPx * s, area.Height + 40 * s), s_textColor, HAlign.Center, VAlign.Top, 90);
         }
 
         if (Title.Length > 0)
         {
-            canvas.DrawText(Title, (area.X0 + area.X1) / 2, pad, TitlePx * s, s_textColor, HAlign.Center, VAlign.Top, 0, bold: true);
+            double size = Fit(Title, TitlePx * s, canvas.Width - 2 * pad);
+            double half = StrokeFont.MeasureWidth(Title, size) / 2;
+            // Centred over the plot area, but kept inside the image when the title is wide.
+            double x = Math.Clamp((area.X0 + area.X1) / 2, pad + half, canvas.Width - pad - half);
+            canvas.DrawText(Title, x, pad, size, s_textColor, HAlign.Center, VAlign.Top, 0, bold: true);
         }
 
         DrawOverlay(canvas, layout);
@@ -110,6 +114,15 @@ public abstract partial class Figure
         {
             DrawLegend(canvas, box, legend, s);
         }
+    }
+
+    /// <summary>The font size, at most <paramref name="size"/> and at least 8 px, at which
+    /// <paramref name="text"/> fits in <paramref name="maxWidth"/> pixels (below 8 px it overflows instead of
+    /// becoming unreadable).</summary>
+    private static double Fit(string text, double size, double maxWidth)
+    {
+        double width = StrokeFont.MeasureWidth(text, size);
+        return width <= maxWidth ? size : Math.Max(8, size * maxWidth / width);
     }
 
     private static void DrawLegend(Canvas canvas, RectD box, IReadOnlyList<LegendEntry> legend, double s)
