@@ -34,13 +34,14 @@ public sealed class LinePlot : Figure
     public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
     /// <summary>Adds a series with the next palette colour and, unless given, the next marker of circle,
-    /// square, triangle, diamond.</summary>
+    /// square, triangle, diamond; optionally with vertical error bars (distances below and above each Y).</summary>
     /// <exception cref="ArgumentException">See <see cref="LineSeries"/>.</exception>
     public LineSeries AddSeries(string name, IReadOnlyList<double> x, IReadOnlyList<double> y,
-        MarkerShape? marker = null, LinePattern pattern = LinePattern.Solid, PlotColor? color = null)
+        MarkerShape? marker = null, LinePattern pattern = LinePattern.Solid, PlotColor? color = null,
+        IReadOnlyList<double>? errorMinus = null, IReadOnlyList<double>? errorPlus = null)
     {
         var series = new LineSeries(name, x, y, color ?? Palette.Get(_series.Count),
-            marker ?? s_markers[_series.Count % s_markers.Length], pattern);
+            marker ?? s_markers[_series.Count % s_markers.Length], pattern, errorMinus: errorMinus, errorPlus: errorPlus);
         _series.Add(series);
         return series;
     }
@@ -77,6 +78,8 @@ public sealed class LinePlot : Figure
             writer.WriteString("pattern", s.Pattern.ToString());
             WriteNumbers(writer, "x", s.X);
             WriteNumbers(writer, "y", s.Y);
+            WriteNumbers(writer, "errorMinus", s.ErrorMinus);
+            WriteNumbers(writer, "errorPlus", s.ErrorPlus);
             writer.WriteEndObject();
         }
 
@@ -98,6 +101,52 @@ public sealed class LinePlot : Figure
         }
     }
 
+    /// <summary>The ends of the error bars of drawable points that can be placed on the y axis.</summary>
+    private IEnumerable<double> ErrorEnds(LineSeries series)
+    {
+        if (series.ErrorMinus is null || series.ErrorPlus is null)
+        {
+            yield break;
+        }
+
+        for (int i = 0; i < series.X.Count; i++)
+        {
+            if (Mappable(XAxis.Scale, series.X[i]) && Mappable(YAxis.Scale, series.Y[i]))
+            {
+                foreach (double end in new[] { series.Y[i] - series.ErrorMinus[i], series.Y[i] + series.ErrorPlus[i] })
+                {
+                    if (Mappable(YAxis.Scale, end))
+                    {
+                        yield return end;
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Pixel whiskers (x, top, bottom) of the series' error bars; a lower end a log axis cannot show is
+    /// drawn to the bottom of the plot.</summary>
+    private static IEnumerable<(double X, double Top, double Bottom)> Whiskers(LineSeries series, PlotLayout layout)
+    {
+        if (series.ErrorMinus is null || series.ErrorPlus is null)
+        {
+            yield break;
+        }
+
+        for (int i = 0; i < series.X.Count; i++)
+        {
+            double px = layout.X.ToPixel(series.X[i]), py = layout.Y.ToPixel(series.Y[i]);
+            if (double.IsNaN(px) || double.IsNaN(py) || double.IsNaN(series.ErrorMinus[i]) || double.IsNaN(series.ErrorPlus[i]))
+            {
+                continue;
+            }
+
+            double top = layout.Y.ToPixel(series.Y[i] + series.ErrorPlus[i]);
+            double bottom = layout.Y.ToPixel(series.Y[i] - series.ErrorMinus[i]);
+            yield return (px, top, double.IsNaN(bottom) ? layout.PlotArea.Y1 + 2 : bottom);
+        }
+    }
+
     private static bool Mappable(AxisScale scale, double v) => double.IsFinite(v) && (scale == AxisScale.Linear || v > 0);
 
     internal override (AxisSpec X, AxisSpec Y) BuildAxes()
@@ -106,7 +155,7 @@ public sealed class LinePlot : Figure
         YAxis.ValidateForRender("y");
         var points = _series.SelectMany(Drawable).ToList();
         var (xMin, xMax) = RangeOf(XAxis, points.Select(p => p.X), 0.04);
-        var (yMin, yMax) = RangeOf(YAxis, points.Select(p => p.Y), 0.06);
+        var (yMin, yMax) = RangeOf(YAxis, points.Select(p => p.Y).Concat(_series.SelectMany(ErrorEnds)), 0.06);
         return (new AxisSpec(XAxis.Label, XAxis.Scale, xMin, xMax), new AxisSpec(YAxis.Label, YAxis.Scale, yMin, yMax));
     }
 
@@ -130,6 +179,16 @@ public sealed class LinePlot : Figure
         foreach (LineSeries series in _series)
         {
             List<List<PointD>> runs = Runs(series, layout);
+            double cap = series.MarkerSize * s * 0.7;
+            var whiskers = new List<Segment>();
+            foreach (var (x, top, bottom) in Whiskers(series, layout))
+            {
+                whiskers.Add(new(new(x, top), new(x, bottom)));
+                whiskers.Add(new(new(x - cap, top), new(x + cap, top)));
+                whiskers.Add(new(new(x - cap, bottom), new(x + cap, bottom)));
+            }
+
+            canvas.StrokeSegments(whiskers, 1.2 * s, series.Color);
             foreach (List<PointD> run in runs)
             {
                 canvas.StrokePolyline(run, series.LineWidth * s, series.Color, series.Pattern);
@@ -150,6 +209,11 @@ public sealed class LinePlot : Figure
             foreach (RectD r in Along(Runs(series, layout), Math.Max(series.MarkerSize, series.LineWidth) * s / 2))
             {
                 yield return r;
+            }
+
+            foreach (var (x, top, bottom) in Whiskers(series, layout))
+            {
+                yield return RectD.FromCorners(x - series.MarkerSize * s, top, x + series.MarkerSize * s, bottom);
             }
         }
 

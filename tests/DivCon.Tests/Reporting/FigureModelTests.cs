@@ -50,6 +50,20 @@ public sealed class FigureModelTests
     }
 
     [Fact]
+    public void LineSeries_KeepsErrorsAndRejectsBadOnes()
+    {
+        var plot = new LinePlot();
+
+        LineSeries s = plot.AddSeries("s", [1, 2], [3, 4], errorMinus: [0.1, double.NaN], errorPlus: [0.2, 0.3]);
+
+        Assert.Equal([0.1, double.NaN], s.ErrorMinus!);
+        Assert.Equal([0.2, 0.3], s.ErrorPlus!);
+        Assert.Throws<ArgumentException>(() => plot.AddSeries("s", [1, 2], [3, 4], errorMinus: [0.1, 0.1]));
+        Assert.Throws<ArgumentException>(() => plot.AddSeries("s", [1, 2], [3, 4], errorMinus: [0.1], errorPlus: [0.1]));
+        Assert.Throws<ArgumentException>(() => plot.AddSeries("s", [1, 2], [3, 4], errorMinus: [0.1, -1], errorPlus: [0.1, 1]));
+    }
+
+    [Fact]
     public void BarChart_HoldsValuesAndAsymmetricErrorsAsGiven()
     {
         var chart = new BarChart("NTT", ["fib", "sort"], "program", "NTT");

@@ -173,6 +173,27 @@ public sealed class RenderingTests
     }
 
     [Fact]
+    public void LinePlot_AsymmetricErrorBarsSpanTheGivenDistances()
+    {
+        var plot = new LinePlot { ShowLegend = false };
+        plot.YAxis.SetLimits(0, 10);
+        LineSeries s = plot.AddSeries("s", [1, 2], [4, 6], MarkerShape.None, LinePattern.None, errorMinus: [1, 0.5], errorPlus: [3, double.NaN]);
+
+        RgbaImage image = plot.Render(600, 600, out PlotLayout layout);
+
+        int x = (int)layout.X.ToPixel(1);
+        var inked = Enumerable.Range((int)layout.PlotArea.Y0 + 2, (int)layout.PlotArea.Height - 4)
+            .Where(y => Near(image.GetPixel(x, y), s.Color, 60))
+            .ToList();
+        Assert.InRange(inked.Min(), layout.Y.ToPixel(7) - 2, layout.Y.ToPixel(7) + 2);
+        Assert.InRange(inked.Max(), layout.Y.ToPixel(3) - 2, layout.Y.ToPixel(3) + 2);
+        // A NaN error draws no bar: the point at x = 2 has no ink above or below it.
+        int x2 = (int)layout.X.ToPixel(2);
+        Assert.True(image.GetPixel(x2, (int)layout.Y.ToPixel(6.5)).R > 200);
+        Assert.True(image.GetPixel(x2, (int)layout.Y.ToPixel(5.7)).R > 200);
+    }
+
+    [Fact]
     public void BarChart_GroupsHoldOneBarPerSeriesInOrder()
     {
         var chart = new BarChart("", ["p1", "p2", "p3"]) { ShowLegend = false };
