@@ -110,12 +110,10 @@ public abstract partial class Figure
             hi = Math.Max(hi, v);
         }
 
-        (double Min, double Max) range = lo > hi
+        (double Min, double Max) data = lo > hi
             ? (axis.Scale == AxisScale.Linear ? (0.0, 1.0) : (1.0, 10.0))
             : AxisMap.PaddedRange(axis.Scale, lo, hi, padFraction);
-        return (axis.Min ?? range.Min, axis.Max ?? range.Max) is var (min, max) && min < max
-            ? (min, max)
-            : throw new InvalidOperationException($"Axis '{axis.Label}': with one fixed limit the data range gives [{min}, {max}], which is empty; set both limits.");
+        return (axis.Min ?? data.Min, axis.Max ?? data.Max);
     }
 
     /// <summary>A value range starting or ending at zero (bars grow from zero): [min(0, lo), max(0, hi)] padded
@@ -143,9 +141,6 @@ public abstract partial class Figure
         double step = TickGenerator.NiceStep(span * 1.05, 8);
         double min = lo < 0 ? Math.Floor((lo - 0.05 * span) / step) * step : 0;
         double max = hi > 0 ? Math.Ceiling((hi + 0.05 * span) / step) * step : 0;
-        (double Min, double Max) range = (axis.Min ?? min, axis.Max ?? max);
-        return range.Min < range.Max
-            ? range
-            : throw new InvalidOperationException($"Axis '{axis.Label}': with one fixed limit the data range gives [{range.Min}, {range.Max}], which is empty; set both limits.");
+        return (axis.Min ?? min, axis.Max ?? max);
     }
 }

@@ -181,11 +181,8 @@ public sealed class StackedStepPlot : Figure
             throw new InvalidOperationException("The time axis of a step plot must be linear.");
         }
 
+        // Limits are set in pairs (Axis.SetLimits) and the times span a positive duration, so xMin < xMax.
         var (xMin, xMax) = (XAxis.Min ?? _times[0], XAxis.Max ?? _times[^1]);
-        if (!(xMin < xMax))
-        {
-            throw new InvalidOperationException($"Time axis limits [{xMin}, {xMax}] are empty; set both limits.");
-        }
 
         var totals = Enumerable.Range(0, _times.Length - 1).Select(Total).Concat(_referenceLines.Select(r => r.Intercept));
         var (yMin, yMax) = ZeroBasedRange(YAxis, totals);
