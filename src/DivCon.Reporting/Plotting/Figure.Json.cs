@@ -18,6 +18,7 @@ public abstract partial class Figure
             writer.WriteStartObject();
             writer.WriteString("kind", Kind);
             writer.WriteString("title", Title);
+            writer.WriteBoolean("showLegend", ShowLegend);
             WriteModel(writer);
             writer.WriteEndObject();
         }
@@ -98,6 +99,7 @@ public abstract partial class Figure
             writer.WriteNumber("slope", line.Slope);
             writer.WriteNumber("intercept", line.Intercept);
             writer.WriteString("color", line.Color.ToString());
+            writer.WriteString("pattern", line.Pattern.ToString());
             writer.WriteEndObject();
         }
 

@@ -76,6 +76,8 @@ public sealed class LinePlot : Figure
             writer.WriteString("color", s.Color.ToString());
             writer.WriteString("marker", s.Marker.ToString());
             writer.WriteString("pattern", s.Pattern.ToString());
+            writer.WriteNumber("lineWidth", s.LineWidth);
+            writer.WriteNumber("markerSize", s.MarkerSize);
             WriteNumbers(writer, "x", s.X);
             WriteNumbers(writer, "y", s.Y);
             WriteNumbers(writer, "errorMinus", s.ErrorMinus);

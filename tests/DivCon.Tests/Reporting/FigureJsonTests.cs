@@ -68,6 +68,63 @@ public sealed class FigureJsonTests
         Assert.Equal([0.5, 0.25], Numbers(stackedDoc.RootElement.GetProperty("segments")[0].GetProperty("values")));
     }
 
+    public static TheoryData<string> Figures => new() { "line", "bar", "single", "stackedBar", "stackedStep" };
+
+    private static Figure Sample(string kind)
+    {
+        switch (kind)
+        {
+            case "line":
+                var line = new LinePlot("Factored", "P", "speedup") { ShowLegend = true };
+                line.XAxis.Scale = AxisScale.Log2;
+                line.YAxis.SetLimits(0.5, 20);
+                line.AddSeries("max", [1, 2, 4], [1, 1.9, double.NaN], MarkerShape.Triangle, LinePattern.Dotted, errorMinus: [0.1, 0.2, 0.3], errorPlus: [0.1, 0.4, 0.3]);
+                line.Add(new LineSeries("thin", [1, 4], [1, 3], PlotColor.FromHex("#11223380"), MarkerShape.None, LinePattern.Dashed, 0.8, 4));
+                line.AddReferenceLine(ReferenceLine.Identity("linear"));
+                return line;
+            case "bar":
+                var bar = new BarChart("NTT", ["a", "b"], "program", "NTT");
+                bar.AddSeries("s1", [1.5, double.NaN], [0.1, 0.2], [0.3, double.NaN]);
+                bar.AddSeries("s2", [2, 3]);
+                bar.AddHorizontalLine(1, "NTT = 1");
+                return bar;
+            case "single":
+                var single = new BarChart("ANTT", ["ANTT"]) { ShowLegend = false };
+                single.AddSeries("tpl", [3], [0.2]);
+                return single;
+            case "stackedBar":
+                var stacked = new StackedBarChart("phases", ["0", "1"], "level", "ms");
+                stacked.AddSegment("split", [1, 2]);
+                stacked.AddSegment("merge", [3, double.NaN]);
+                return stacked;
+            default:
+                var step = StackedStepPlot.FromChanges("alloc", ["p", "q"], [new(0, 0, 2), new(0.5, 1, 1), new(2, 0, 1)], 3, "time", "cores");
+                step.AddHorizontalLine(4, "cores");
+                return step;
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Figures))]
+    public void FromJson_RebuildsAFigureThatDrawsTheSamePicture(string kind)
+    {
+        Figure original = Sample(kind);
+
+        Figure copy = Figure.FromJson(original.ToJson());
+
+        Assert.Equal(original.GetType(), copy.GetType());
+        Assert.Equal(original.ToJson(), copy.ToJson());
+        Assert.Equal(original.RenderPng(480, 360), copy.RenderPng(480, 360));
+    }
+
+    [Fact]
+    public void FromJson_RejectsOtherTextWithAFormatException()
+    {
+        Assert.Throws<FormatException>(() => Figure.FromJson("{}"));
+        Assert.Throws<FormatException>(() => Figure.FromJson("not json"));
+        Assert.Throws<FormatException>(() => Figure.FromJson("""{"kind":"pie","title":""}"""));
+    }
+
     [Fact]
     public void FromChanges_HoldsEachValueUntilTheLayersNextChange()
     {
