@@ -78,25 +78,54 @@ internal static class PngEncoder
 
     /// <summary>Filters one row into <paramref name="output"/> and returns the sum of the residuals taken as
     /// signed bytes (smaller compresses better). An empty <paramref name="previous"/> is the all-zero row above
-    /// the first one.</summary>
+    /// the first one. One loop per filter type keeps the per-byte work branch-free.</summary>
     private static long Filter(byte filter, ReadOnlySpan<byte> row, ReadOnlySpan<byte> previous, Span<byte> output)
     {
-        long score = 0;
-        for (int i = 0; i < row.Length; i++)
+        int n = row.Length;
+        bool first = previous.IsEmpty;
+        switch (filter)
         {
-            int a = i >= 4 ? row[i - 4] : 0;
-            int b = previous.IsEmpty ? 0 : previous[i];
-            int c = i >= 4 && !previous.IsEmpty ? previous[i - 4] : 0;
-            int predictor = filter switch
-            {
-                0 => 0,
-                1 => a,
-                2 => b,
-                3 => (a + b) >> 1,
-                _ => Paeth(a, b, c),
-            };
-            byte residual = (byte)(row[i] - predictor);
-            output[i] = residual;
+            case 0:
+                row.CopyTo(output);
+                break;
+            case 1:
+                for (int i = 0; i < n; i++)
+                {
+                    output[i] = (byte)(row[i] - (i >= 4 ? row[i - 4] : 0));
+                }
+
+                break;
+            case 2:
+                for (int i = 0; i < n; i++)
+                {
+                    output[i] = (byte)(row[i] - (first ? 0 : previous[i]));
+                }
+
+                break;
+            case 3:
+                for (int i = 0; i < n; i++)
+                {
+                    int a = i >= 4 ? row[i - 4] : 0;
+                    int b = first ? 0 : previous[i];
+                    output[i] = (byte)(row[i] - ((a + b) >> 1));
+                }
+
+                break;
+            default:
+                for (int i = 0; i < n; i++)
+                {
+                    int a = i >= 4 ? row[i - 4] : 0;
+                    int b = first ? 0 : previous[i];
+                    int c = i >= 4 && !first ? previous[i - 4] : 0;
+                    output[i] = (byte)(row[i] - Paeth(a, b, c));
+                }
+
+                break;
+        }
+
+        long score = 0;
+        foreach (byte residual in output[..n])
+        {
             int signed = (sbyte)residual;
             score += signed < 0 ? -signed : signed;
         }
