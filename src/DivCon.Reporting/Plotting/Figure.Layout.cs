@@ -71,7 +71,13 @@ public abstract partial class Figure
             {
                 var probe = new PlotLayout
                 {
-                    Scale = s, PlotArea = area, X = xMap, Y = yMap, XTicks = xTicks, YTicks = yTicks, TickFontPx = tickFont,
+                    Scale = s,
+                    PlotArea = area,
+                    X = xMap,
+                    Y = yMap,
+                    XTicks = xTicks,
+                    YTicks = yTicks,
+                    TickFontPx = tickFont,
                 };
                 legendBox = BestCorner(area, legendW, legendH, pad, Obstacles(probe).ToList(), s);
             }
