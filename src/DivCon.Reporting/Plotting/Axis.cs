@@ -16,6 +16,10 @@ public sealed class Axis
     /// <summary>How values map to positions; <see cref="AxisScale.Linear"/> by default.</summary>
     public AxisScale Scale { get; set; } = AxisScale.Linear;
 
+    /// <summary>Whether linear tick steps must be whole numbers (e.g. core counts: 1, 2 rather than 1.0, 1.2, …,
+    /// 2.0) when the range holds at least two whole numbers. Off by default.</summary>
+    public bool IntegerTicks { get; set; }
+
     /// <summary>The fixed lower limit, or null to take it from the data.</summary>
     public double? Min { get; private set; }
 

@@ -126,7 +126,7 @@ public sealed class BarChart : Figure
         extents.AddRange(_referenceLines.Select(r => r.Intercept));
         var (min, max) = ZeroBasedRange(YAxis, extents);
         IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : _groups;
-        return (AxisSpec.ForCategories(XLabel, categories), new AxisSpec(YAxis.Label, YAxis.Scale, min, max));
+        return (AxisSpec.ForCategories(XLabel, categories), AxisSpec.From(YAxis, min, max));
     }
 
     private static double Finite(double v) => double.IsNaN(v) ? 0 : v;

@@ -114,6 +114,7 @@ public abstract partial class Figure
     {
         axis.Label = element.GetProperty("label").GetString() ?? "";
         axis.Scale = Enum.Parse<AxisScale>(element.GetProperty("scale").GetString() ?? "");
+        axis.IntegerTicks = element.GetProperty("integerTicks").GetBoolean();
         JsonElement min = element.GetProperty("min"), max = element.GetProperty("max");
         if (min.ValueKind == JsonValueKind.Number && max.ValueKind == JsonValueKind.Number)
         {

@@ -37,6 +37,7 @@ public abstract partial class Figure
         writer.WriteStartObject(name);
         writer.WriteString("label", axis.Label);
         writer.WriteString("scale", axis.Scale.ToString());
+        writer.WriteBoolean("integerTicks", axis.IntegerTicks);
         WriteNumber(writer, "min", axis.Min ?? double.NaN);
         WriteNumber(writer, "max", axis.Max ?? double.NaN);
         writer.WriteEndObject();

@@ -48,7 +48,7 @@ public abstract partial class Figure
             double plotH = Math.Max(10, height - top - bottom);
             yTicks = ySpec.Categories is { } yCategories
                 ? [.. yCategories.Select((c, i) => new Tick(i, c))]
-                : TickGenerator.Generate(ySpec.Scale, ySpec.Min, ySpec.Max, Math.Clamp((int)(plotH / (42 * s)), 2, 10));
+                : TickGenerator.Generate(ySpec.Scale, ySpec.Min, ySpec.Max, Math.Clamp((int)(plotH / (42 * s)), 2, 10), ySpec.IntegerTicks);
             double yLabelW = yTicks.Count == 0 ? 0 : yTicks.Max(t => StrokeFont.MeasureWidth(t.Label, tickFont));
             left = pad + (ySpec.Label.Length > 0 ? labelH + pad : 0) + yLabelW + gap + tickLength;
             double plotW = Math.Max(10, width - left - right);
@@ -118,7 +118,7 @@ public abstract partial class Figure
 
         for (int maxTicks = Math.Clamp((int)(plotW / (70 * s)), 2, 12); ; maxTicks--)
         {
-            IReadOnlyList<Tick> ticks = TickGenerator.Generate(spec.Scale, spec.Min, spec.Max, maxTicks);
+            IReadOnlyList<Tick> ticks = TickGenerator.Generate(spec.Scale, spec.Min, spec.Max, maxTicks, spec.IntegerTicks);
             var map = new AxisMap(spec.Scale, spec.Min, spec.Max, 0, plotW);
             bool overlap = false;
             for (int i = 1; i < ticks.Count && !overlap; i++)

@@ -158,7 +158,7 @@ public sealed class LinePlot : Figure
         var points = _series.SelectMany(Drawable).ToList();
         var (xMin, xMax) = RangeOf(XAxis, points.Select(p => p.X), 0.04);
         var (yMin, yMax) = RangeOf(YAxis, points.Select(p => p.Y).Concat(_series.SelectMany(ErrorEnds)), 0.06);
-        return (new AxisSpec(XAxis.Label, XAxis.Scale, xMin, xMax), new AxisSpec(YAxis.Label, YAxis.Scale, yMin, yMax));
+        return (AxisSpec.From(XAxis, xMin, xMax), AxisSpec.From(YAxis, yMin, yMax));
     }
 
     internal override IReadOnlyList<LegendEntry> LegendEntries() =>

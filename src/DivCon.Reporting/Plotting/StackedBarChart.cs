@@ -78,7 +78,7 @@ public sealed class StackedBarChart : Figure
     internal override (AxisSpec X, AxisSpec Y) BuildAxes()
     {
         var (min, max) = ZeroBasedRange(YAxis, Enumerable.Range(0, _categories.Length).Select(Total));
-        return (AxisSpec.ForCategories(XLabel, _categories), new AxisSpec(YAxis.Label, YAxis.Scale, min, max));
+        return (AxisSpec.ForCategories(XLabel, _categories), AxisSpec.From(YAxis, min, max));
     }
 
     internal override IReadOnlyList<LegendEntry> LegendEntries() =>

@@ -186,7 +186,7 @@ public sealed class StackedStepPlot : Figure
 
         var totals = Enumerable.Range(0, _times.Length - 1).Select(Total).Concat(_referenceLines.Select(r => r.Intercept));
         var (yMin, yMax) = ZeroBasedRange(YAxis, totals);
-        return (new AxisSpec(XAxis.Label, AxisScale.Linear, xMin, xMax), new AxisSpec(YAxis.Label, YAxis.Scale, yMin, yMax));
+        return (AxisSpec.From(XAxis, xMin, xMax), AxisSpec.From(YAxis, yMin, yMax));
     }
 
     internal override IReadOnlyList<LegendEntry> LegendEntries() =>

@@ -46,6 +46,17 @@ public sealed class TickGeneratorTests
         Assert.True(ticks.Count <= maxTicks, $"{ticks.Count} ticks for at most {maxTicks}");
     }
 
+    [Theory]
+    [InlineData(AxisScale.Log2, 0.96, 2.07, false, new[] { "1.0", "1.2", "1.4", "1.6", "1.8", "2.0" })]
+    [InlineData(AxisScale.Log2, 0.96, 2.07, true, new[] { "1", "2" })]
+    [InlineData(AxisScale.Linear, 0.9, 2.1, true, new[] { "1", "2" })]
+    [InlineData(AxisScale.Linear, 0, 4.2, true, new[] { "0", "1", "2", "3", "4" })]
+    [InlineData(AxisScale.Linear, 1.1, 1.9, true, new[] { "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9" })]
+    public void IntegerTicks_KeepCoreCountsWhole(AxisScale scale, double min, double max, bool integerOnly, string[] labels)
+    {
+        Assert.Equal(labels, TickGenerator.Generate(scale, min, max, 10, integerOnly).Select(t => t.Label));
+    }
+
     [Fact]
     public void Linear_NeverPrintsMinusZeroOrRoundingNoise()
     {

@@ -5,17 +5,19 @@ namespace DivCon.Reporting.Plotting.Rendering;
 /// <summary>Tick positions and labels for an axis range (invariant culture throughout).
 /// Linear: multiples of the smallest step 1, 2 or 5 × 10^k giving at most the requested number of ticks.
 /// Log10: powers of ten (every few decades on long ranges; 1-2-5 steps when a range spans about one decade).
-/// Log2: powers of two, every second/third/… one on long ranges. A logarithmic range too short for two such
-/// ticks falls back to linear ticks (still placed logarithmically).</summary>
+/// Log2: powers of two, every second/third/… one on long ranges. A Log10 range too short for two ticks, or a
+/// Log2 range holding fewer than three powers of two, falls back to linear ticks (still placed
+/// logarithmically). With <c>integerOnly</c> linear steps are at least 1 (core counts) when the range holds two
+/// whole numbers.</summary>
 internal static class TickGenerator
 {
     private const double Epsilon = 1e-9;
 
-    public static IReadOnlyList<Tick> Generate(AxisScale scale, double min, double max, int maxTicks) => scale switch
+    public static IReadOnlyList<Tick> Generate(AxisScale scale, double min, double max, int maxTicks, bool integerOnly = false) => scale switch
     {
-        AxisScale.Log10 => Log10(min, max, maxTicks),
-        AxisScale.Log2 => Log2(min, max, maxTicks),
-        _ => Linear(min, max, maxTicks),
+        AxisScale.Log10 => Log10(min, max, maxTicks, integerOnly),
+        AxisScale.Log2 => Log2(min, max, maxTicks, integerOnly),
+        _ => Linear(min, max, maxTicks, integerOnly),
     };
 
     /// <summary>The smallest 1, 2 or 5 × 10^k step that splits <paramref name="range"/> into at most
@@ -40,9 +42,17 @@ internal static class TickGenerator
         return 10 * magnitude;
     }
 
-    public static IReadOnlyList<Tick> Linear(double min, double max, int maxTicks)
+    public static IReadOnlyList<Tick> Linear(double min, double max, int maxTicks, bool integerOnly = false)
     {
         double step = NiceStep(max - min, maxTicks);
+        if (integerOnly && step < 1)
+        {
+            // Whole steps only when at least two whole numbers lie in range; otherwise an axis with no or one
+            // tick would say less than fractional ticks.
+            bool twoWhole = Math.Floor(max + Epsilon) - Math.Ceiling(min - Epsilon) >= 1;
+            step = twoWhole ? 1 : step;
+        }
+
         var ticks = new List<Tick>();
         double first = Math.Ceiling(min / step - Epsilon);
         double last = Math.Floor(max / step + Epsilon);
@@ -60,7 +70,7 @@ internal static class TickGenerator
         return ticks;
     }
 
-    public static IReadOnlyList<Tick> Log10(double min, double max, int maxTicks)
+    public static IReadOnlyList<Tick> Log10(double min, double max, int maxTicks, bool integerOnly = false)
     {
         int kMin = (int)Math.Ceiling(Math.Log10(min) - Epsilon);
         int kMax = (int)Math.Floor(Math.Log10(max) + Epsilon);
@@ -94,17 +104,23 @@ internal static class TickGenerator
             }
         }
 
-        return ticks.Count >= 2 && ticks.Count <= maxTicks ? ticks : Linear(min, max, maxTicks);
+        return ticks.Count >= 2 && ticks.Count <= maxTicks ? ticks : Linear(min, max, maxTicks, integerOnly);
     }
 
-    public static IReadOnlyList<Tick> Log2(double min, double max, int maxTicks)
+    public static IReadOnlyList<Tick> Log2(double min, double max, int maxTicks, bool integerOnly = false)
     {
         int kMin = (int)Math.Ceiling(Math.Log2(min) - Epsilon);
         int kMax = (int)Math.Floor(Math.Log2(max) + Epsilon);
         int count = kMax - kMin + 1;
-        if (count < 2)
+        if (count < 3)
         {
-            return Linear(min, max, maxTicks);
+            // Fewer than three powers of two in range (e.g. speedups 1–1.9): linear steps say more. With
+            // integerOnly and no whole step in range, the powers of two are kept.
+            IReadOnlyList<Tick> linear = Linear(min, max, maxTicks, integerOnly);
+            if (linear.Count >= count)
+            {
+                return linear;
+            }
         }
 
         int stride = Math.Max(1, (int)Math.Ceiling(count / (double)maxTicks));
