@@ -6,7 +6,7 @@ namespace DivCon.Reporting.Plotting;
 /// exactly what the model holds, so a caller can write the model's values as JSON next to the PNG. Text sizes are
 /// 16 px (title), 13 px (axis labels), 11 px (ticks) at 800×600 and grow with larger images. A figure with no
 /// drawable data renders its frame with the message "No data" rather than failing. Text is drawn with DivCon's
-/// own stroke font, which covers printable ASCII plus ± · ° µ × ² ³ − –; any other character shows as a box.
+/// own stroke font, which covers printable ASCII plus ± · ° µ × ² ³ Δ − –; any other character shows as a box.
 /// A figure is not thread-safe while it is being changed; rendering does not change it.</summary>
 public abstract partial class Figure
 {

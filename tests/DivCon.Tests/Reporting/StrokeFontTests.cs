@@ -34,7 +34,7 @@ public sealed class StrokeFontTests
             Assert.True(StrokeFont.IsSupported(c), $"'{c}' has no glyph");
         }
 
-        foreach (char c in "±·°µ×²−")
+        foreach (char c in "±·°µ×²³Δ−–")
         {
             Assert.True(StrokeFont.IsSupported(c), $"'{c}' has no glyph");
         }

@@ -5,7 +5,7 @@ namespace DivCon.Reporting.Plotting.Rendering;
 /// <summary>DivCon's own single-stroke vector font. Each glyph is a few polylines (with elliptic arcs) on a grid
 /// where the baseline is y = 0, capitals and digits are 10 units tall, lower case 7, descenders reach −3;
 /// drawn with round caps and joins, it scales to any size and any rotation. The em (the pixel "size") is
-/// <see cref="EmUnits"/> units. It covers printable ASCII plus ± · ° µ × ² ³ − (U+2212) and the en dash;
+/// <see cref="EmUnits"/> units. It covers printable ASCII plus ± · ° µ × ² ³ Δ − (U+2212) and the en dash;
 /// any other character is drawn as an empty box (<see cref="IsSupported"/> tells which).</summary>
 internal static partial class StrokeFont
 {
