@@ -109,7 +109,6 @@ public abstract partial class Figure
             canvas.DrawText(Title, x, pad, size, s_textColor, HAlign.Center, VAlign.Top, 0, bold: true);
         }
 
-        DrawOverlay(canvas, layout);
         if (layout.Legend is { } box)
         {
             DrawLegend(canvas, box, legend, s);

@@ -75,11 +75,6 @@ public abstract partial class Figure
     /// <summary>Pixel rectangles covered by data, which the legend should avoid.</summary>
     internal abstract IEnumerable<RectD> Obstacles(PlotLayout layout);
 
-    /// <summary>Draws on top of the frame, outside the clip (e.g. labels under bars); nothing by default.</summary>
-    internal virtual void DrawOverlay(Canvas canvas, PlotLayout layout)
-    {
-    }
-
     /// <summary>Whether vertical grid lines are drawn at the ticks of a numeric x axis.</summary>
     internal virtual bool VerticalGrid => true;
 

@@ -58,6 +58,19 @@ public sealed class TickGeneratorTests
     }
 
     [Fact]
+    public void MinorTicks_FillLog10DecadesOnly()
+    {
+        IReadOnlyList<Tick> majors = TickGenerator.Log10(1, 100, 10);
+
+        IReadOnlyList<double> minors = TickGenerator.Minor(AxisScale.Log10, 1, 100, majors);
+
+        Assert.Equal(["1", "10", "100"], majors.Select(t => t.Label));
+        Assert.Equal([2, 3, 4, 5, 6, 7, 8, 9, 20, 30, 40, 50, 60, 70, 80, 90], minors.Select(v => Math.Round(v, 9)));
+        Assert.Empty(TickGenerator.Minor(AxisScale.Linear, 0, 10, TickGenerator.Linear(0, 10, 6)));
+        Assert.Empty(TickGenerator.Minor(AxisScale.Log2, 1, 16, TickGenerator.Log2(1, 16, 10)));
+    }
+
+    [Fact]
     public void Linear_NeverPrintsMinusZeroOrRoundingNoise()
     {
         IReadOnlyList<Tick> ticks = TickGenerator.Linear(-0.3, 0.3, 7);
