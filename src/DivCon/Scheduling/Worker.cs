@@ -155,46 +155,51 @@ internal sealed class Worker
             random = 1;
         }
 
-        while (true)
+        while (ServeOne(ref serving, ref random))
         {
-            // Volatile read: pairs with Assign's write; a move takes effect here, between tasks.
-            WorkQueueSet? assigned = _assigned;
-            if (!ReferenceEquals(assigned, serving))
-            {
-                SwitchTo(ref serving, assigned, Stopwatch.GetTimestamp());
-            }
-
-            if (serving is null)
-            {
-                if (_pool.IsShuttingDown)
-                {
-                    break;
-                }
-
-                Park(null);
-                continue;
-            }
-
-            Task? task = serving.LocalPop(Slot);
-            if (task is null)
-            {
-                task = FindWorkSlow(serving, ref random);
-                if (task is null)
-                {
-                    if (_pool.IsShuttingDown && ReferenceEquals(_assigned, serving) && serving.IsQuiescentForExit())
-                    {
-                        break;
-                    }
-
-                    continue;
-                }
-            }
-
-            serving.Execute(task, Slot);
         }
 
         SwitchTo(ref serving, null, Stopwatch.GetTimestamp());
         _pool.ReportExited();
+    }
+
+    /// <summary>
+    /// One step of the loop: switch sets if reassigned, then run one task. False when the worker must exit. A
+    /// separate frame per task, so that no stack slot keeps a finished task reachable while the worker idles (an
+    /// unobserved faulted task must be collectable for its exception to be reported).
+    /// </summary>
+    private bool ServeOne(ref WorkQueueSet? serving, ref uint random)
+    {
+        // Volatile read: pairs with Assign's write; a move takes effect here, between tasks.
+        WorkQueueSet? assigned = _assigned;
+        if (!ReferenceEquals(assigned, serving))
+        {
+            SwitchTo(ref serving, assigned, Stopwatch.GetTimestamp());
+        }
+
+        if (serving is null)
+        {
+            if (_pool.IsShuttingDown)
+            {
+                return false;
+            }
+
+            Park(null);
+            return true;
+        }
+
+        Task? task = serving.LocalPop(Slot);
+        if (task is null)
+        {
+            task = FindWorkSlow(serving, ref random);
+            if (task is null)
+            {
+                return !(_pool.IsShuttingDown && ReferenceEquals(_assigned, serving) && serving.IsQuiescentForExit());
+            }
+        }
+
+        serving.Execute(task, Slot);
+        return true;
     }
 
     private void SwitchTo(ref WorkQueueSet? serving, WorkQueueSet? next, long now)
