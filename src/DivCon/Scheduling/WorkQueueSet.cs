@@ -10,12 +10,18 @@
 //              other slots, starting at a random one, never waiting on a busy victim.
 //   supplier - the WorkerPool: told when work appears while some of the set's workers are parked.
 //
-// No lost wake-up (required), written on both sides:
-//   producer: publish the task (deque tail / global queue) -> full fence -> read _parked -> if > 0 wake one worker
-//             parked on this set (WorkerPool.WakeOneFor).
-//   sleeper : (Worker.Park) announce Parked and increment _parked (Interlocked, full fence) -> re-check the queues
-//             (HasVisibleWork), its assignment and shutdown -> only then block.
-//   Either the producer sees the sleeper's count, or the sleeper's re-check sees the task.
+// No lost wake-up (required), written on both sides. It is an asymmetric Dekker pair: the frequent side (a push)
+// pays no fence, the rare side (a worker about to block) pays a process-wide one.
+//   producer: publish the task (deque tail / global queue: a volatile store) -> read _parked (volatile load) -> if
+//             > 0 wake one worker parked on this set (WorkerPool.WakeOneFor).
+//   sleeper : (Worker.Park) announce Parked and increment _parked (Interlocked) -> Interlocked.MemoryBarrierProcessWide
+//             (every processor executes a full fence: a producer's store still in a store buffer is drained) -> re-check
+//             the queues (HasVisibleWork), its assignment and shutdown -> only then block.
+//   A producer whose load of _parked retired before the process-wide fence also retired its earlier store of the
+//   task, which the fence drains, so the sleeper's re-check sees the task; a producer whose load retired after the
+//   fence sees the increment. The only thing the producer needs from the compiler is that its load stays after
+//   its store in program order, which a volatile store followed by a volatile load gives on RyuJIT.
+//   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
 //
 // External queuing and shutdown (required: a task accepted is never stranded)
 //   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes
@@ -141,16 +147,16 @@ internal sealed class WorkQueueSet
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SignalWork()
     {
-        // Full fence (required: no lost wake-up): pairs with the Interlocked.Increment of _parked in Worker.Park
-        // before the sleeper's re-check. Without it the read of _parked could pass the task's publication.
-        Interlocked.MemoryBarrier();
+        // No fence here (required ordering, not free): this volatile load follows the task's volatile publication in
+        // program order; the hardware reordering of the two is closed by the sleeper's process-wide barrier in
+        // Worker.Park (see the header).
         if (Volatile.Read(ref _parked.Value) != 0)
         {
             _pool.WakeOneFor(this);
         }
     }
 
-    /// <summary>Sleeper: called by Worker.Park; the increment is the sleeper's full fence.</summary>
+    /// <summary>Sleeper: called by Worker.Park, which then executes the process-wide barrier.</summary>
     public void AddParked() => Interlocked.Increment(ref _parked.Value);
 
     public void RemoveParked() => Interlocked.Decrement(ref _parked.Value);

@@ -17,9 +17,11 @@
 // a task takes one (WorkerCounters).
 //
 // Park (required: no lost wake-up): Reset the event; publish _parkedOn and Parked; increment the set's parked
-// count (full fence); then re-check the set's queues, the assignment and shutdown; block only if all are
-// unchanged. Producers (WorkQueueSet.SignalWork), movers (Assign) and shutdown (BeginShutdown) each publish first,
-// fence, then look at the parked state: either they see this worker parked and wake it, or it sees their change.
+// count; execute a process-wide memory barrier; then re-check the set's queues, the assignment and shutdown; block
+// only if all are unchanged. Producers (WorkQueueSet.SignalWork: no fence of their own, see its header), movers
+// (Assign: CAS) and shutdown (BeginShutdown: full fence) each publish first, then look at the parked state: either
+// they see this worker parked and wake it, or it sees their change. The process-wide barrier costs microseconds,
+// paid only when a worker has already spun without finding work, and it lets every push skip a fence.
 //
 // Shutdown, in order: (1) the pool's owner closes the queue sets to outside producers; (2) BeginShutdown sets
 // _shuttingDown and wakes every parked worker; (3) each worker keeps running tasks until its set has no visible work
@@ -301,16 +303,12 @@ internal sealed class Worker
         _parkedOn = set;
         Volatile.Write(ref _parkState, ParkParked);
 
-        // Full fence (required: no lost wake-up): the increment (or the barrier) orders our Parked state before the
-        // re-check below. Pairs with WorkQueueSet.SignalWork's barrier, Assign's CAS and BeginShutdown's barrier.
-        if (set is not null)
-        {
-            set.AddParked();
-        }
-        else
-        {
-            Interlocked.MemoryBarrier();
-        }
+        // Required: no lost wake-up. The increment publishes us to producers; the process-wide barrier drains every
+        // other processor's store buffer, so a producer that has not seen the increment has its task visible to the
+        // re-check below (asymmetric pair with WorkQueueSet.SignalWork, which has no fence). Assign's CAS and
+        // BeginShutdown's barrier are full fences on their side, so the same barrier also pairs with them.
+        set?.AddParked();
+        Interlocked.MemoryBarrierProcessWide();
 
         bool block = ReferenceEquals(_assigned, set)
             && !_pool.IsShuttingDown
