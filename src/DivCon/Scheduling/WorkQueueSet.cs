@@ -29,10 +29,14 @@
 //   _externalInFlight is zero. So an accepted external task is always visible to a worker that could exit.
 //   Tasks queued by the set's own workers are accepted while they run (the work already started may finish).
 //
-// Available tasks are counted without a shared write on the worker's path: each slot keeps a net counter that
-// only its worker writes (+1 per task it pushes, -1 per task it takes from any queue of the set), and outside
-// producers use one Interlocked counter. The sum is O(slots), independent of how many tasks are queued;
-// racy reads may be off by the tasks in flight and are clamped at zero.
+// Counting without a shared write on the worker's path: each slot has monotone counters that only its worker
+// writes (Pushed, Taken, Finished: WorkerCounters), outside producers one Interlocked counter (_externalQueued).
+//   available   = external + Σ(Pushed - Taken): O(slots), independent of how many tasks are queued; racy reads may
+//                 be off by the tasks in flight and are clamped at zero (a load estimate for policies).
+//   outstanding = external + ΣPushed - ΣFinished, read Finished first, then the pushes (IsIdle). Exact when it reads
+//                 zero: a task counted as finished was pushed before (its push happens-before its take, which
+//                 happens-before the Finished store we read), so the pushes read afterwards include every finished
+//                 task; equal sums then mean every counted push has finished, and nothing else can be running.
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
@@ -76,6 +80,9 @@ internal sealed class WorkQueueSet
 
     public string Name { get; }
 
+    /// <summary>The owner's object for this set (the MultiProgramScheduler's program handle); set once, before use.</summary>
+    public object? Tag { get; set; }
+
     public int SlotCount => _deques.Length;
 
     public WorkerPool Pool => _pool;
@@ -90,11 +97,37 @@ internal sealed class WorkQueueSet
             long sum = Volatile.Read(ref _externalQueued.Value);
             for (int i = 0; i < _counters.Length; i++)
             {
-                sum += Volatile.Read(ref _counters[i].NetQueued);
+                sum += Volatile.Read(ref _counters[i].Pushed) - Volatile.Read(ref _counters[i].Taken);
             }
 
             return (int)Math.Clamp(sum, 0, int.MaxValue);
         }
+    }
+
+    /// <summary>
+    /// True when no task of this set is queued or running (see the header for why a zero read is exact). Only
+    /// meaningful once outside producers are shut out (<see cref="CloseExternal"/>), or as a momentary observation.
+    /// </summary>
+    public bool IsIdle()
+    {
+        long finished = 0;
+        for (int i = 0; i < _counters.Length; i++)
+        {
+            finished += Volatile.Read(ref _counters[i].Finished); // acquire: pairs with the Volatile.Write in Execute
+        }
+
+        // Full fence: pairs with EnqueueExternal's increment of _externalInFlight.
+        Interlocked.MemoryBarrier();
+        // In flight before queued: a producer increments _externalQueued before it leaves _externalInFlight, so an
+        // outside task is counted by at least one of the two reads (twice at worst, which only reads "not idle").
+        long pushed = Volatile.Read(ref _externalInFlight.Value);
+        pushed += Volatile.Read(ref _externalQueued.Value);
+        for (int i = 0; i < _counters.Length; i++)
+        {
+            pushed += Volatile.Read(ref _counters[i].Pushed);
+        }
+
+        return pushed == finished;
     }
 
     /// <summary>Counters of one slot; written only by the worker serving that slot.</summary>
@@ -110,7 +143,7 @@ internal sealed class WorkQueueSet
         {
             int slot = worker.Slot;
             _deques[slot].LocalPush(task);
-            _counters[slot].NetQueued++; // owner only
+            _counters[slot].Pushed++; // owner only
             SignalWork();
         }
         else
@@ -170,7 +203,7 @@ internal sealed class WorkQueueSet
         Task? task = _deques[slot].LocalPop();
         if (task is not null)
         {
-            _counters[slot].NetQueued--; // owner only
+            _counters[slot].Taken++; // owner only
         }
 
         return task;
@@ -181,7 +214,7 @@ internal sealed class WorkQueueSet
     {
         if (_deques[slot].LocalFindAndPop(task))
         {
-            _counters[slot].NetQueued--;
+            _counters[slot].Taken++;
             return true;
         }
 
@@ -193,7 +226,7 @@ internal sealed class WorkQueueSet
     {
         if (_global.TryDequeue(out Task? task))
         {
-            _counters[slot].NetQueued--;
+            _counters[slot].Taken++;
             return task;
         }
 
@@ -235,7 +268,7 @@ internal sealed class WorkQueueSet
             Task? task = _deques[victim].TrySteal(ref missed);
             if (task is not null)
             {
-                _counters[slot].NetQueued--;
+                _counters[slot].Taken++;
                 return task;
             }
         }
@@ -305,10 +338,14 @@ internal sealed class WorkQueueSet
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Execute(Task task, int slot)
     {
+        ref WorkerCounters counters = ref _counters[slot];
         if (_executor.ExecuteTask(task))
         {
-            _counters[slot].TasksExecuted++; // owner only
+            counters.TasksExecuted++; // owner only
         }
+
+        // Release: the task's own pushes (children) are visible to a reader that sees this count (IsIdle).
+        Volatile.Write(ref counters.Finished, counters.Finished + 1);
     }
 
     /// <summary>Inlining on a worker serving this set; false anywhere else (never inline on an outside thread).</summary>
@@ -327,9 +364,16 @@ internal sealed class WorkQueueSet
         }
 
         bool ran = _executor.ExecuteTask(task);
+        ref WorkerCounters counters = ref _counters[worker.Slot];
         if (ran)
         {
-            _counters[worker.Slot].TasksExecuted++;
+            counters.TasksExecuted++;
+        }
+
+        if (taskWasPreviouslyQueued)
+        {
+            // It was taken from the deque above: it counts as finished like any task the loop runs.
+            Volatile.Write(ref counters.Finished, counters.Finished + 1);
         }
 
         return ran;

@@ -62,6 +62,9 @@ internal sealed class Worker
     // See the header. This worker writes Running/Parked; wakers CAS Parked -> Notified.
     private int _parkState;
 
+    // Written by this worker at each switch; read by snapshots.
+    private volatile WorkQueueSet? _servingForReaders;
+
     public Worker(WorkerPool pool, int slot, int? processorId, string threadName)
     {
         _pool = pool;
@@ -87,6 +90,12 @@ internal sealed class Worker
 
     /// <summary>The queue set this worker serves now. Written and read only by this worker's own thread.</summary>
     public WorkQueueSet? Serving { get; private set; }
+
+    /// <summary>
+    /// Any thread: the set this worker serves, as last published at a switch (it lags <see cref="Assigned"/> until
+    /// the worker reaches a task boundary). For snapshots and tests, not for decisions.
+    /// </summary>
+    public WorkQueueSet? ServingForReaders => _servingForReaders;
 
     /// <summary>The queue set this worker is assigned to (it switches to it at its next task boundary).</summary>
     public WorkQueueSet? Assigned => _assigned;
@@ -216,6 +225,7 @@ internal sealed class Worker
         serving?.Leave(Slot, now);
         serving = next;
         Serving = next;
+        _servingForReaders = next;
         next?.Enter(Slot, now);
         _pool.OnSwitched(this, next, now);
     }

@@ -24,7 +24,7 @@ namespace DivCon.Scheduling;
 /// version is odd or changed. Steals and tasks are single counters read without it.
 /// </para>
 /// </remarks>
-[StructLayout(LayoutKind.Explicit, Size = (2 * PaddingSize) + 64)]
+[StructLayout(LayoutKind.Explicit, Size = (2 * PaddingSize) + 80)]
 internal struct WorkerCounters
 {
     /// <summary>Cache-line padding on each side of the fields (two lines: adjacent-line prefetch pairs lines).</summary>
@@ -48,10 +48,19 @@ internal struct WorkerCounters
     [FieldOffset(PaddingSize + 16)]
     public long StealTicks;
 
-    // Net count of tasks this slot's worker added to (+) or took from (-) the queue set; the sum over slots plus the
-    // external counter is the queue set's available-task count.
+    // Tasks this slot's worker pushed to the set's queues (monotone). Available tasks = external enqueues +
+    // Σ(Pushed - Taken); outstanding tasks = external enqueues + ΣPushed - ΣFinished.
     [FieldOffset(PaddingSize + 24)]
-    public long NetQueued;
+    public long Pushed;
+
+    // Tasks this slot's worker took from the set's queues (own deque, global queue, steals; monotone).
+    [FieldOffset(PaddingSize + 64)]
+    public long Taken;
+
+    // Taken tasks whose execution (or discarding, when the task had already run or was canceled) has returned
+    // (monotone). Written with Volatile.Write after the task's own pushes, so a reader that sees it sees them.
+    [FieldOffset(PaddingSize + 72)]
+    public long Finished;
 
     [FieldOffset(PaddingSize + 32)]
     private long _busyTicks;

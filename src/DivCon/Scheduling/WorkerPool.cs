@@ -49,6 +49,9 @@ internal sealed class WorkerPool
     /// </summary>
     public Func<Worker, WorkQueueSet, WorkQueueSet?>? IdleWorkFinder { get; set; }
 
+    /// <summary>Optional: called on the worker's thread after it lent itself (from, to). Set before <see cref="Start"/>.</summary>
+    public Action<Worker, WorkQueueSet, WorkQueueSet>? Lent { get; set; }
+
     /// <summary>Optional: called on the worker's thread each time it switches sets. Set before <see cref="Start"/>.</summary>
     public Action<Worker, WorkQueueSet?, long>? Switched { get; set; }
 
@@ -129,6 +132,7 @@ internal sealed class WorkerPool
         WorkQueueSet? target = finder(worker, serving);
         if (target is not null && worker.TrySelfAssign(serving, target))
         {
+            Lent?.Invoke(worker, serving, target);
             return target;
         }
 
