@@ -1,0 +1,48 @@
+using System.Diagnostics.Metrics;
+using DivCon.Partitioning;
+
+namespace DivCon.Multiprogramming;
+
+/// <summary>
+/// Telemetry through System.Diagnostics.Metrics: a <see cref="Meter"/> named <see cref="MeterName"/> per scheduler
+/// (visible to <c>dotnet-counters monitor --counters DivCon.Scheduling</c> and to an in-process MeterListener).
+/// Per-program instruments are observable (read only when a listener collects, so they cost nothing otherwise) and
+/// tagged with the program's name and id.
+/// </summary>
+public sealed partial class MultiProgramScheduler
+{
+    /// <summary>The name of the meter.</summary>
+    public const string MeterName = "DivCon.Scheduling";
+
+    private readonly Meter _meter;
+    private Counter<long>? _moves;
+    private Counter<long>? _rejections;
+
+    private Meter CreateMeter()
+    {
+        var meter = new Meter(MeterName, typeof(MultiProgramScheduler).Assembly.GetName().Version?.ToString());
+        meter.CreateObservableGauge("divcon.program.allocated_cores", () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
+        meter.CreateObservableGauge("divcon.program.available_tasks", () => PerProgram(p => p.AvailableTasks), "{task}", "Tasks queued for the program and not yet started.");
+        meter.CreateObservableCounter("divcon.program.tasks_executed", () => PerProgram(p => p.GetStatistics().TasksExecuted), "{task}", "Tasks of the program that ran.");
+        meter.CreateObservableCounter("divcon.program.idle_time", () => PerProgram(p => p.GetStatistics().IdleTime.TotalSeconds), "s", "Time the program's workers spent without one of its tasks.");
+        meter.CreateObservableCounter("divcon.program.core_time", () => PerProgram(p => p.GetStatistics().CoreTime.TotalSeconds), "s", "Core-time held: time workers served the program.");
+        meter.CreateObservableCounter("divcon.program.moves_in", () => PerProgram(p => p.MovesInTotal), "{move}", "Workers moved to the program.");
+        _moves = meter.CreateCounter<long>("divcon.scheduler.moves", "{move}", "Worker moves, tagged with the policy's reason and the trigger.");
+        _rejections = meter.CreateCounter<long>("divcon.scheduler.rejected_allocations", "{allocation}", "Policy results rejected as invalid.");
+        return meter;
+    }
+
+    private IEnumerable<Measurement<T>> PerProgram<T>(Func<ProgramHandle, T> value)
+        where T : struct
+    {
+        foreach (ProgramHandle p in _applied.Programs)
+        {
+            yield return new Measurement<T>(value(p), new KeyValuePair<string, object?>("program", p.Name), new KeyValuePair<string, object?>("program.id", p.Id));
+        }
+    }
+
+    private void RecordMove(AllocationReason reason, RepartitionTrigger trigger)
+        => _moves?.Add(1, new KeyValuePair<string, object?>("reason", reason.ToString()), new KeyValuePair<string, object?>("trigger", trigger.ToString()));
+
+    private void RecordRejection() => _rejections?.Add(1);
+}

@@ -1,0 +1,675 @@
+// MultiProgramScheduler: one pool of pinned workers shared by several programs, each with its own queue set
+// (thesis §5.3.3, Figures 5.15-5.17). The queue machinery is the standalone scheduler's (WorkQueueSet,
+// WorkStealingDeque); only the supply of threads differs: a WorkerPool whose workers are *lent* to programs.
+//
+// Roles
+//   program tasks - producers and consumers of their program's queue set (protocol: WorkQueueSet.cs).
+//   workers       - one per processor; each serves one program's set at a time; a move takes effect between two
+//                   tasks: the worker drains its deque of the old program into that program's global queue, then
+//                   serves the new one, starting with its global queue (Worker.cs). No thread is created or destroyed.
+//   mover         - the thread running a repartitioning (the repartitioner thread on the interval; the caller of
+//                   AddProgram / RemoveProgram / Repartition / Policy). Every repartitioning runs under _lock, so
+//                   moves are decided by one thread at a time; workers read their assignment with one volatile read.
+//   policy        - IPartitioningPolicy: pure input -> Allocation. The mover validates (Allocation.Validate) and
+//                   applies; it never decides. An invalid result is rejected and the allocation in force is kept
+//                   (on a program's arrival or exit, where the old allocation no longer fits the programs, the
+//                   equal-shares allocation is applied instead and the rejection is still reported).
+//   lender        - with IdleLending on, a worker that found nothing in its program (after spinning) CASes its own
+//                   assignment to a program with visible work; a concurrent mover's write always wins (Worker.cs);
+//                   the next repartitioning puts it back.
+//
+// Invariants (tests: MultiProgramSchedulerTests)
+//   - Every task queued to a program runs exactly once, whatever moves happen (a deque is only drained by its owner,
+//     into its own program's global queue; a running task is never interrupted).
+//   - A worker's assignment is one field: it serves at most one program; while programs exist, every applied
+//     allocation assigns every worker (Allocation.Validate), and the counts sum to the pool size.
+//
+// Removal of a program, in order: (1) under _lock mark it removing and close its queues to outside producers;
+// (2) with CancelTasks, cancel its token; (3) outside the lock, wait until its outstanding count is zero
+// (WorkQueueSet.IsIdle: nothing queued or running) — it keeps its workers meanwhile; (4) under _lock remove it and
+// repartition (trigger ProgramExit), which moves its workers to the others.
+// The mechanism's one override of a policy (required: removal always finishes): a program being removed that still
+// has outstanding tasks but was given no worker gets one, taken from the program holding the most, and recorded
+// with reason ProgramExit. Without it a policy that starves the program (a fixed allocation, a chaos test, an
+// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever.
+//
+// Dispose, in order: (1) refuse new programs; (2) remove every program as in DisposeMode (all closed and canceled
+// first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it; (4) shut the pool down and join every
+// worker; (5) dispose the meter. Called on one of the pool's own workers, Dispose runs these steps on a new thread
+// and returns (waiting would wait for the calling task itself).
+//
+// Rejected: a TaskScheduler per program with its own threads plus OS-level priorities (oversubscription, the
+// thesis's baseline problem); moving a worker in the middle of a task (a task's thread must not change); asking
+// the worker to pick its next program itself (decisions would spread over P threads and could not be logged with
+// the policy's reason in one place).
+using System.Diagnostics;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+
+namespace DivCon.Multiprogramming;
+
+/// <summary>
+/// Shares one pool of worker threads, one pinned to each allowed processor, among several task-parallel programs.
+/// Each program gets its own work-stealing <see cref="TaskScheduler"/>; a partitioning policy decides how many (and
+/// which) workers each program holds, re-evaluated on every program arrival and exit and every interval.
+/// </summary>
+public sealed partial class MultiProgramScheduler : IDisposable
+{
+    private readonly object _lock = new();
+    private readonly WorkerPool _pool;
+    private readonly int[]? _processors;
+    private readonly List<ProgramHandle> _programs = [];       // under _lock
+    private readonly IReadOnlyList<IReadOnlyList<int>>? _cacheGroupSlots;
+    private readonly Thread _repartitioner;
+    private readonly AutoResetEvent _tickSignal = new(false);
+    private readonly TimeSpan _interval;
+    private readonly ProgramRemoval _disposeMode;
+    private readonly EqualSharesPolicy _fallback = new();
+    private Allocation? _previous;                              // under _lock
+    private int[]? _previousProgramIds;                         // under _lock
+    private volatile Applied _applied = Applied.Empty;          // written under _lock; read by anyone
+    private IPartitioningPolicy _policy;                        // under _lock
+    private int _nextProgramId;                                 // under _lock
+    private int _state;                                         // 0 running, 1 disposing (Interlocked)
+    private volatile bool _stopRepartitioner;                   // set by DisposeCore after the programs are gone
+    private long _rejected;
+    private long _repartitions;
+    private string? _lastRejection;
+
+    /// <summary>Creates a scheduler with one pinned worker per processor this process may run on and equal shares.</summary>
+    public MultiProgramScheduler()
+        : this(new MultiProgramSchedulerOptions())
+    {
+    }
+
+    /// <summary>Creates a scheduler as described by <paramref name="options"/>.</summary>
+    /// <exception cref="ArgumentException">Invalid processors, interval or timeline capacity; the message says what is allowed.</exception>
+    /// <exception cref="PlatformNotSupportedException">Pinning is impossible here and neither best effort nor unpinned was asked for.</exception>
+    public MultiProgramScheduler(MultiProgramSchedulerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
+        if (options.RepartitionInterval != Timeout.InfiniteTimeSpan
+            && (options.RepartitionInterval < TimeSpan.FromMilliseconds(1) || options.RepartitionInterval > TimeSpan.FromHours(1)))
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(options), options.RepartitionInterval, "RepartitionInterval must be between 1 ms and 1 hour, or Timeout.InfiniteTimeSpan for no periodic repartitioning.");
+        }
+
+        if (options.TimelineCapacity < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.TimelineCapacity, "TimelineCapacity must be at least 1.");
+        }
+
+        int[] processors = ThreadAffinity.ValidateProcessors(
+            options.Processors ?? ThreadAffinity.GetProcessAffinity(), nameof(options.Processors)).ToArray();
+        Action<int>? pinner = null;
+        if (!options.Unpinned)
+        {
+            if (ThreadAffinity.IsSupported)
+            {
+                pinner = ThreadAffinity.PinCurrentThread;
+            }
+            else if (!options.BestEffortPinning)
+            {
+                throw new PlatformNotSupportedException(
+                    $"Pinning threads is not supported on {System.Runtime.InteropServices.RuntimeInformation.OSDescription}. Set BestEffortPinning or Unpinned to run the workers unpinned.");
+            }
+        }
+
+        _policy = options.Policy ?? _fallback;
+        _interval = options.RepartitionInterval;
+        _disposeMode = options.DisposeMode;
+        _pool = new WorkerPool(options.ThreadName, processors.Length, pinner is null ? null : processors, pinner);
+        if (options.IdleLending)
+        {
+            _pool.IdleWorkFinder = FindIdleWork;
+            _pool.Lent = RecordLending;
+        }
+
+        _pool.Start();
+        Exception? pinError = _pool.Workers.Select(w => w.PinError).FirstOrDefault(e => e is not null);
+        if (pinError is not null && !options.BestEffortPinning)
+        {
+            _pool.BeginShutdown();
+            _pool.Join();
+            throw new PlatformNotSupportedException($"Could not pin the workers: {pinError.Message}", pinError);
+        }
+
+        _processors = pinner is not null && pinError is null ? processors : null;
+        UnpinnedReason = _processors is not null ? null
+            : options.Unpinned ? "Unpinned was requested."
+            : pinError is not null ? $"Pinning failed, the workers run unpinned: {pinError.Message}"
+            : "Pinning is not supported on this platform; the workers run unpinned.";
+        _cacheGroupSlots = CacheGroupSlots(_processors);
+        Timeline = new AllocationTimeline(options.TimelineCapacity, processors.Length, Enumerable.Range(0, processors.Length).Select(ProcessorOf).ToArray());
+        _meter = CreateMeter();
+        _repartitioner = new Thread(RepartitionLoop) { IsBackground = true, Name = "DivCon repartitioner" };
+        _repartitioner.Start();
+    }
+
+    /// <summary>Number of workers (one per processor).</summary>
+    public int WorkerCount => _pool.WorkerCount;
+
+    /// <summary>Per worker, the processor it is pinned to; empty when unpinned.</summary>
+    public IReadOnlyList<int> PinnedProcessors => _processors ?? [];
+
+    /// <summary>True when every worker is pinned to its processor.</summary>
+    public bool IsPinned => _processors is not null;
+
+    /// <summary>Why the workers are unpinned; null when pinned.</summary>
+    public string? UnpinnedReason { get; }
+
+    /// <summary>Every move with its time and reason.</summary>
+    public AllocationTimeline Timeline { get; }
+
+    /// <summary>Allocations the policy returned that were rejected as invalid (or that threw).</summary>
+    public long RejectedAllocations => Interlocked.Read(ref _rejected);
+
+    /// <summary>Why the last rejected allocation was rejected; null if none was.</summary>
+    public string? LastRejection => Volatile.Read(ref _lastRejection);
+
+    /// <summary>Repartitionings carried out (policy calls, valid or not).</summary>
+    public long Repartitions => Interlocked.Read(ref _repartitions);
+
+    /// <summary>The programs registered now, in arrival order.</summary>
+    public IReadOnlyList<ProgramHandle> Programs => _applied.Programs;
+
+    /// <summary>
+    /// The partitioning policy. Setting it repartitions at once; if the new policy's first allocation is invalid, the
+    /// previous policy and allocation are kept and <see cref="InvalidOperationException"/> says why.
+    /// </summary>
+    public IPartitioningPolicy Policy
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _policy;
+            }
+        }
+
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value);
+            lock (_lock)
+            {
+                ThrowIfDisposed();
+                IPartitioningPolicy old = _policy;
+                _policy = value;
+                string? problem = RepartitionNeedsLock(RepartitionTrigger.Manual);
+                if (problem is not null)
+                {
+                    _policy = old;
+                    throw new InvalidOperationException(problem);
+                }
+            }
+        }
+    }
+
+    /// <summary>Registers a program and repartitions (trigger <see cref="RepartitionTrigger.ProgramArrival"/>).</summary>
+    /// <param name="name">A name for reports and metrics; not empty.</param>
+    /// <param name="scalability">Its speedup alone on the whole machine; positive and finite (default 1).</param>
+    /// <param name="scalabilityTable">Optional speedups at several core counts.</param>
+    /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
+    public ProgramHandle AddProgram(string name, double scalability = 1.0, ScalabilityTable? scalabilityTable = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ValidateScalability(scalability, nameof(scalability));
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            var program = new ProgramHandle(this, _nextProgramId++, name, scalability, scalabilityTable, _pool, ProcessorOf);
+            program.Queues.Tag = program;
+            _programs.Add(program);
+            Timeline.NameProgram(program.Id, name);
+            RepartitionNeedsLock(RepartitionTrigger.ProgramArrival);
+            return program;
+        }
+    }
+
+    /// <summary>
+    /// Removes a program: it stops accepting tasks from outside its own tasks, its outstanding tasks run (or, with
+    /// <see cref="ProgramRemoval.CancelTasks"/>, those created with its token end canceled), then its workers go
+    /// to the other programs. Blocks until then.
+    /// </summary>
+    /// <exception cref="ArgumentException">The program belongs to another scheduler.</exception>
+    /// <exception cref="InvalidOperationException">The program was already removed (or is being removed), or the call comes from one of its own tasks.</exception>
+    public void RemoveProgram(ProgramHandle program, ProgramRemoval mode = ProgramRemoval.WaitForTasks)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        if (!ReferenceEquals(program.Owner, this))
+        {
+            throw new ArgumentException($"Program {program} belongs to another MultiProgramScheduler.", nameof(program));
+        }
+
+        if (!Enum.IsDefined(mode))
+        {
+            throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
+        }
+
+        if (ReferenceEquals(Worker.Current?.Serving, program.Queues))
+        {
+            throw new InvalidOperationException($"Program {program} cannot be removed from one of its own tasks: the removal waits for its tasks to finish.");
+        }
+
+        BeginRemoval(program, mode);
+        FinishRemoval(program);
+    }
+
+    /// <summary>Runs the policy now (trigger <see cref="RepartitionTrigger.Manual"/>).</summary>
+    /// <exception cref="InvalidOperationException">The policy's allocation was invalid; the allocation in force is kept.</exception>
+    public void Repartition()
+    {
+        lock (_lock)
+        {
+            ThrowIfDisposed();
+            string? problem = RepartitionNeedsLock(RepartitionTrigger.Manual);
+            if (problem is not null)
+            {
+                throw new InvalidOperationException(problem);
+            }
+        }
+    }
+
+    /// <summary>Who each worker is assigned to and the counts in force, read under the repartitioning lock.</summary>
+    public MultiProgramSnapshot GetSnapshot()
+    {
+        lock (_lock)
+        {
+            Applied applied = _applied;
+            var workers = new int?[_pool.WorkerCount];
+            for (int i = 0; i < workers.Length; i++)
+            {
+                workers[i] = (_pool.Workers[i].Assigned?.Tag as ProgramHandle)?.Id;
+            }
+
+            return new MultiProgramSnapshot(
+                Stopwatch.GetTimestamp(),
+                workers,
+                new Dictionary<int, int>(applied.CoresById),
+                applied.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
+                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray());
+        }
+    }
+
+    /// <summary>
+    /// Removes every program as <see cref="MultiProgramSchedulerOptions.DisposeMode"/> says (their outstanding tasks
+    /// run, or are canceled), then stops every thread of the scheduler. A second call does nothing. On one of the
+    /// pool's own workers it starts these steps on a new thread and returns.
+    /// </summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _state, 1) != 0)
+        {
+            return;
+        }
+
+        if (ReferenceEquals(Worker.Current?.Pool, _pool))
+        {
+            new Thread(DisposeCore) { IsBackground = true, Name = "DivCon mp dispose" }.Start();
+            return;
+        }
+
+        DisposeCore();
+    }
+
+    /// <summary>Waits until every thread of a disposed scheduler has exited; false on timeout (for callers of Dispose on a worker).</summary>
+    public bool WaitForShutdown(TimeSpan timeout) => _pool.Join(timeout) && _repartitioner.Join(timeout);
+
+    internal WorkerPool Pool => _pool;
+
+    internal Thread RepartitionerThread => _repartitioner;
+
+    internal static void ValidateScalability(double value, string paramName)
+    {
+        if (!(value > 0) || double.IsInfinity(value))
+        {
+            throw new ArgumentOutOfRangeException(paramName, value, "Scalability must be positive and finite (a speedup, e.g. 1.0 for a sequential program).");
+        }
+    }
+
+    internal int CoresOf(ProgramHandle program) => _applied.CoresById.TryGetValue(program.Id, out int cores) ? cores : 0;
+
+    private int? ProcessorOf(int slot) => _processors?[slot];
+
+    private void ThrowIfDisposed()
+    {
+        if (Volatile.Read(ref _state) != 0)
+        {
+            throw new ObjectDisposedException(nameof(MultiProgramScheduler), "The MultiProgramScheduler has been disposed: programs can no longer be added or changed.");
+        }
+    }
+
+    private void BeginRemoval(ProgramHandle program, ProgramRemoval mode)
+    {
+        lock (_lock)
+        {
+            if (program.IsRemoved || program.IsRemoving)
+            {
+                throw new InvalidOperationException($"Program {program} has already been removed (or is being removed).");
+            }
+
+            program.IsRemoving = true;
+            program.Queues.CloseExternal();
+        }
+
+        if (mode == ProgramRemoval.CancelTasks)
+        {
+            program.Cancel();
+        }
+
+        lock (_lock)
+        {
+            // Gives it a worker now if the policy had left it none (see the header).
+            EnsureServedNeedsLock(program);
+        }
+    }
+
+    private void EnsureServedNeedsLock(ProgramHandle program)
+    {
+        if (!program.IsRemoved && CoresOf(program) == 0 && !program.Queues.IsIdle())
+        {
+            RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
+        }
+    }
+
+    private void FinishRemoval(ProgramHandle program)
+    {
+        // Outside the lock: repartitionings (which keep the program's workers) go on meanwhile.
+        var spinner = default(SpinWait);
+        int sleepMs = 0;
+        while (!program.Queues.IsIdle())
+        {
+            if (!spinner.NextSpinWillYield)
+            {
+                spinner.SpinOnce();
+                continue;
+            }
+
+            Thread.Sleep(sleepMs);
+            sleepMs = Math.Min(sleepMs + 1, 5);
+            if (CoresOf(program) == 0)
+            {
+                // A repartitioning since (or the number of programs being removed at once) left it no worker.
+                lock (_lock)
+                {
+                    EnsureServedNeedsLock(program);
+                }
+            }
+        }
+
+        lock (_lock)
+        {
+            _programs.Remove(program);
+            program.IsRemoved = true;
+            RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
+        }
+    }
+
+    private void DisposeCore()
+    {
+        ProgramHandle[] programs;
+        lock (_lock)
+        {
+            programs = _programs.Where(p => !p.IsRemoving).ToArray();
+            foreach (ProgramHandle p in programs)
+            {
+                p.IsRemoving = true;
+                p.Queues.CloseExternal();
+            }
+        }
+
+        if (_disposeMode == ProgramRemoval.CancelTasks)
+        {
+            foreach (ProgramHandle p in programs)
+            {
+                p.Cancel();
+            }
+        }
+
+        foreach (ProgramHandle p in programs)
+        {
+            FinishRemoval(p);
+        }
+
+        // Programs being removed by other threads when Dispose began: their removals finish on those threads.
+        var spinner = default(SpinWait);
+        while (true)
+        {
+            lock (_lock)
+            {
+                if (_programs.Count == 0)
+                {
+                    break;
+                }
+            }
+
+            spinner.SpinOnce(sleep1Threshold: 1);
+        }
+
+        _stopRepartitioner = true;
+        _tickSignal.Set();
+        _repartitioner.Join();
+        _pool.BeginShutdown();
+        _pool.Join();
+        _meter.Dispose();
+    }
+
+    private void RepartitionLoop()
+    {
+        while (true)
+        {
+            _tickSignal.WaitOne(_interval);
+            if (_stopRepartitioner)
+            {
+                return;
+            }
+
+            lock (_lock)
+            {
+                if (_stopRepartitioner)
+                {
+                    return;
+                }
+
+                RepartitionNeedsLock(RepartitionTrigger.Interval);
+            }
+        }
+    }
+
+    /// <summary>Gathers the input, asks the policy, validates and applies. Returns the rejection message, or null.</summary>
+    private string? RepartitionNeedsLock(RepartitionTrigger trigger)
+    {
+        Debug.Assert(Monitor.IsEntered(_lock));
+        Interlocked.Increment(ref _repartitions);
+        ProgramHandle[] programs = [.. _programs];
+        if (programs.Length == 0)
+        {
+            Apply(new Allocation(0, Enumerable.Repeat(-1, _pool.WorkerCount).ToArray()), programs, trigger);
+            return null;
+        }
+
+        var loads = new ProgramLoad[programs.Length];
+        for (int i = 0; i < programs.Length; i++)
+        {
+            loads[i] = new ProgramLoad(programs[i].Id, programs[i].Scalability, programs[i].AvailableTasks, programs[i].ScalabilityTable);
+        }
+
+        var input = new PartitioningInput(_pool.WorkerCount, loads, _cacheGroupSlots, _previous, _previousProgramIds);
+        IPartitioningPolicy policy = _policy;
+        string? problem;
+        Allocation? decided = null;
+        try
+        {
+            decided = policy.Decide(input);
+            problem = decided is null
+                ? "it returned null"
+                : decided.Validate(input) is { Count: > 0 } problems ? string.Join(" ", problems) : null;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            problem = $"it threw {ex.GetType().Name}: {ex.Message}";
+        }
+
+        if (problem is null)
+        {
+            Apply(ServeRemovingPrograms(decided!, programs), programs, trigger);
+            return null;
+        }
+
+        string message = $"The partitioning policy '{policy.Name}' returned an invalid allocation on a {trigger} repartitioning, so it was rejected: {problem}";
+        Interlocked.Increment(ref _rejected);
+        Volatile.Write(ref _lastRejection, message);
+        RecordRejection();
+        if (trigger is RepartitionTrigger.ProgramArrival or RepartitionTrigger.ProgramExit)
+        {
+            // The allocation in force was for another set of programs: fall back to equal shares.
+            Apply(ServeRemovingPrograms(_fallback.Decide(input), programs), programs, trigger);
+            return message + " Equal shares were applied instead, because the programs changed.";
+        }
+
+        return message + " The allocation in force is kept.";
+    }
+
+    /// <summary>The override described in the header: a removing program with outstanding tasks keeps one worker.</summary>
+    private static Allocation ServeRemovingPrograms(Allocation allocation, ProgramHandle[] programs)
+    {
+        int[]? owners = null;
+        AllocationReason[]? reasons = null;
+        int[] counts = [.. allocation.Counts];
+        for (int i = 0; i < programs.Length; i++)
+        {
+            if (!programs[i].IsRemoving || counts[i] > 0 || programs[i].Queues.IsIdle())
+            {
+                continue;
+            }
+
+            // Take the last slot of the program holding the most workers (more than one, so it keeps one).
+            int donor = Enumerable.Range(0, programs.Length).MaxBy(j => counts[j]);
+            if (counts[donor] < 2 && programs[donor].IsRemoving)
+            {
+                continue; // nothing to spare now; a later repartitioning, after a removal finishes, will give one
+            }
+
+            owners ??= [.. allocation.WorkerOwners];
+            reasons ??= [.. allocation.Reasons];
+            int slot = Array.LastIndexOf(owners, donor);
+            owners[slot] = i;
+            reasons[slot] = AllocationReason.ProgramExit;
+            counts[donor]--;
+            counts[i]++;
+        }
+
+        return owners is null ? allocation : new Allocation(allocation.ProgramCount, owners, reasons);
+    }
+
+    private void Apply(Allocation allocation, ProgramHandle[] programs, RepartitionTrigger trigger)
+    {
+        Debug.Assert(Monitor.IsEntered(_lock));
+        long now = Stopwatch.GetTimestamp();
+        for (int slot = 0; slot < _pool.WorkerCount; slot++)
+        {
+            int owner = allocation.WorkerOwners[slot];
+            ProgramHandle? target = owner >= 0 ? programs[owner] : null;
+            Worker worker = _pool.Workers[slot];
+
+            // The worker's actual assignment may differ from what we last applied when it lent itself.
+            var current = worker.Assigned?.Tag as ProgramHandle;
+            if (ReferenceEquals(current, target))
+            {
+                continue;
+            }
+
+            worker.Assign(target?.Queues);
+            current?.CountMoveOut();
+            target?.CountMoveIn();
+            AllocationReason reason = allocation.Reasons[slot];
+            if (reason == AllocationReason.None)
+            {
+                reason = trigger switch
+                {
+                    RepartitionTrigger.ProgramArrival => AllocationReason.ProgramArrival,
+                    RepartitionTrigger.ProgramExit => AllocationReason.ProgramExit,
+                    _ => AllocationReason.None,
+                };
+            }
+
+            Timeline.Record(new AllocationMove(now, slot, ProcessorOf(slot), current?.Id, target?.Id, reason, trigger));
+            RecordMove(reason, trigger);
+        }
+
+        var cores = new Dictionary<int, int>(programs.Length);
+        for (int i = 0; i < programs.Length; i++)
+        {
+            cores[programs[i].Id] = allocation.Counts[i];
+        }
+
+        _previous = allocation;
+        _previousProgramIds = programs.Select(p => p.Id).ToArray();
+        _applied = new Applied(programs, cores);
+    }
+
+    // Idle lending (pool callback, on a worker about to park): a program other than the one it serves with work
+    // visible, scanning from the worker's slot so that several idle workers spread out. O(programs).
+    private WorkQueueSet? FindIdleWork(Worker worker, WorkQueueSet serving)
+    {
+        ProgramHandle[] programs = _applied.Programs;
+        int n = programs.Length;
+        for (int k = 0; k < n; k++)
+        {
+            ProgramHandle p = programs[(worker.Slot + k) % n];
+            if (!ReferenceEquals(p.Queues, serving) && !p.IsRemoved && p.Queues.HasVisibleWork())
+            {
+                return p.Queues;
+            }
+        }
+
+        return null;
+    }
+
+    private void RecordLending(Worker worker, WorkQueueSet from, WorkQueueSet to)
+    {
+        var fromProgram = from.Tag as ProgramHandle;
+        var toProgram = to.Tag as ProgramHandle;
+        fromProgram?.CountMoveOut();
+        toProgram?.CountMoveIn();
+        Timeline.Record(new AllocationMove(Stopwatch.GetTimestamp(), worker.Slot, ProcessorOf(worker.Slot), fromProgram?.Id, toProgram?.Id, AllocationReason.IdleLending, RepartitionTrigger.IdleLending));
+        RecordMove(AllocationReason.IdleLending, RepartitionTrigger.IdleLending);
+    }
+
+    private static IReadOnlyList<IReadOnlyList<int>>? CacheGroupSlots(int[]? processors)
+    {
+        if (processors is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            CpuTopology topology = CpuTopology.Detect();
+            var groups = new List<IReadOnlyList<int>>();
+            foreach (CacheGroup group in topology.CacheGroups)
+            {
+                int[] slots = Enumerable.Range(0, processors.Length).Where(s => group.Processors.Contains(processors[s])).ToArray();
+                if (slots.Length > 0)
+                {
+                    groups.Add(slots);
+                }
+            }
+
+            // Every slot in exactly one group, or no grouping at all.
+            return groups.Sum(g => g.Count) == processors.Length && groups.Count > 1 ? groups : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException or ArgumentException)
+        {
+            return null; // topology unknown: policies treat the machine as flat
+        }
+    }
+
+    /// <summary>The applied allocation, published as one immutable object (read without the lock).</summary>
+    private sealed record Applied(ProgramHandle[] Programs, IReadOnlyDictionary<int, int> CoresById)
+    {
+        public static readonly Applied Empty = new([], new Dictionary<int, int>());
+    }
+}

@@ -1,0 +1,102 @@
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+
+namespace DivCon.Multiprogramming;
+
+/// <summary>
+/// A program registered with a <see cref="MultiProgramScheduler"/>: its own <see cref="TaskScheduler"/>, its
+/// current allocation, its load and its statistics. Remove it with <see cref="MultiProgramScheduler.RemoveProgram"/>.
+/// </summary>
+public sealed class ProgramHandle
+{
+    private readonly ProgramTaskScheduler _scheduler;
+    private readonly StatisticsWindow _statistics;
+    private readonly CancellationTokenSource _cancellation = new();
+    private double _scalability;
+    private long _movesIn;
+    private long _movesOut;
+    private long _movesInBaseline;
+    private long _movesOutBaseline;
+
+    internal ProgramHandle(MultiProgramScheduler owner, int id, string name, double scalability, ScalabilityTable? table, WorkerPool pool, Func<int, int?> processorOf)
+    {
+        Owner = owner;
+        Id = id;
+        Name = name;
+        _scalability = scalability;
+        ScalabilityTable = table;
+        _scheduler = new ProgramTaskScheduler(pool, $"program '{name}' ({id})");
+        _statistics = new StatisticsWindow(_scheduler.Queues, processorOf);
+    }
+
+    /// <summary>A stable id, unique within the scheduler (the <see cref="ProgramLoad.ProgramId"/> policies see).</summary>
+    public int Id { get; }
+
+    /// <summary>The name given when the program was added (a metrics tag and the timeline's label).</summary>
+    public string Name { get; }
+
+    /// <summary>The program's scheduler: queue its tasks here (or run them with it as <see cref="TaskScheduler.Current"/>).</summary>
+    public TaskScheduler Scheduler => _scheduler;
+
+    /// <summary>Canceled when the program is removed with <see cref="ProgramRemoval.CancelTasks"/>; give it to the program's tasks.</summary>
+    public CancellationToken CancellationToken => _cancellation.Token;
+
+    /// <summary>
+    /// The program's speedup alone on the whole machine, as policies see it; positive and finite. Settable, e.g. by a
+    /// harness that has measured it; the next repartitioning uses the new value.
+    /// </summary>
+    public double Scalability
+    {
+        get => Volatile.Read(ref _scalability);
+        set
+        {
+            MultiProgramScheduler.ValidateScalability(value, nameof(value));
+            Volatile.Write(ref _scalability, value);
+        }
+    }
+
+    /// <summary>Optional speedups at several core counts, for policies that use them.</summary>
+    public ScalabilityTable? ScalabilityTable { get; }
+
+    /// <summary>Worker slots the program holds in the allocation in force.</summary>
+    public int Allocation => Owner.CoresOf(this);
+
+    /// <summary>Tasks queued and not yet started: a sum of per-slot counters (O(workers)), not a queue walk.</summary>
+    public int AvailableTasks => _scheduler.Queues.AvailableTasks;
+
+    /// <summary>True once the program has been removed (its scheduler then rejects new tasks).</summary>
+    public bool IsRemoved { get; internal set; }
+
+    /// <summary>True from the start of its removal: its scheduler rejects tasks from outside its own tasks.</summary>
+    public bool IsRemoving { get; internal set; }
+
+    /// <summary>The scheduler the program belongs to.</summary>
+    public MultiProgramScheduler Owner { get; }
+
+    /// <summary>The program's accounting since it was added or <see cref="ResetStatistics"/>.</summary>
+    public ProgramStatistics GetStatistics()
+        => new(Id, Name, _statistics.Snapshot(), Interlocked.Read(ref _movesIn) - Interlocked.Read(ref _movesInBaseline), Interlocked.Read(ref _movesOut) - Interlocked.Read(ref _movesOutBaseline));
+
+    /// <summary>Starts a new statistics window now.</summary>
+    public void ResetStatistics()
+    {
+        _statistics.Reset();
+        Interlocked.Exchange(ref _movesInBaseline, Interlocked.Read(ref _movesIn));
+        Interlocked.Exchange(ref _movesOutBaseline, Interlocked.Read(ref _movesOut));
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"{Name} ({Id})";
+
+    internal WorkQueueSet Queues => _scheduler.Queues;
+
+    internal long TotalTasksExecuted => _statistics.Snapshot().TasksExecuted;
+
+    internal void CountMoveIn() => Interlocked.Increment(ref _movesIn);
+
+    internal void CountMoveOut() => Interlocked.Increment(ref _movesOut);
+
+    internal long MovesInTotal => Interlocked.Read(ref _movesIn);
+
+    internal void Cancel() => _cancellation.Cancel();
+}

@@ -1,0 +1,20 @@
+namespace DivCon.Multiprogramming;
+
+/// <summary>What started a repartitioning.</summary>
+public enum RepartitionTrigger
+{
+    /// <summary>The periodic tick.</summary>
+    Interval = 0,
+
+    /// <summary>A program was added.</summary>
+    ProgramArrival,
+
+    /// <summary>A program was removed.</summary>
+    ProgramExit,
+
+    /// <summary>An explicit <see cref="MultiProgramScheduler.Repartition"/> call or a policy change.</summary>
+    Manual,
+
+    /// <summary>A worker with nothing to do lent itself to another program (idle lending, no policy call).</summary>
+    IdleLending,
+}

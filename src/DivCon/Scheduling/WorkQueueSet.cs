@@ -1,0 +1,399 @@
+// Protocol of a queue set: the queue superstructure of one scheduler (standalone) or one program
+// (MultiProgramScheduler). It owns tasks, never threads: a WorkerPool lends workers to it.
+//
+// Roles
+//   producer - any thread queuing a task. A worker currently serving this set pushes to its own slot's deque;
+//              every other thread (outside threads, the pool's workers serving other sets) enqueues to the global
+//              FIFO queue.
+//   owner    - the worker serving slot i: pops slot i's deque, drains it into the global queue when it leaves.
+//   thief    - a worker serving this set that found its own deque and the global queue empty: steals from the
+//              other slots, starting at a random one, never waiting on a busy victim.
+//   supplier - the WorkerPool: told when work appears while some of the set's workers are parked.
+//
+// No lost wake-up (required), written on both sides. It is an asymmetric Dekker pair: the frequent side (a push)
+// pays no fence, the rare side (a worker about to block) pays a process-wide one.
+//   producer: publish the task (deque tail / global queue: a volatile store) -> read _parked (volatile load) -> if
+//             > 0 wake one worker parked on this set (WorkerPool.WakeOneFor).
+//   sleeper : (Worker.Park) announce Parked and increment _parked (Interlocked) -> Interlocked.MemoryBarrierProcessWide
+//             (every processor executes a full fence: a producer's store still in a store buffer is drained) -> re-check
+//             the queues (HasVisibleWork), its assignment and shutdown -> only then block.
+//   A producer whose load of _parked retired before the process-wide fence also retired its earlier store of the
+//   task, which the fence drains, so the sleeper's re-check sees the task; a producer whose load retired after the
+//   fence sees the increment. The only thing the producer needs from the compiler is that its load stays after
+//   its store in program order, which a volatile store followed by a volatile load gives on RyuJIT.
+//   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
+//
+// External queuing and shutdown (required: a task accepted is never stranded)
+//   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes
+//   _acceptingExternal = false, then (after a fence) workers decide to exit only when no work is visible and
+//   _externalInFlight is zero. So an accepted external task is always visible to a worker that could exit.
+//   Tasks queued by the set's own workers are accepted while they run (the work already started may finish).
+//
+// Counting without a shared write on the worker's path: each slot has monotone counters that only its worker
+// writes (Pushed, Taken, Finished: WorkerCounters), outside producers one Interlocked counter (_externalQueued).
+//   available   = external + Σ(Pushed - Taken): O(slots), independent of how many tasks are queued; racy reads may
+//                 be off by the tasks in flight and are clamped at zero (a load estimate for policies).
+//   outstanding = external + ΣPushed - ΣFinished, read Finished first, then the pushes (IsIdle). Exact when it reads
+//                 zero: a task counted as finished was pushed before (its push happens-before its take, which
+//                 happens-before the Finished store we read), so the pushes read afterwards include every finished
+//                 task; equal sums then mean every counted push has finished, and nothing else can be running.
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace DivCon.Scheduling;
+
+/// <summary>Global FIFO queue + one work-stealing deque per worker slot + counters.</summary>
+internal sealed class WorkQueueSet
+{
+    private readonly ConcurrentQueue<Task> _global = new();
+    private readonly WorkStealingDeque<Task>[] _deques;
+    private readonly WorkerCounters[] _counters;
+    private readonly ITaskExecutor _executor;
+    private readonly WorkerPool _pool;
+
+    // Workers serving this set that are parked or about to park. Written by sleepers (Interlocked); read by producers.
+    private PaddedCounter _parked;
+
+    // Tasks queued by outside producers (Interlocked increments); the workers that take them count -1 on their slot.
+    private PaddedCounter _externalQueued;
+
+    // Outside producers between their acceptance check and their enqueue (Interlocked, see the header).
+    private PaddedCounter _externalInFlight;
+
+    // Written by the closer (Close), read by outside producers.
+    private volatile bool _acceptingExternal = true;
+
+    public WorkQueueSet(WorkerPool pool, ITaskExecutor executor, string name, int dequeInitialCapacity = WorkStealingDeque<Task>.DefaultInitialCapacity, int dequeStartIndex = 0)
+    {
+        _pool = pool;
+        _executor = executor;
+        Name = name;
+        _deques = new WorkStealingDeque<Task>[pool.WorkerCount];
+        for (int i = 0; i < _deques.Length; i++)
+        {
+            _deques[i] = new WorkStealingDeque<Task>(dequeInitialCapacity, dequeStartIndex);
+        }
+
+        _counters = new WorkerCounters[pool.WorkerCount];
+    }
+
+    public string Name { get; }
+
+    /// <summary>The owner's object for this set (the MultiProgramScheduler's program handle); set once, before use.</summary>
+    public object? Tag { get; set; }
+
+    public int SlotCount => _deques.Length;
+
+    public WorkerPool Pool => _pool;
+
+    public bool IsAcceptingExternal => _acceptingExternal;
+
+    /// <summary>Tasks queued and not yet taken by a worker: O(slots), racy, never negative.</summary>
+    public int AvailableTasks
+    {
+        get
+        {
+            long sum = Volatile.Read(ref _externalQueued.Value);
+            for (int i = 0; i < _counters.Length; i++)
+            {
+                sum += Volatile.Read(ref _counters[i].Pushed) - Volatile.Read(ref _counters[i].Taken);
+            }
+
+            return (int)Math.Clamp(sum, 0, int.MaxValue);
+        }
+    }
+
+    /// <summary>
+    /// True when no task of this set is queued or running (see the header for why a zero read is exact). Only
+    /// meaningful once outside producers are shut out (<see cref="CloseExternal"/>), or as a momentary observation.
+    /// </summary>
+    public bool IsIdle()
+    {
+        long finished = 0;
+        for (int i = 0; i < _counters.Length; i++)
+        {
+            finished += Volatile.Read(ref _counters[i].Finished); // acquire: pairs with the Volatile.Write in Execute
+        }
+
+        // Full fence: pairs with EnqueueExternal's increment of _externalInFlight.
+        Interlocked.MemoryBarrier();
+        // In flight before queued: a producer increments _externalQueued before it leaves _externalInFlight, so an
+        // outside task is counted by at least one of the two reads (twice at worst, which only reads "not idle").
+        long pushed = Volatile.Read(ref _externalInFlight.Value);
+        pushed += Volatile.Read(ref _externalQueued.Value);
+        for (int i = 0; i < _counters.Length; i++)
+        {
+            pushed += Volatile.Read(ref _counters[i].Pushed);
+        }
+
+        return pushed == finished;
+    }
+
+    /// <summary>Counters of one slot; written only by the worker serving that slot.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ref WorkerCounters CountersOf(int slot) => ref _counters[slot];
+
+    /// <summary>Producer: queues a task (see the header for where it goes).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Enqueue(Task task)
+    {
+        Worker? worker = Worker.Current;
+        if (worker is not null && ReferenceEquals(worker.Serving, this))
+        {
+            int slot = worker.Slot;
+            _deques[slot].LocalPush(task);
+            _counters[slot].Pushed++; // owner only
+            SignalWork();
+        }
+        else
+        {
+            EnqueueExternal(task);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void EnqueueExternal(Task task)
+    {
+        // Full fence: pairs with Close's write of _acceptingExternal and the exiting worker's read of
+        // _externalInFlight (WorkerMayExit): either we see the close, or the worker sees us in flight.
+        Interlocked.Increment(ref _externalInFlight.Value);
+        try
+        {
+            if (!_acceptingExternal)
+            {
+                throw new ObjectDisposedException(Name, $"{Name} no longer accepts tasks: it has been disposed or removed.");
+            }
+
+            _global.Enqueue(task);
+            Interlocked.Increment(ref _externalQueued.Value);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _externalInFlight.Value);
+        }
+
+        SignalWork();
+    }
+
+    /// <summary>Producer side of the no-lost-wake-up protocol (see the header).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void SignalWork()
+    {
+        // No fence here (required ordering, not free): this volatile load follows the task's volatile publication in
+        // program order; the hardware reordering of the two is closed by the sleeper's process-wide barrier in
+        // Worker.Park (see the header).
+        if (Volatile.Read(ref _parked.Value) != 0)
+        {
+            _pool.WakeOneFor(this);
+        }
+    }
+
+    /// <summary>Sleeper: called by Worker.Park, which then executes the process-wide barrier.</summary>
+    public void AddParked() => Interlocked.Increment(ref _parked.Value);
+
+    public void RemoveParked() => Interlocked.Decrement(ref _parked.Value);
+
+    public bool HasParked => Volatile.Read(ref _parked.Value) != 0;
+
+    /// <summary>Owner: the next task of its own deque (LIFO), or null.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public Task? LocalPop(int slot)
+    {
+        Task? task = _deques[slot].LocalPop();
+        if (task is not null)
+        {
+            _counters[slot].Taken++; // owner only
+        }
+
+        return task;
+    }
+
+    /// <summary>Owner: removes a queued task from its own deque so it can be inlined; false when it is not there.</summary>
+    public bool LocalTryRemove(int slot, Task task)
+    {
+        if (_deques[slot].LocalFindAndPop(task))
+        {
+            _counters[slot].Taken++;
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>Worker at <paramref name="slot"/>: the oldest task of the global queue, or null.</summary>
+    public Task? TryDequeueGlobal(int slot)
+    {
+        if (_global.TryDequeue(out Task? task))
+        {
+            _counters[slot].Taken++;
+            return task;
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// Thief at <paramref name="slot"/>: one sweep over the other slots from a random start. Sets
+    /// <paramref name="missed"/> when a victim was busy (work may still be there).
+    /// </summary>
+    public Task? TrySteal(int slot, ref uint random, ref bool missed)
+    {
+        int n = _deques.Length;
+        if (n == 1)
+        {
+            return null;
+        }
+
+        // xorshift32: per-worker state, no shared writes.
+        uint x = random;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        random = x;
+        int start = (int)(x % (uint)n);
+        for (int k = 0; k < n; k++)
+        {
+            int victim = start + k;
+            if (victim >= n)
+            {
+                victim -= n;
+            }
+
+            if (victim == slot)
+            {
+                continue;
+            }
+
+            Task? task = _deques[victim].TrySteal(ref missed);
+            if (task is not null)
+            {
+                _counters[slot].Taken++;
+                return task;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Any thread: true when some queue of the set holds a task (racy; used before parking and exiting).</summary>
+    public bool HasVisibleWork()
+    {
+        if (!_global.IsEmpty)
+        {
+            return true;
+        }
+
+        foreach (WorkStealingDeque<Task> deque in _deques)
+        {
+            if (deque.CanSteal)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// True when a worker of a shutting-down pool may stop serving this set: nothing queued and no outside producer
+    /// between its acceptance check and its enqueue.
+    /// </summary>
+    public bool IsQuiescentForExit()
+    {
+        // Full fence: pairs with EnqueueExternal's increment of _externalInFlight (see the header).
+        Interlocked.MemoryBarrier();
+        return Volatile.Read(ref _externalInFlight.Value) == 0 && !HasVisibleWork();
+    }
+
+    /// <summary>Stops accepting tasks from outside threads (the set's workers may still queue children).</summary>
+    public void CloseExternal()
+    {
+        _acceptingExternal = false;
+
+        // Full fence: pairs with EnqueueExternal's increment; see IsQuiescentForExit.
+        Interlocked.MemoryBarrier();
+    }
+
+    /// <summary>Worker: starts serving slot <paramref name="slot"/> at <paramref name="now"/>.</summary>
+    public void Enter(int slot, long now) => _counters[slot].Transition(WorkerCounters.StateIdle, now);
+
+    /// <summary>
+    /// Worker: stops serving slot <paramref name="slot"/>. Its deque's tasks go to the global queue (oldest first),
+    /// where the set's other workers, or its next one, find them.
+    /// </summary>
+    public void Leave(int slot, long now)
+    {
+        // Net counters are unchanged: the tasks stay queued in this set. The global queue is enqueued by the thread
+        // that owns the deque, so nothing can be popped from the deque meanwhile.
+        int moved = _deques[slot].LocalDrainTo(_global.Enqueue);
+        _counters[slot].Transition(WorkerCounters.StateNotServing, now);
+        if (moved > 0)
+        {
+            SignalWork();
+        }
+    }
+
+    /// <summary>Worker: runs a task and counts it.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Execute(Task task, int slot)
+    {
+        ref WorkerCounters counters = ref _counters[slot];
+        if (_executor.ExecuteTask(task))
+        {
+            counters.TasksExecuted++; // owner only
+        }
+
+        // Release: the task's own pushes (children) are visible to a reader that sees this count (IsIdle).
+        Volatile.Write(ref counters.Finished, counters.Finished + 1);
+    }
+
+    /// <summary>Inlining on a worker serving this set; false anywhere else (never inline on an outside thread).</summary>
+    public bool TryExecuteInline(Task task, bool taskWasPreviouslyQueued)
+    {
+        Worker? worker = Worker.Current;
+        if (worker is null || !ReferenceEquals(worker.Serving, this))
+        {
+            return false;
+        }
+
+        if (taskWasPreviouslyQueued && !LocalTryRemove(worker.Slot, task))
+        {
+            // Queued elsewhere (the global queue or another worker's deque): leave it for whoever takes it.
+            return false;
+        }
+
+        bool ran = _executor.ExecuteTask(task);
+        ref WorkerCounters counters = ref _counters[worker.Slot];
+        if (ran)
+        {
+            counters.TasksExecuted++;
+        }
+
+        if (taskWasPreviouslyQueued)
+        {
+            // It was taken from the deque above: it counts as finished like any task the loop runs.
+            Volatile.Write(ref counters.Finished, counters.Finished + 1);
+        }
+
+        return ran;
+    }
+
+    /// <summary>For the debugger: a racy copy of every queued task.</summary>
+    public IEnumerable<Task> GetScheduledTasks()
+    {
+        var tasks = new List<Task>(_global);
+        foreach (WorkStealingDeque<Task> deque in _deques)
+        {
+            tasks.AddRange(deque.ToList());
+        }
+
+        return tasks;
+    }
+
+    /// <summary>Any thread: a copy of slot <paramref name="slot"/>'s counters at <paramref name="now"/>.</summary>
+    public WorkerCounterValues ReadCounters(int slot, long now) => WorkerCounterValues.Read(ref _counters[slot], now);
+
+    [Conditional("DEBUG")]
+    internal void AssertOwner(int slot) => Debug.Assert(Worker.Current?.Slot == slot && ReferenceEquals(Worker.Current.Serving, this));
+}

@@ -1,0 +1,169 @@
+// WorkStealingTaskScheduler: a TaskScheduler façade over one WorkQueueSet, with a WorkerPool whose threads all
+// serve that set for the scheduler's whole life.
+//
+// Roles and protocols
+//   - Producers, owners, thieves and the no-lost-wake-up protocol: WorkQueueSet.cs.
+//   - Workers, parking, shutdown steps: Worker.cs. This file adds only who calls what:
+//     QueueTask -> WorkQueueSet.Enqueue (own deque on a worker of this scheduler, else the global queue);
+//     TryExecuteTaskInline -> only on this scheduler's own workers, and for a task that was queued only after
+//     removing it from the worker's own deque (so it cannot run twice and the available-task count stays exact);
+//     TaskCreationOptions.LongRunning is ignored: no dedicated thread, the task runs on a worker like any other.
+//   - No thread injection: the pool has exactly WorkerCount threads for its whole life. A task that blocks blocks
+//     its worker (as on any fixed pool); Task.Wait on a worker inlines the awaited task when it is in that worker's
+//     own deque.
+//
+// Dispose, in order: (1) close the queue set to outside producers (QueueTask from a non-worker thread now throws
+// ObjectDisposedException; the scheduler's own running tasks may still queue children, which completes the work
+// already started); (2) BeginShutdown: workers run until no task is visible, then exit; (3) join the workers —
+// skipped when Dispose runs on one of them, which would otherwise wait for itself; that worker exits on its own.
+// A second Dispose returns at once.
+//
+// Rejected: running tasks queued after Dispose on the caller's thread (would break "never more than N at once");
+// dropping queued tasks at Dispose (a task accepted must run).
+namespace DivCon.Scheduling;
+
+/// <summary>
+/// A <see cref="TaskScheduler"/> with a fixed number of worker threads, each owning a work-stealing deque (owner
+/// LIFO, thieves FIFO), and a global FIFO queue for tasks queued from other threads. Optionally pins one worker to
+/// each of a set of processors.
+/// </summary>
+public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposable, ITaskExecutor
+{
+    private readonly WorkerPool _pool;
+    private readonly WorkQueueSet _queues;
+    private readonly StatisticsWindow _statistics;
+    private readonly int[]? _processors;
+    private int _disposed;
+
+    /// <summary>Creates a scheduler with one unpinned worker per processor this process may run on.</summary>
+    public WorkStealingTaskScheduler()
+        : this(new WorkStealingSchedulerOptions())
+    {
+    }
+
+    /// <summary>Creates a scheduler with <paramref name="workerCount"/> unpinned workers.</summary>
+    /// <param name="workerCount">Number of workers, from 1 to <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>.</param>
+    public WorkStealingTaskScheduler(int workerCount)
+        : this(new WorkStealingSchedulerOptions { WorkerCount = ValidateWorkerCount(workerCount, nameof(workerCount)) })
+    {
+    }
+
+    /// <summary>Creates a scheduler as described by <paramref name="options"/>.</summary>
+    /// <exception cref="ArgumentException">A worker count outside 1..4096, or processor ids that are empty, repeated, not allowed for this process, or fewer/more than the worker count.</exception>
+    /// <exception cref="PlatformNotSupportedException">Processors were given, pinning is impossible here and <see cref="WorkStealingSchedulerOptions.BestEffortPinning"/> is false.</exception>
+    public WorkStealingTaskScheduler(WorkStealingSchedulerOptions options)
+        : this(options, WorkStealingDeque<Task>.DefaultInitialCapacity, 0)
+    {
+    }
+
+    /// <summary>Test hook: deque capacity and start index (near int.MaxValue exercises wrap-around).</summary>
+    internal WorkStealingTaskScheduler(WorkStealingSchedulerOptions options, int dequeInitialCapacity, int dequeStartIndex)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
+        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options);
+        _pool = new WorkerPool(options.ThreadName, workerCount, _processors, pinner);
+        _queues = new WorkQueueSet(_pool, this, $"{nameof(WorkStealingTaskScheduler)} {Id}", dequeInitialCapacity, dequeStartIndex);
+        foreach (Worker worker in _pool.Workers)
+        {
+            worker.SetInitialAssignment(_queues);
+        }
+
+        _pool.Start();
+        Exception? pinError = _pool.Workers.Select(w => w.PinError).FirstOrDefault(e => e is not null);
+        if (pinError is not null)
+        {
+            if (!options.BestEffortPinning)
+            {
+                Dispose();
+                throw new PlatformNotSupportedException($"Could not pin the workers: {pinError.Message}", pinError);
+            }
+
+            UnpinnedReason = $"Pinning failed, the workers run unpinned: {pinError.Message}";
+        }
+
+        IsPinned = _processors is not null && UnpinnedReason is null;
+        _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null);
+    }
+
+    /// <summary>Number of worker threads (fixed for the scheduler's life).</summary>
+    public int WorkerCount => _pool.WorkerCount;
+
+    /// <inheritdoc/>
+    public override int MaximumConcurrencyLevel => _pool.WorkerCount;
+
+    /// <summary>True when every worker is pinned to its processor.</summary>
+    public bool IsPinned { get; }
+
+    /// <summary>Per worker, its processor id when <see cref="IsPinned"/>; empty otherwise.</summary>
+    public IReadOnlyList<int> PinnedProcessors => IsPinned ? _processors! : [];
+
+    /// <summary>Why the workers are unpinned although processors were requested (best effort); null otherwise.</summary>
+    public string? UnpinnedReason { get; }
+
+    /// <summary>Tasks queued and not yet started: a sum of per-worker counters, independent of the queue lengths.</summary>
+    public int AvailableTasks => _queues.AvailableTasks;
+
+    /// <summary>True once <see cref="Dispose"/> has been called.</summary>
+    public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    /// <summary>Per-worker and total counters since the scheduler started or <see cref="ResetStatistics"/>.</summary>
+    public SchedulerStatistics GetStatistics() => _statistics.Snapshot();
+
+    /// <summary>Starts a new statistics window now.</summary>
+    public void ResetStatistics() => _statistics.Reset();
+
+    /// <summary>
+    /// Stops accepting tasks from outside threads, lets every task already queued (and the children they queue) run,
+    /// and waits for the workers to exit — except when called on one of this scheduler's workers, where it returns at
+    /// once and the workers exit after the remaining tasks. Calling it again does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        _queues.CloseExternal();
+        _pool.BeginShutdown();
+        if (!_pool.IsCurrentThreadAWorker)
+        {
+            _pool.Join();
+        }
+    }
+
+    /// <inheritdoc/>
+    protected override void QueueTask(Task task)
+    {
+        ArgumentNullException.ThrowIfNull(task);
+        _queues.Enqueue(task);
+    }
+
+    /// <inheritdoc/>
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
+    {
+        ArgumentNullException.ThrowIfNull(task);
+        return _queues.TryExecuteInline(task, taskWasPreviouslyQueued);
+    }
+
+    /// <inheritdoc/>
+    protected override IEnumerable<Task> GetScheduledTasks() => _queues.GetScheduledTasks();
+
+    bool ITaskExecutor.ExecuteTask(Task task) => TryExecuteTask(task);
+
+    internal WorkQueueSet Queues => _queues;
+
+    internal WorkerPool Pool => _pool;
+
+    private static int ValidateWorkerCount(int workerCount, string paramName)
+    {
+        if (workerCount is < 1 or > WorkStealingSchedulerOptions.MaxWorkerCount)
+        {
+            throw new ArgumentOutOfRangeException(
+                paramName, workerCount, $"The worker count must be between 1 and {WorkStealingSchedulerOptions.MaxWorkerCount}.");
+        }
+
+        return workerCount;
+    }
+}

@@ -1,0 +1,167 @@
+// A WorkerPool supplies threads to queue sets. It owns the threads (one per slot, optionally pinned), and
+// assigns each to at most one queue set at a time. The standalone WorkStealingTaskScheduler assigns all of them to
+// its own set for good; the MultiProgramScheduler moves them between programs' sets. The protocols of parking,
+// moving and shutdown are in Worker.cs; the queues' side in WorkQueueSet.cs.
+using System.Diagnostics;
+
+namespace DivCon.Scheduling;
+
+/// <summary>Owns the worker threads and lends them to queue sets.</summary>
+internal sealed class WorkerPool
+{
+    private readonly Worker[] _workers;
+    private readonly CountdownEvent _started;
+    private readonly CountdownEvent _exited;
+
+    // Written once by BeginShutdown; read by workers (loop, park re-check).
+    private volatile bool _shuttingDown;
+
+    /// <param name="name">Thread name prefix.</param>
+    /// <param name="workerCount">Number of workers (slots).</param>
+    /// <param name="processors">Per worker, the processor to pin it to; null for unpinned workers.</param>
+    /// <param name="pinner">Pins the calling thread to a processor id; null for unpinned workers.</param>
+    public WorkerPool(string name, int workerCount, IReadOnlyList<int>? processors, Action<int>? pinner)
+    {
+        Debug.Assert(workerCount > 0);
+        Debug.Assert(processors is null || processors.Count == workerCount);
+        Pinner = processors is null ? null : pinner;
+        _workers = new Worker[workerCount];
+        for (int i = 0; i < workerCount; i++)
+        {
+            _workers[i] = new Worker(this, i, processors?[i], $"{name} #{i}");
+        }
+
+        _started = new CountdownEvent(workerCount);
+        _exited = new CountdownEvent(workerCount);
+    }
+
+    public int WorkerCount => _workers.Length;
+
+    public IReadOnlyList<Worker> Workers => _workers;
+
+    public Action<int>? Pinner { get; }
+
+    public bool IsShuttingDown => _shuttingDown;
+
+    /// <summary>
+    /// Optional (MultiProgramScheduler idle lending): given a worker whose set has no work, another set it may serve
+    /// until its next reassignment, or null. Set before <see cref="Start"/>.
+    /// </summary>
+    public Func<Worker, WorkQueueSet, WorkQueueSet?>? IdleWorkFinder { get; set; }
+
+    /// <summary>Optional: called on the worker's thread after it lent itself (from, to). Set before <see cref="Start"/>.</summary>
+    public Action<Worker, WorkQueueSet, WorkQueueSet>? Lent { get; set; }
+
+    /// <summary>Optional: called on the worker's thread each time it switches sets. Set before <see cref="Start"/>.</summary>
+    public Action<Worker, WorkQueueSet?, long>? Switched { get; set; }
+
+    /// <summary>True when the calling thread is one of this pool's workers.</summary>
+    public bool IsCurrentThreadAWorker => ReferenceEquals(Worker.Current?.Pool, this);
+
+    /// <summary>Starts every worker and waits until each has pinned itself (or failed to) and entered its set.</summary>
+    public void Start()
+    {
+        foreach (Worker worker in _workers)
+        {
+            worker.Start();
+        }
+
+        _started.Wait();
+    }
+
+    internal void ReportStarted() => _started.Signal();
+
+    internal void ReportExited() => _exited.Signal();
+
+    internal void OnSwitched(Worker worker, WorkQueueSet? next, long now) => Switched?.Invoke(worker, next, now);
+
+    /// <summary>Waker: wakes one worker parked on <paramref name="set"/>, if any (or, with lending, any parked worker).</summary>
+    public void WakeOneFor(WorkQueueSet set)
+    {
+        Worker[] workers = _workers;
+        int n = workers.Length;
+
+        // A cheap per-thread start spreads concurrent wakers over different workers.
+        int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
+        for (int k = 0; k < n; k++)
+        {
+            int i = start + k;
+            if (i >= n)
+            {
+                i -= n;
+            }
+
+            Worker worker = workers[i];
+            if (ReferenceEquals(worker.ParkedOn, set) && worker.TryWake())
+            {
+                return;
+            }
+        }
+
+        if (IdleWorkFinder is not null)
+        {
+            // Lending: no worker of the set is parked; a worker parked on another set may come and help.
+            for (int k = 0; k < n; k++)
+            {
+                int i = start + k;
+                if (i >= n)
+                {
+                    i -= n;
+                }
+
+                if (workers[i].ParkedOn is not null && workers[i].TryWake())
+                {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Worker about to park with nothing to do in <paramref name="serving"/>: with lending enabled, moves it (by a CAS
+    /// on its own assignment, so a concurrent mover wins) to a set that has work. Returns that set or null.
+    /// </summary>
+    internal WorkQueueSet? TryFindIdleWork(Worker worker, WorkQueueSet serving)
+    {
+        Func<Worker, WorkQueueSet, WorkQueueSet?>? finder = IdleWorkFinder;
+        if (finder is null)
+        {
+            return null;
+        }
+
+        WorkQueueSet? target = finder(worker, serving);
+        if (target is not null && worker.TrySelfAssign(serving, target))
+        {
+            Lent?.Invoke(worker, serving, target);
+            return target;
+        }
+
+        return null;
+    }
+
+    /// <summary>Park re-check: with lending enabled, whether some set other than <paramref name="parkedOn"/> has work.</summary>
+    internal bool HasIdleWorkFor(Worker worker, WorkQueueSet? parkedOn)
+        => parkedOn is not null && IdleWorkFinder is { } finder && finder(worker, parkedOn) is not null;
+
+    /// <summary>Mover: assigns worker <paramref name="slot"/> to <paramref name="set"/> (null: to no set).</summary>
+    public void Assign(int slot, WorkQueueSet? set) => _workers[slot].Assign(set);
+
+    /// <summary>Shutdown steps 2 and 3 (Worker.cs): workers finish the visible work of their sets, then exit.</summary>
+    public void BeginShutdown()
+    {
+        _shuttingDown = true;
+
+        // Full fence: pairs with Park's increment before its re-check of IsShuttingDown.
+        Interlocked.MemoryBarrier();
+        foreach (Worker worker in _workers)
+        {
+            worker.TryWake();
+        }
+    }
+
+    /// <summary>Waits for every worker thread to exit; false on timeout.</summary>
+    public bool Join(TimeSpan timeout) => _exited.Wait(timeout);
+
+    /// <summary>Waits for every worker thread to exit.</summary>
+    public void Join() => _exited.Wait();
+}

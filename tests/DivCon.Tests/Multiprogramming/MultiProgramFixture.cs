@@ -1,0 +1,123 @@
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Scheduling;
+
+namespace DivCon.Tests.Multiprogramming;
+
+/// <summary>One program alone in a MultiProgramScheduler, seen through the scheduler contract.</summary>
+internal sealed class SingleProgramFixture : ISchedulerFixture
+{
+    private readonly MultiProgramScheduler _mps;
+    private readonly ProgramHandle _program;
+
+    public SingleProgramFixture(int workers, bool pinned)
+    {
+        _mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(workers).ToArray(),
+            Unpinned = !pinned,
+            BestEffortPinning = true,
+        });
+        _program = _mps.AddProgram("contract");
+    }
+
+    public TaskScheduler Scheduler => _program.Scheduler;
+
+    public int Workers => _mps.WorkerCount;
+
+    public long Steals => _program.GetStatistics().Steals;
+
+    public bool IsWorker(Thread thread) => _mps.Pool.Workers.Any(w => ReferenceEquals(w.Thread, thread));
+
+    public void Dispose() => Assert.True(Task.Run(_mps.Dispose).Wait(TimeSpan.FromSeconds(30)), "Dispose did not return within 30 s.");
+}
+
+/// <summary>A test policy that reassigns every worker at random on every call (chaos): valid, but never stable.</summary>
+internal sealed class ChaosPolicy(int seed) : IPartitioningPolicy
+{
+    private readonly Random _random = new(seed);
+
+    public string Name => "chaos";
+
+    public Allocation Decide(PartitioningInput input)
+    {
+        int m = input.Programs.Count;
+        int[] owners;
+        lock (_random)
+        {
+            owners = Enumerable.Range(0, input.Cores).Select(_ => m == 0 ? -1 : _random.Next(m)).ToArray();
+        }
+
+        return new Allocation(m, owners, owners.Select(o => o >= 0 ? AllocationReason.Fixed : AllocationReason.None).ToArray());
+    }
+}
+
+/// <summary>A policy whose result is broken in a chosen way.</summary>
+internal sealed class BrokenPolicy(string how) : IPartitioningPolicy
+{
+    public string Name => "broken-" + how;
+
+    public Allocation Decide(PartitioningInput input) => how switch
+    {
+        "wrong-sum" => new Allocation(input.Programs.Count, Enumerable.Repeat(0, input.Cores + 1).ToArray()),
+        "unassigned" => new Allocation(input.Programs.Count, Enumerable.Repeat(-1, input.Cores).ToArray()),
+        "unknown-program" => new Allocation(input.Programs.Count, Enumerable.Repeat(input.Programs.Count, input.Cores).ToArray()),
+        "wrong-program-count" => new Allocation(input.Programs.Count + 1, Enumerable.Repeat(0, input.Cores).ToArray()),
+        _ => throw new InvalidOperationException("unknown breakage"),
+    };
+}
+
+/// <summary>A spawn tree where every node has an id and marks itself, so each task's runs can be counted.</summary>
+internal sealed class MarkedTree
+{
+    private readonly int[] _runs;
+    private readonly int[] _startThread;
+    private readonly int[] _endThread;
+    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly int _depth;
+    private long _count;
+
+    public MarkedTree(int depth)
+    {
+        _depth = depth;
+        Size = (int)((2L << depth) - 1);
+        _runs = new int[Size];
+        _startThread = new int[Size];
+        _endThread = new int[Size];
+    }
+
+    public int Size { get; }
+
+    public Task Done => _done.Task;
+
+    public long Count => Interlocked.Read(ref _count);
+
+    public void Start(TaskScheduler scheduler)
+        => Task.Factory.StartNew(() => Node(0, _depth), CancellationToken.None, TaskCreationOptions.None, scheduler);
+
+    private void Node(int id, int depth)
+    {
+        _startThread[id] = Environment.CurrentManagedThreadId;
+        Interlocked.Increment(ref _runs[id]);
+        if (depth > 0)
+        {
+            // Heap numbering: children of id are 2id+1 and 2id+2. No scheduler given: TaskScheduler.Current.
+            Task.Factory.StartNew(() => Node((2 * id) + 1, depth - 1));
+            Task.Factory.StartNew(() => Node((2 * id) + 2, depth - 1));
+        }
+
+        Thread.SpinWait(20);
+        _endThread[id] = Environment.CurrentManagedThreadId;
+        if (Interlocked.Increment(ref _count) == Size)
+        {
+            _done.TrySetResult();
+        }
+    }
+
+    /// <summary>Ids that did not run exactly once (at most 10).</summary>
+    public int[] NotExactlyOnce() => Enumerable.Range(0, Size).Where(i => Volatile.Read(ref _runs[i]) != 1).Take(10).ToArray();
+
+    /// <summary>Tasks that ended on another thread than the one they started on.</summary>
+    public int ChangedThread() => Enumerable.Range(0, Size).Count(i => _startThread[i] != _endThread[i]);
+}
