@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Cli.Commands;
 
 namespace DivCon.Cli;
 
@@ -16,6 +17,10 @@ public static class CliApp
     {
         var root = new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
+        var programs = HarnessWiring.Programs();
+        var schemes = HarnessWiring.Schemes();
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
         return root;
     }
 
