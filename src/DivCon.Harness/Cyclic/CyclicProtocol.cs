@@ -20,7 +20,8 @@ namespace DivCon.Harness.Cyclic;
 /// <para>
 /// Which runs count is decided by timestamps alone, never by the order in which the harness sees events: a run is
 /// recorded iff it completed successfully with end ≤ start of phase + limit; a program is restarted iff its run
-/// ended before that instant.
+/// ended before that instant. (A run due to end at the very instant of the limit may be stopped by the limit first
+/// and then counts as discarded; with a real clock such a tie has probability zero.)
 /// </para>
 /// <para>
 /// Failure: if any run faults (or a program cannot be started) the phase stops every other run, waits for them (at
