@@ -68,7 +68,7 @@ public sealed class CyclicExperiment
                 CollectGarbage();
                 var context = new SchemeContext(
                     programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
-                using ISchedulerArrangement arrangement = scheme.Create(context);
+                using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
                 var phasePrograms = programs
                     .Select((p, i) => new PhaseProgram(p.Name, ct => p.RunAsync(arrangement.SchedulerFor(i), ct)))
                     .ToArray();
@@ -114,7 +114,7 @@ public sealed class CyclicExperiment
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
         var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
-        using ISchedulerArrangement arrangement = plan.SpScheme.Create(context);
+        using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
         try
         {
@@ -133,6 +133,18 @@ public sealed class CyclicExperiment
             throw new ProgramRunException(e.Program,
                 string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', repetition {r + 1})"),
                 e.InnerException);
+        }
+    }
+
+    private static ISchedulerArrangement CreateArrangement(SchemeDescriptor scheme, SchemeContext context)
+    {
+        try
+        {
+            return scheme.Create(context);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            throw new SchemeSetupException(scheme.Name, $"Scheme '{scheme.Name}' could not build its schedulers: {e.Message}", e);
         }
     }
 

@@ -122,6 +122,7 @@ public static class CyclicProtocol
         }
 
         (string Program, Task Run, string When)? failure = null;
+        Exception? harnessError = null;
         bool canceled = false;
         var canceledSignal = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using CancellationTokenRegistration registration = cancellationToken.Register(static s => ((TaskCompletionSource)s!).TrySetResult(), canceledSignal);
@@ -187,6 +188,12 @@ public static class CyclicProtocol
                 }
             }
         }
+        catch (Exception e)
+        {
+            // The harness's own failure (a progress callback that threw): still stop and wait for the runs below
+            // before rethrowing, so no program's work outlives the phase.
+            harnessError = e;
+        }
         finally
         {
             // Stop everything still going: the limit has passed, a program failed, or the caller canceled.
@@ -222,6 +229,11 @@ public static class CyclicProtocol
                 bool inTime = end <= limitTimestamp && current[i].IsCompletedSuccessfully;
                 runs.Add(Record(i, starts[i], end, inTime));
             }
+        }
+
+        if (harnessError is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(harnessError);
         }
 
         if (failure is { } f)

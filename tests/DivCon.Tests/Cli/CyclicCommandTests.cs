@@ -34,7 +34,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "ok");
 
         var (code, stdout, stderr) = await Run("cyclic", "--programs", "spin,spin-serial", "--schemes", "tpl-default",
-            "--duration", "1500ms", "--sp-runs", "3", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "3s", "--sp-runs", "3", "--warmup", "0", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "cyclic.json")));
@@ -43,7 +43,7 @@ public sealed class CyclicCommandTests : IDisposable
         Assert.True(root.GetProperty("machine").GetProperty("processorCount").GetInt32() > 0);
         Assert.True(root.GetProperty("machine").GetProperty("affinity").GetArrayLength() > 0);
         Assert.False(string.IsNullOrEmpty(root.GetProperty("machine").GetProperty("runtime").GetString()));
-        Assert.Equal(1.5, root.GetProperty("configuration").GetProperty("durationSeconds").GetDouble());
+        Assert.Equal(3, root.GetProperty("configuration").GetProperty("durationSeconds").GetDouble());
         Assert.Equal(3, root.GetProperty("configuration").GetProperty("spRuns").GetInt32());
 
         JsonElement scheme = Assert.Single(root.GetProperty("schemes").EnumerateArray());

@@ -111,6 +111,21 @@ public sealed class CyclicExperimentTests
     }
 
     [Fact]
+    public void SchemeThatCannotBuildItsSchedulers_IsReportedByName()
+    {
+        var clock = new VirtualTime();
+        FakeProgram[] programs = [new(clock, "a", 1, 2, 1)];
+        var broken = new SchemeDescriptor("broken", "cannot pin", "-", SchemeStatistics.None, false,
+            _ => throw new PlatformNotSupportedException("pinning is not supported here"));
+        var plan = new CyclicPlan("cyclic", programs, [Scheme("one"), broken], s_spScheme, "small", Settings(repeat: 1));
+
+        var e = Assert.Throws<SchemeSetupException>(() => clock.Run(() => new CyclicExperiment(clock).RunAsync(plan)));
+
+        Assert.Equal("broken", e.Scheme);
+        Assert.Contains("pinning is not supported here", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Plan_IsValidated()
     {
         var clock = new VirtualTime();

@@ -190,6 +190,11 @@ internal static class HarnessCommandRunner
             await error.WriteLineAsync($"{prefix}: {e.Message} No results were written.");
             return RunFailed;
         }
+        catch (SchemeSetupException e)
+        {
+            await error.WriteLineAsync($"{prefix}: {e.Message} No results were written.");
+            return RunFailed;
+        }
         catch (OperationCanceledException)
         {
             await error.WriteLineAsync($"{prefix}: canceled; no results were written.");
