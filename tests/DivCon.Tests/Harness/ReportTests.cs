@@ -77,6 +77,25 @@ public sealed class ReportTests
     }
 
     [Fact]
+    public void Table_PrintsOneSignificanceLinePerPairAndMetric()
+    {
+        PhaseResult Phase(double a, double b) => new(["a", "b"], 10, [new RunRecord(0, 0, a, true), new RunRecord(1, 0, b, true)]);
+        RepetitionData Rep(double j) => new([[1.0], [2.0]], new Dictionary<string, PhaseResult> { ["x"] = Phase(2 + j, 4), ["y"] = Phase(4 + j, 8 - j) });
+        var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x", "y"], "sp", "small", 10, 1, 0, 3, [0, 1], 3, true);
+        var machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null);
+        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "x"), ("y", "y")], [Rep(0), Rep(0.1), Rep(-0.1)]);
+        var oneRep = CyclicAnalysis.Analyze(["a", "b"], [("x", "x"), ("y", "y")], [Rep(0)]);
+
+        string table = CyclicTextReport.Table(new CyclicResult(machine, config, DateTimeOffset.UnixEpoch, 1, [], schemes, comparisons));
+        string single = CyclicTextReport.Table(new CyclicResult(machine, config with { Repeat = 1 }, DateTimeOffset.UnixEpoch, 1, [], oneRep.Schemes, oneRep.Comparisons));
+
+        Assert.Contains("ANTT x vs y: significant at 99 % (difference -2.000,", table, StringComparison.Ordinal);
+        Assert.Contains("STP x vs y: ", table, StringComparison.Ordinal);
+        Assert.Contains("ANTT x vs y: not enough repetitions", single, StringComparison.Ordinal);
+        Assert.Contains("STP x vs y: not enough repetitions", single, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Csv_OneRowPerNumber()
     {
         var w = new StringWriter();
