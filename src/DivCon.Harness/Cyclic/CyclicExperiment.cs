@@ -116,6 +116,7 @@ public sealed class CyclicExperiment
         var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
         using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.WarmupRuns} warm-up + {s.SpRuns} runs alone on {plan.SpScheme.Name} ...");
         try
         {
             if (s.WarmupRuns > 0)

@@ -54,7 +54,9 @@ public static class CyclicProtocol
             Task first = await Task.WhenAny(ended, timeout);
             if (first != ended)
             {
+                // Ask it to stop and give it a bounded moment, so the caller does not dispose a scheduler under it.
                 runCts.Cancel();
+                await Task.WhenAny(ended, Task.Delay(TimeSpan.FromSeconds(30), clock, CancellationToken.None));
                 throw new ProgramRunException(program.Name,
                     $"Program '{program.Name}' did not finish a single-program run within {Seconds(runTimeout)}.");
             }
