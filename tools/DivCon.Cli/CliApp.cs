@@ -17,6 +17,8 @@ public static class CliApp
     {
         var root = new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
+        root.Subcommands.Add(Commands.TopologyCommand.Create());
+        root.Subcommands.Add(Commands.PlanCommand.Create());
         var programs = HarnessWiring.Programs();
         var schemes = HarnessWiring.Schemes();
         root.Subcommands.Add(CyclicCommand.Create(programs, schemes));

@@ -1,0 +1,132 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using DivCon.Scheduling;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// <c>divcon topology</c>: the processors this process may use (its affinity mask, so <c>taskset</c> and container
+/// cpusets show), the groups of them sharing a last-level cache, and the NUMA nodes.
+/// </summary>
+internal static class TopologyCommand
+{
+    /// <summary>Builds the command.</summary>
+    public static Command Create()
+    {
+        var json = new Option<bool>("--json")
+        {
+            Description = "Print the topology as JSON: {\"processors\":[…],\"cacheGroups\":[{\"level\",\"sizeBytes\",\"processors\"}],\"numaNodes\":[{\"id\",\"processors\"}]}; unknown level or size is null.",
+        };
+        var command = new Command(
+            "topology",
+            "Show the processors this process may use (affinity mask: taskset, cgroup cpuset), the cache groups (processors sharing a last-level cache, with level and size) and the NUMA nodes.")
+        {
+            json,
+        };
+        command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
+        {
+            TextWriter output = parse.InvocationConfiguration.Output;
+            CpuTopology topology = CpuTopology.Detect();
+            string text = parse.GetValue(json) ? ToJson(topology) : ToText(topology);
+            await output.WriteAsync(text.AsMemory(), cancellationToken);
+            return 0;
+        });
+        return command;
+    }
+
+    /// <summary>The human-readable listing, one line per group and node, invariant culture.</summary>
+    internal static string ToText(CpuTopology topology)
+    {
+        var sb = new StringBuilder();
+        sb.Append(CultureInfo.InvariantCulture, $"Processors this process may use: {CpuList.Format(topology.Processors)} ({topology.Processors.Count})").AppendLine();
+        sb.Append(CultureInfo.InvariantCulture, $"Cache groups (processors sharing a last-level cache): {topology.CacheGroups.Count}").AppendLine();
+        foreach (CacheGroup group in topology.CacheGroups)
+        {
+            string level = group.Level is { } l ? $"L{l}" : "level unknown";
+            string size = group.SizeBytes is { } s ? FormatSize(s) : "size unknown";
+            sb.Append(CultureInfo.InvariantCulture, $"  {level}, {size}: {CpuList.Format(group.Processors)}").AppendLine();
+        }
+
+        sb.Append(CultureInfo.InvariantCulture, $"NUMA nodes: {topology.NumaNodes.Count}").AppendLine();
+        foreach (NumaNode node in topology.NumaNodes)
+        {
+            sb.Append(CultureInfo.InvariantCulture, $"  node {node.Id}: {CpuList.Format(node.Processors)}").AppendLine();
+        }
+
+        return sb.ToString();
+    }
+
+    /// <summary>The JSON form (see the <c>--json</c> option's description), followed by a newline.</summary>
+    internal static string ToJson(CpuTopology topology)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
+        {
+            writer.WriteStartObject();
+            WriteIds(writer, "processors", topology.Processors);
+            writer.WriteStartArray("cacheGroups");
+            foreach (CacheGroup group in topology.CacheGroups)
+            {
+                writer.WriteStartObject();
+                WriteNullable(writer, "level", group.Level);
+                WriteNullable(writer, "sizeBytes", group.SizeBytes);
+                WriteIds(writer, "processors", group.Processors);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+            writer.WriteStartArray("numaNodes");
+            foreach (NumaNode node in topology.NumaNodes)
+            {
+                writer.WriteStartObject();
+                writer.WriteNumber("id", node.Id);
+                WriteIds(writer, "processors", node.Processors);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        return Encoding.UTF8.GetString(stream.ToArray()) + Environment.NewLine;
+    }
+
+    /// <summary>Bytes in the largest binary unit that divides them exactly (sysfs sizes are whole KiB), e.g. 32 MiB.</summary>
+    internal static string FormatSize(long bytes)
+    {
+        string[] units = ["B", "KiB", "MiB", "GiB", "TiB"];
+        int unit = 0;
+        while (unit < units.Length - 1 && bytes >= 1024 && bytes % 1024 == 0)
+        {
+            bytes /= 1024;
+            unit++;
+        }
+
+        return string.Create(CultureInfo.InvariantCulture, $"{bytes} {units[unit]}");
+    }
+
+    private static void WriteIds(Utf8JsonWriter writer, string name, IReadOnlyList<int> ids)
+    {
+        writer.WriteStartArray(name);
+        foreach (int id in ids)
+        {
+            writer.WriteNumberValue(id);
+        }
+
+        writer.WriteEndArray();
+    }
+
+    private static void WriteNullable(Utf8JsonWriter writer, string name, long? value)
+    {
+        if (value is { } v)
+        {
+            writer.WriteNumber(name, v);
+        }
+        else
+        {
+            writer.WriteNull(name);
+        }
+    }
+}
