@@ -33,7 +33,7 @@ public sealed class CyclicCommandTests : IDisposable
     {
         string outDir = Path.Combine(_root, "ok");
 
-        var (code, stdout, stderr) = await Run("cyclic", "--programs", "spin,spin-serial", "--schemes", "tpl-default",
+        var (code, stdout, stderr) = await Run("cyclic", "--programs", "strassen,quicksort,mergesort", "--schemes", "tpl-default",
             "--duration", "3s", "--sp-runs", "3", "--warmup", "0", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
@@ -57,7 +57,7 @@ public sealed class CyclicCommandTests : IDisposable
         }
 
         var programs = scheme.GetProperty("programs").EnumerateArray().ToArray();
-        Assert.Equal(["spin", "spin-serial"], programs.Select(p => p.GetProperty("program").GetString()));
+        Assert.Equal(["strassen", "quicksort", "mergesort"], programs.Select(p => p.GetProperty("program").GetString()));
         foreach (JsonElement p in programs)
         {
             double csp = p.GetProperty("csp").GetProperty("mean").GetDouble();
@@ -83,7 +83,7 @@ public sealed class CyclicCommandTests : IDisposable
 
         string csv = await File.ReadAllTextAsync(Path.Combine(outDir, "cyclic.csv"));
         Assert.StartsWith("scheme,program,metric,mean,ci99_lo,ci99_hi,sd,rsd,n\n", csv, StringComparison.Ordinal);
-        Assert.Contains("tpl-default,spin,ntt,", csv, StringComparison.Ordinal);
+        Assert.Contains("tpl-default,quicksort,ntt,", csv, StringComparison.Ordinal);
         Assert.Contains("tpl-default,,antt,", csv, StringComparison.Ordinal);
         Assert.Contains("| tpl-default |", await File.ReadAllTextAsync(Path.Combine(outDir, "report.md")), StringComparison.Ordinal);
 
@@ -91,7 +91,7 @@ public sealed class CyclicCommandTests : IDisposable
         Assert.Contains("ANTT", stdout, StringComparison.Ordinal);
         Assert.Contains("tpl-default", stdout, StringComparison.Ordinal);
         Assert.DoesNotContain("[", stdout, StringComparison.Ordinal); // progress lines go to stderr, not into the table
-        Assert.Contains("runs: spin", stderr, StringComparison.Ordinal);
+        Assert.Contains("runs: strassen", stderr, StringComparison.Ordinal);
         Assert.Empty(Directory.GetFiles(outDir, "*.tmp"));
     }
 
@@ -114,7 +114,6 @@ public sealed class CyclicCommandTests : IDisposable
     [InlineData("unknown program 'nosuch'", "--programs", "spin,nosuch")]
     [InlineData("unknown scheme 'fastest'", "--schemes", "fastest")]
     [InlineData("scheme 'shared' is not available in this build", "--schemes", "shared")]
-    [InlineData("program 'quicksort' is not available in this build", "--programs", "quicksort")]
     [InlineData("--duration must be positive", "--duration", "0s")]
     [InlineData("--duration 'soon' is not a duration", "--duration", "soon")]
     [InlineData("--duration '-5s' is not a duration", "--duration=-5s")]
@@ -156,6 +155,22 @@ public sealed class CyclicCommandTests : IDisposable
         {
             Assert.Contains(name, schemeErr, StringComparison.Ordinal);
         }
+    }
+
+    [Fact]
+    public async Task BadInput_ProgramNotInThisBuild_SaysSo()
+    {
+        ProgramCatalog catalog = ProgramCatalog.CreateDefault().With(ProgramEntry.Unavailable("quicksort", "Quicksort.", "needs the samples project"));
+        var root = new RootCommand { CyclicCommand.Create(catalog, BuiltInSchemes.CreateRegistry()) };
+        var error = new StringWriter();
+        string outDir = Path.Combine(_root, "unavailable");
+
+        int code = await root.Parse(["cyclic", "--programs", "quicksort", "--out", outDir])
+            .InvokeAsync(new InvocationConfiguration { Output = new StringWriter(), Error = error });
+
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Contains("program 'quicksort' is not available in this build (needs the samples project)", error.ToString(), StringComparison.Ordinal);
+        Assert.False(Directory.Exists(outDir));
     }
 
     [Fact]

@@ -10,10 +10,6 @@ namespace DivCon.Cli.Commands;
 /// <para>
 /// To wire the rest (names of the other projects' members are as planned; adjust to what they are):
 /// <code>
-/// // Programs: one line for the five samples.
-/// foreach (string name in ProgramCatalog.FullSuite)
-///     catalog = catalog.With(ProgramEntry.Available(name, catalog.Find(name)!.Description, (size, seed) =&gt; SampleCatalog.Create(name, size, seed)));
-///
 /// // Standalone work-stealing scheduler: a request → a handle (scheduler, its statistics, its lifetime).
 /// static SchedulerHandle WorkStealing(SchedulerRequest r)
 /// {
