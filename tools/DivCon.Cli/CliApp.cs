@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Cli.Commands;
 
 namespace DivCon.Cli;
 
@@ -18,6 +19,10 @@ public static class CliApp
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
         root.Subcommands.Add(Commands.TopologyCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
+        var programs = HarnessWiring.Programs();
+        var schemes = HarnessWiring.Schemes();
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
         return root;
     }
 
