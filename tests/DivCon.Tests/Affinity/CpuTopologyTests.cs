@@ -37,6 +37,17 @@ public sealed class CpuTopologyTests
     }
 
     [Fact]
+    public void SingleProcessor_IsTheOnlyChoice()
+    {
+        var one = CpuTopology.Flat([5]);
+
+        Assert.Equal([5], one.SelectContiguous(1));
+        Assert.Equal([5], one.SelectDispersed(1));
+        Assert.Null(Assert.Single(one.CacheGroups).Level);
+        Assert.Equal(0, Assert.Single(one.NumaNodes).Id);
+    }
+
+    [Fact]
     public void ThesisFigure5_3_EightThreadsOnFourSixteenCoreChips()
     {
         var machine = CpuTopology.Uniform(64, 4, 4);

@@ -42,6 +42,21 @@ public sealed class ThreadAffinityTests
         Assert.Throws<ArgumentNullException>(() => ThreadAffinity.ValidateProcessors(null!, "ids"));
     }
 
+    [Theory]
+    [InlineData(new[] { 0 }, 16)]
+    [InlineData(new[] { 0, 63, 64, 1023 }, 16)]
+    [InlineData(new[] { 5, 1024 }, 17)]
+    [InlineData(new[] { 1500, 2 }, 24)]
+    public void LinuxMask_SetsBitNOfWordNOver64_AndReadsBackAscending(int[] ids, int expectedWords)
+    {
+        ulong[] mask = ThreadAffinity.Linux.ToMask(ids);
+
+        Assert.Equal(expectedWords, mask.Length);
+        Assert.Equal(ids.Length, mask.Sum(w => System.Numerics.BitOperations.PopCount(w)));
+        Assert.All(ids, id => Assert.NotEqual(0UL, mask[id / 64] & (1UL << (id % 64))));
+        Assert.Equal(ids.Order(), ThreadAffinity.Linux.ToProcessorIds(mask));
+    }
+
     [Fact]
     public void GetProcessAffinity_IsAscendingDistinctAndNonEmpty()
     {
@@ -139,6 +154,26 @@ public sealed class ThreadAffinityTests
         var e = Assert.IsType<ArgumentException>(error);
         Assert.Equal("processorId", e.ParamName);
         Assert.Contains($"allowed: {CpuList.Format(all)}", e.Message, StringComparison.Ordinal);
+        Assert.Equal(all, after);
+    }
+
+    [Fact]
+    public async Task PinningAThreadPoolThread_IsRefused()
+    {
+        if (!ThreadAffinity.IsSupported)
+        {
+            return;
+        }
+
+        IReadOnlyList<int> all = ThreadAffinity.GetProcessAffinity();
+        (bool onPool, Exception? error, IReadOnlyList<int> after) = await Task.Run(() =>
+            (Thread.CurrentThread.IsThreadPoolThread,
+             Record.Exception(() => ThreadAffinity.PinCurrentThread(all[0])),
+             ThreadAffinity.GetCurrentThreadAffinity())).WaitAsync(Timeout);
+
+        Assert.True(onPool);
+        var e = Assert.IsType<InvalidOperationException>(error);
+        Assert.Contains("dedicated thread", e.Message, StringComparison.Ordinal);
         Assert.Equal(all, after);
     }
 

@@ -9,8 +9,8 @@ public static partial class ThreadAffinity
     /// <summary>
     /// libc's <c>sched_getaffinity</c> / <c>sched_setaffinity</c>. A mask is an array of 64-bit words: processor n
     /// is bit n % 64 of word n / 64 (glibc's <c>cpu_set_t</c> layout on 64-bit Linux, 16 words = 1024 processors).
+    /// The mask conversions are plain functions; everything that calls libc is marked Linux-only.
     /// </summary>
-    [SupportedOSPlatform("linux")]
     internal static unsafe partial class Linux
     {
         /// <summary>glibc's <c>cpu_set_t</c>: 1024 bits.</summary>
@@ -25,6 +25,7 @@ public static partial class ThreadAffinity
         /// The affinity mask of thread <paramref name="tid"/> (0 = the calling thread; the process id = the main
         /// thread, which is what <see cref="GetProcessAffinity"/> reads).
         /// </summary>
+        [SupportedOSPlatform("linux")]
         internal static int[] GetAffinity(int tid)
         {
             // The kernel fails with EINVAL when the buffer is smaller than its own mask (nr_cpu_ids bits), so start at
@@ -52,6 +53,7 @@ public static partial class ThreadAffinity
         }
 
         /// <summary>Sets the calling thread's mask (<c>sched_setaffinity(0, …)</c>). The ids are already validated.</summary>
+        [SupportedOSPlatform("linux")]
         internal static void SetCurrentThreadAffinity(IReadOnlyList<int> processorIds)
         {
             ulong[] mask = ToMask(processorIds);
@@ -99,21 +101,27 @@ public static partial class ThreadAffinity
         }
 
         /// <summary>The processor the calling thread is running on now (<c>sched_getcpu</c>); -1 on failure.</summary>
+        [SupportedOSPlatform("linux")]
         internal static int GetCurrentProcessor() => sched_getcpu();
 
         /// <summary>The kernel's id of the calling thread (<c>gettid</c>), as in <c>/proc/self/task/TID</c>.</summary>
+        [SupportedOSPlatform("linux")]
         internal static int GetCurrentThreadId() => gettid();
 
         // pid_t is int on Linux; size_t is nuint. glibc returns 0 on success, -1 with errno on failure.
+        [SupportedOSPlatform("linux")]
         [LibraryImport("libc", SetLastError = true)]
         private static partial int sched_getaffinity(int pid, nuint cpusetsize, ulong* mask);
 
+        [SupportedOSPlatform("linux")]
         [LibraryImport("libc", SetLastError = true)]
         private static partial int sched_setaffinity(int pid, nuint cpusetsize, ulong* mask);
 
+        [SupportedOSPlatform("linux")]
         [LibraryImport("libc")]
         private static partial int sched_getcpu();
 
+        [SupportedOSPlatform("linux")]
         [LibraryImport("libc")]
         private static partial int gettid();
     }

@@ -20,6 +20,18 @@ public static partial class ThreadAffinity
                 throw LastError("GetProcessAffinityMask");
             }
 
+            // Both masks are zero when the process has threads in several processor groups; then report the group
+            // of the calling thread, the only one SetThreadAffinityMask can address from here.
+            if (processMask == 0)
+            {
+                if (!GetThreadGroupAffinity(GetCurrentThread(), out GroupAffinity affinity))
+                {
+                    throw LastError("GetThreadGroupAffinity");
+                }
+
+                processMask = affinity.Mask;
+            }
+
             return ToProcessorIds(processMask);
         }
 

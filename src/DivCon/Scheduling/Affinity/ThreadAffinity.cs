@@ -18,13 +18,14 @@ namespace DivCon.Scheduling;
 /// </para>
 /// <para>
 /// <b>Pinning.</b> The runtime resets a new thread's affinity to the process mask when the thread starts, so
-/// <see cref="PinCurrentThread"/> must be called from inside the thread's own body, as its first statement.
+/// <see cref="PinCurrentThread"/> must be called from inside the thread's own body, as its first statement. Only
+/// dedicated threads may be pinned: a thread-pool thread is refused, since its pin would outlive the work item.
 /// </para>
 /// <para>
-/// On Windows only the processors of the process's current processor group (at most 64) are reported and can be
-/// pinned. On other platforms there is no affinity API: <see cref="GetProcessAffinity"/> reports
-/// 0..<see cref="Environment.ProcessorCount"/>-1 (no mask can restrict the process there) and pinning throws
-/// <see cref="PlatformNotSupportedException"/>.
+/// On Windows only the processors of one processor group (at most 64; ids are group-relative) are reported and can
+/// be pinned: the process's group, or the calling thread's when the process spans several. On other platforms there
+/// is no affinity API: <see cref="GetProcessAffinity"/> reports 0..<see cref="Environment.ProcessorCount"/>-1 (no
+/// mask can restrict the process there) and pinning throws <see cref="PlatformNotSupportedException"/>.
 /// </para>
 /// </remarks>
 public static partial class ThreadAffinity
@@ -79,6 +80,7 @@ public static partial class ThreadAffinity
     /// <param name="processorId">A processor in <see cref="GetProcessAffinity"/>.</param>
     /// <exception cref="ArgumentException">The processor is not one this process may use; the message lists those it may.</exception>
     /// <exception cref="PlatformNotSupportedException">Neither Linux nor Windows (see <see cref="IsSupported"/>).</exception>
+    /// <exception cref="InvalidOperationException">The calling thread is a thread-pool thread.</exception>
     /// <exception cref="System.ComponentModel.Win32Exception">The operating system refused the new mask.</exception>
     public static void PinCurrentThread(int processorId) =>
         SetCurrentThreadAffinity([processorId], nameof(processorId));
@@ -90,6 +92,7 @@ public static partial class ThreadAffinity
     /// <param name="processorIds">Distinct processors, all in <see cref="GetProcessAffinity"/>.</param>
     /// <exception cref="ArgumentException">The set is empty, has a duplicate, or names a processor this process may not use.</exception>
     /// <exception cref="PlatformNotSupportedException">Neither Linux nor Windows (see <see cref="IsSupported"/>).</exception>
+    /// <exception cref="InvalidOperationException">The calling thread is a thread-pool thread.</exception>
     /// <exception cref="System.ComponentModel.Win32Exception">The operating system refused the new mask.</exception>
     public static void SetCurrentThreadAffinity(IEnumerable<int> processorIds) =>
         SetCurrentThreadAffinity(processorIds, nameof(processorIds));
@@ -156,6 +159,13 @@ public static partial class ThreadAffinity
         {
             throw new PlatformNotSupportedException(
                 $"Pinning threads to processors is supported on Linux and Windows only, not on {System.Runtime.InteropServices.RuntimeInformation.OSDescription}.");
+        }
+
+        if (Thread.CurrentThread.IsThreadPoolThread)
+        {
+            // A pin outlives the work item: every later item on this pool thread would run pinned.
+            throw new InvalidOperationException(
+                "Only a dedicated thread (new Thread(…)) may change its affinity; the calling thread belongs to the thread pool, which would keep running other work on it pinned.");
         }
 
         IReadOnlyList<int> ids = ValidateProcessors(processorIds, paramName);
