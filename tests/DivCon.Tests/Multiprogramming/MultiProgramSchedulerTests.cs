@@ -150,6 +150,9 @@ public sealed class MultiProgramSchedulerTests
         {
             Assert.Empty(trees[i].NotExactlyOnce());
             Assert.Equal(0, trees[i].ChangedThread());
+            ProgramHandle h = handles[i];
+            MarkedTree tree = trees[i];
+            Wait.Until(() => h.GetStatistics().TasksExecuted >= tree.Size, "the workers have counted every task");
             Assert.Equal(trees[i].Size, handles[i].GetStatistics().TasksExecuted);
         }
 
@@ -347,7 +350,8 @@ public sealed class MultiProgramSchedulerTests
         var tree = new MarkedTree(12);
         tree.Start(a.Scheduler);
         Wait.For(tree.Done, Timeout);
-        Thread.Sleep(50);
+        Wait.Until(() => a.GetStatistics().TasksExecuted >= tree.Size, "the workers have counted every task");
+        Thread.Sleep(20);
         ProgramStatistics s = a.GetStatistics();
         double held = s.CoreTime.TotalMilliseconds;
         double wall = s.Workers.Elapsed.TotalMilliseconds;
@@ -441,7 +445,7 @@ public sealed class MultiProgramSchedulerTests
         ProgramHandle a = mps.AddProgram("metrics-a");
         ProgramHandle b = mps.AddProgram("metrics-b");
         Wait.For(Task.WhenAll(Enumerable.Range(0, 100).Select(_ => Run(a, () => { }))), Timeout);
-        Thread.Sleep(20);
+        Wait.Until(() => a.GetStatistics().TasksExecuted >= 100, "the workers have counted every task");
         listener.RecordObservableInstruments();
 
         double Value(string instrument, string program) => measurements.Where(m => m.Instrument == instrument && m.Program == program).Select(m => m.Value).LastOrDefault(double.NaN);
