@@ -160,6 +160,9 @@ public sealed class MultiProgramSchedulerTests
         {
             Assert.Empty(trees[i].NotExactlyOnce());
             Assert.Equal(0, trees[i].ChangedThread());
+
+            // Moves lend the pool's threads: no other thread ever ran a task (none created or replaced).
+            Assert.Subset(mps.Pool.Workers.Select(w => w.Thread.ManagedThreadId).ToHashSet(), trees[i].Threads().ToHashSet());
             ProgramHandle h = handles[i];
             MarkedTree tree = trees[i];
             Wait.Until(() => h.GetStatistics().TasksExecuted >= tree.Size, "the workers have counted every task");
