@@ -1,0 +1,78 @@
+namespace DivCon.Partitioning;
+
+/// <summary>
+/// Idle lending as a pure rule (DESIGN.md §4, "beyond the thesis" (c)): which program an idle worker should serve
+/// until the next decision, instead of idling for up to a whole interval.
+/// </summary>
+/// <remarks>
+/// <para><b>Rule.</b> Among the programs other than the lender that have a task waiting right now
+/// (availableTasks_i &gt; 0), the one with the lowest score servingWorkers_i / share_i (ties: higher scalability,
+/// then lower index), the same order as <see cref="TaskAvailabilityPolicy"/>'s steps. A queued task counts as
+/// unmet because the worker asking is idle: every queued task of another program is one that no worker is running.
+/// No such program: -1, the worker stays idle.</para>
+/// <para><b>How a mechanism uses it</b> (the MultiProgramScheduler, for a policy implementing
+/// <see cref="IIdleLendingPolicy"/>):</para>
+/// <list type="number">
+/// <item>A worker owned by program p finds no task in p (its deque, p's global queue, steals within p).</item>
+/// <item>Before blocking it calls <see cref="ChooseBorrower"/> with the scalabilities of the decision in force, the
+/// number of workers serving each program now (owned plus lent in, minus lent out) and each program's O(1)
+/// available-task counter, and p as the lender. The counters may be slightly stale: a wrong pick costs one idle
+/// check, not correctness.</item>
+/// <item>If it gets a program b ≠ -1, it moves to b with the ordinary move protocol (DESIGN.md §3: finish the
+/// current task, return p's local tasks to p's global queue, start with b's global queue), counts itself as
+/// serving b, and records <see cref="AllocationReason.IdleLending"/> on the allocation timeline.</item>
+/// <item>It serves b until the next allocation is published (then it goes wherever that allocation puts its slot)
+/// or until b has no task (then it returns to p and may ask again). The allocation itself never changes: a loan is
+/// the mechanism's temporary deviation from it, ended at every tick.</item>
+/// </list>
+/// <para>O(m) per call, no allocation: it may run on a worker between tasks.</para>
+/// </remarks>
+public static class IdleLending
+{
+    /// <summary>The program an idle worker of <paramref name="lender"/> should be lent to, or -1 for none.</summary>
+    /// <param name="scalabilities">Per program, its scalability (positive).</param>
+    /// <param name="servingWorkers">Per program, the workers serving it now (non-negative).</param>
+    /// <param name="availableTasks">Per program, its queued tasks now (non-negative).</param>
+    /// <param name="lender">Index of the idle worker's own program; -1 if the worker currently has none.</param>
+    public static int ChooseBorrower(
+        ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender)
+    {
+        int m = scalabilities.Length;
+        if (servingWorkers.Length != m || availableTasks.Length != m)
+        {
+            throw new ArgumentException(
+                $"Give one value per program in each span: {m} scalabilities, {servingWorkers.Length} serving counts, {availableTasks.Length} task counts.");
+        }
+
+        if (lender < -1 || lender >= m)
+        {
+            throw new ArgumentOutOfRangeException(nameof(lender), lender, $"The lender must be -1 or a program index in 0..{m - 1}.");
+        }
+
+        int best = -1;
+        double bestKey = 0, bestS = 0;
+        for (int i = 0; i < m; i++)
+        {
+            if (i == lender || availableTasks[i] <= 0)
+            {
+                continue;
+            }
+
+            double s = scalabilities[i];
+            if (!(s > 0) || double.IsInfinity(s))
+            {
+                throw new ArgumentOutOfRangeException(nameof(scalabilities), s, $"Scalability {i} must be a positive finite number.");
+            }
+
+            double key = ProgramPriority.Key(Math.Max(servingWorkers[i], 0), s);
+            if (best < 0 || ProgramPriority.Compare(key, s, i, bestKey, bestS, best) < 0)
+            {
+                best = i;
+                bestKey = key;
+                bestS = s;
+            }
+        }
+
+        return best;
+    }
+}

@@ -1,0 +1,48 @@
+namespace DivCon.Partitioning;
+
+/// <summary>
+/// The one ordering every score-based step uses, so that all policies break ties the same way (DESIGN.md §4):
+/// lower score first, then higher scalability, then lower program index.
+/// </summary>
+/// <remarks>
+/// The score a_i / share_i equals (a_i / s_i) · (Σs / cores); the factor is the same for every program, so programs
+/// are compared by a_i / s_i, which depends on program i's own data only. That keeps the order exact and transitive
+/// in floating point and independent of the order in which Σs would have been summed.
+/// Keys are rounded to 12 significant digits (<see cref="Quantize"/>): speedups such as 35.68 and 26.76 are not exact
+/// in binary, so 12 / 35.68 and 9 / 26.76, equal in decimal, differ in their last bit; rounding makes such decimal
+/// ties exact ties, which the scalability and index tie-breaks then settle as DESIGN.md §4 says. Rounding is a
+/// function of one value, so the order stays total and transitive.
+/// </remarks>
+internal static class ProgramPriority
+{
+    /// <summary>The order key of a program holding <paramref name="cores"/> cores: lower is served first.</summary>
+    public static double Key(int cores, double scalability) => Quantize(cores / scalability);
+
+    /// <summary><paramref name="x"/> rounded to 12 significant digits (0 stays 0).</summary>
+    public static double Quantize(double x)
+    {
+        if (x == 0 || !double.IsFinite(x))
+        {
+            return x;
+        }
+
+        int digits = 11 - (int)Math.Floor(Math.Log10(Math.Abs(x)));
+        return digits is >= 0 and <= 15 ? Math.Round(x, digits) : x;
+    }
+
+    /// <summary>
+    /// Negative when program <paramref name="i"/> comes before <paramref name="j"/>: lower key, then higher scalability,
+    /// then lower index. Never zero for i ≠ j, so every selection built on it is unique.
+    /// </summary>
+    public static int Compare(double keyI, double scalabilityI, int i, double keyJ, double scalabilityJ, int j)
+    {
+        int c = keyI.CompareTo(keyJ);
+        if (c != 0)
+        {
+            return c;
+        }
+
+        c = scalabilityJ.CompareTo(scalabilityI);
+        return c != 0 ? c : i.CompareTo(j);
+    }
+}
