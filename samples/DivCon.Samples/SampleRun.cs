@@ -1,0 +1,26 @@
+namespace DivCon.Samples;
+
+// Shared checks of the sample programs.
+internal static class SampleRun
+{
+    public static void EnsureParallelResult(bool hasResult, string name)
+    {
+        if (!hasResult)
+        {
+            throw new InvalidOperationException($"{name}: no successful parallel run to verify; await RunParallelAsync first.");
+        }
+    }
+
+    public static InvalidOperationException Mismatch(string name, string detail) =>
+        new($"{name}: the parallel result differs from the sequential baseline: {detail}");
+
+    public static int CheckLength(long length, string name)
+    {
+        if (length > Array.MaxLength)
+        {
+            throw new ArgumentOutOfRangeException(nameof(length), length, $"{name}: at most {Array.MaxLength} elements.");
+        }
+
+        return (int)length;
+    }
+}
