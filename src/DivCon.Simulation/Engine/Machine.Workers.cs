@@ -187,7 +187,7 @@ internal sealed partial class Machine
         WakeOne(pool);
     }
 
-    /// <summary>One push wakes the first blocked worker of the pool, if any.</summary>
+    /// <summary>One push wakes one blocked worker of the pool, if any.</summary>
     private void WakeOne(WorkPool pool)
     {
         if (pool.Sleepers.Count == 0)
@@ -195,8 +195,13 @@ internal sealed partial class Machine
             return;
         }
 
-        SimWorker sleeper = pool.Sleepers[0];
-        pool.Sleepers.RemoveAt(0);
+        // A random sleeper, not the longest-sleeping one: which parked thread a real scheduler's signal reaches first
+        // is not under its control, and always waking slot 0 would put every program's root (its critical path) on
+        // the same low-numbered cores, an artefact that the pinned oversubscribed scheme would punish.
+        int pick = _random.Next(pool.Sleepers.Count);
+        SimWorker sleeper = pool.Sleepers[pick];
+        pool.Sleepers[pick] = pool.Sleepers[^1];
+        pool.Sleepers.RemoveAt(pool.Sleepers.Count - 1);
         sleeper.State = WorkerState.Waking;
         _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
     }

@@ -14,7 +14,7 @@ namespace DivCon.Simulation.Engine;
 /// its end (a split's children are pushed when the split finishes).</para>
 /// <para><b>Worker loop</b> (DESIGN.md §2): own deque bottom (LIFO) → its pool's global queue → steal the top (FIFO)
 /// of a random victim's deque among the pool's active slots; after <see cref="SimulationParameters.SpinAttempts"/>
-/// failed attempts it looks at every victim once more and then blocks. A push wakes the first blocked worker of the
+/// failed attempts it looks at every victim once more and then blocks. A push wakes a random blocked worker of the
 /// pool (one per pushed task) after <see cref="SimulationParameters.WakeNs"/>. Because the simulator is single-threaded
 /// the "announce, fence, re-check" protocol of a real scheduler reduces to the final look: no wake-up can be lost.</para>
 /// <para><b>Cores</b>: a worker runs only on a core. With one pinned worker per core (shared, partitioned, isolated)

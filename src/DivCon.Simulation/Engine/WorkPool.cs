@@ -31,7 +31,7 @@ internal sealed class WorkPool
 
     public Queue<SimTask> Global { get; } = new();
 
-    /// <summary>Blocked workers serving this pool, in the order they blocked; a push wakes the first.</summary>
+    /// <summary>Blocked workers serving this pool (unordered); a push wakes one chosen at random.</summary>
     public List<SimWorker> Sleepers { get; } = [];
 
     /// <summary>Tasks queued and not started (global queue plus deques): the O(1) available-task counter.</summary>
