@@ -18,6 +18,7 @@ public static class CliApp
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
         root.Subcommands.Add(Commands.TopologyCommand.Create());
         root.Subcommands.Add(Commands.SimulateCommand.Create());
+        root.Subcommands.Add(Commands.PlanCommand.Create());
         return root;
     }
 
