@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Cli.Commands;
 
 namespace DivCon.Cli;
 
@@ -19,6 +20,10 @@ public static class CliApp
         root.Subcommands.Add(Commands.TopologyCommand.Create());
         root.Subcommands.Add(Commands.SimulateCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
+        var programs = HarnessWiring.Programs();
+        var schemes = HarnessWiring.Schemes();
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
         return root;
     }
 

@@ -1,0 +1,205 @@
+using System.Globalization;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Schemes;
+
+namespace DivCon.Harness.Cyclic;
+
+/// <summary>
+/// Runs a <see cref="CyclicPlan"/>: for each repetition, C^SP of every program (warm-up runs, then
+/// <see cref="CyclicSettings.SpRuns"/> isolated runs under the SP scheme, then a correctness check), the program's
+/// scalability if a scheme needs it (first repetition only), then each scheme's multiprogram phase in a seeded random
+/// order; finally <see cref="CyclicAnalysis"/>. A failing program abandons the whole test with
+/// <see cref="ProgramRunException"/> (its message names the program, the scheme and the repetition): no partial result.
+/// Run it on <see cref="HarnessThread"/> for real measurements.
+/// </summary>
+public sealed class CyclicExperiment
+{
+    private readonly TimeProvider _clock;
+    private readonly Action<string>? _log;
+
+    /// <summary>Creates a runner on <paramref name="clock"/>; <paramref name="log"/> receives one progress line at a time.</summary>
+    public CyclicExperiment(TimeProvider clock, Action<string>? log = null)
+    {
+        ArgumentNullException.ThrowIfNull(clock);
+        _clock = clock;
+        _log = log;
+    }
+
+    /// <summary>Runs the plan and analyzes it.</summary>
+    public async Task<CyclicResult> RunAsync(CyclicPlan plan, CancellationToken cancellationToken = default)
+    {
+        Validate(plan);
+        CyclicSettings s = plan.Settings;
+        DateTimeOffset startedUtc = _clock.GetUtcNow();
+        long started = _clock.GetTimestamp();
+        IReadOnlyList<IWorkloadProgram> programs = plan.Programs;
+        int n = programs.Count;
+        bool needScalability = plan.Schemes.Any(x => x.RequiresScalability);
+        var scalability = new double?[n];
+        var sequentialSeconds = new double?[n];
+        var repetitions = new List<RepetitionData>();
+        var schedulers = new Dictionary<string, IReadOnlyList<SchedulerStats>>();
+
+        for (int r = 0; r < s.Repeat; r++)
+        {
+            var sp = new IReadOnlyList<double>[n];
+            for (int i = 0; i < n; i++)
+            {
+                sp[i] = await MeasureAloneAsync(plan, i, r, started, cancellationToken);
+            }
+
+            if (needScalability && r == 0)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    long t0 = _clock.GetTimestamp();
+                    Guard(programs[i].Name, "its sequential baseline", r, programs[i].RunSequential);
+                    sequentialSeconds[i] = Seconds(_clock.GetTimestamp() - t0);
+                    scalability[i] = sequentialSeconds[i] / sp[i].Average();
+                    Log(started, $"seq  {programs[i].Name,-16} T_seq {sequentialSeconds[i]:0.000} s, scalability {scalability[i]:0.00}");
+                }
+            }
+
+            var phases = new Dictionary<string, PhaseResult>();
+            foreach (SchemeDescriptor scheme in Order(plan.Schemes, s, r))
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var context = new SchemeContext(
+                    programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
+                using ISchedulerArrangement arrangement = scheme.Create(context);
+                var phasePrograms = programs
+                    .Select((p, i) => new PhaseProgram(p.Name, ct => p.RunAsync(arrangement.SchedulerFor(i), ct)))
+                    .ToArray();
+                string label = $"rep {r + 1}/{s.Repeat} {scheme.Name}";
+                Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
+                PhaseResult phase;
+                try
+                {
+                    phase = await CyclicProtocol.RunMultiprogramAsync(
+                        phasePrograms, s.Duration, _clock, s.StopGrace,
+                        p => Log(started, $"{label}: {p.ElapsedSeconds,5:0.0}/{p.LimitSeconds:0.#} s, runs: {string.Join(", ", p.Programs.Select((name, i) => $"{name} {p.RecordedRuns[i]}"))}"),
+                        cancellationToken);
+                }
+                catch (ProgramRunException e)
+                {
+                    throw new ProgramRunException(e.Program,
+                        string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', repetition {r + 1})"), e.InnerException);
+                }
+
+                schedulers[scheme.Name] = arrangement.Snapshot();
+                phases[scheme.Name] = phase;
+            }
+
+            repetitions.Add(new RepetitionData(sp, phases));
+        }
+
+        var (schemeResults, comparisons) = CyclicAnalysis.Analyze(
+            programs.Select(p => p.Name).ToArray(),
+            plan.Schemes.Select(x => (x.Name, x.Description)).ToArray(),
+            repetitions,
+            schedulers);
+        var baselines = Enumerable.Range(0, n)
+            .Select(i => new ProgramBaseline(programs[i].Name, repetitions.SelectMany(rep => rep.SingleProgramSeconds[i]).ToArray(),
+                sequentialSeconds[i], scalability[i]))
+            .ToArray();
+        return new CyclicResult(MachineInfo.Capture(), CyclicPlanRecord.From(plan), startedUtc, Seconds(_clock.GetTimestamp() - started),
+            baselines, schemeResults, comparisons);
+    }
+
+    private async Task<IReadOnlyList<double>> MeasureAloneAsync(CyclicPlan plan, int i, int r, long started, CancellationToken cancellationToken)
+    {
+        CyclicSettings s = plan.Settings;
+        IWorkloadProgram program = plan.Programs[i];
+        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
+        using ISchedulerArrangement arrangement = plan.SpScheme.Create(context);
+        var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        try
+        {
+            if (s.WarmupRuns > 0)
+            {
+                await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.WarmupRuns, _clock, s.RunTimeout, cancellationToken);
+            }
+
+            IReadOnlyList<double> runs = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.SpRuns, _clock, s.RunTimeout, cancellationToken);
+            Guard(program.Name, "the check of its result", r, program.Verify);
+            Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.SpRuns} runs on {plan.SpScheme.Name}: mean {runs.Average():0.000} s (min {runs.Min():0.000}, max {runs.Max():0.000})");
+            return runs;
+        }
+        catch (ProgramRunException e)
+        {
+            throw new ProgramRunException(e.Program,
+                string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', repetition {r + 1})"),
+                e.InnerException);
+        }
+    }
+
+    private static void Guard(string program, string what, int r, Action action)
+    {
+        try
+        {
+            action();
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            throw new ProgramRunException(program,
+                string.Create(CultureInfo.InvariantCulture, $"Program '{program}' failed {what} (repetition {r + 1}): {e.GetType().Name}: {e.Message}"), e);
+        }
+    }
+
+    private static IEnumerable<SchemeDescriptor> Order(IReadOnlyList<SchemeDescriptor> schemes, CyclicSettings s, int r)
+    {
+        if (!s.ShuffleSchemes)
+        {
+            return schemes;
+        }
+
+        var order = schemes.ToArray();
+        new Random(HashCode.Combine(s.Seed, r)).Shuffle(order);
+        return order;
+    }
+
+    private static void Validate(CyclicPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        CyclicSettings s = plan.Settings;
+        if (plan.Programs.Count == 0)
+        {
+            throw new ArgumentException("The workload needs at least one program.", nameof(plan));
+        }
+
+        if (plan.Schemes.Count == 0)
+        {
+            throw new ArgumentException("At least one scheme is needed.", nameof(plan));
+        }
+
+        var duplicate = plan.Programs.GroupBy(p => p.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw new ArgumentException($"Program name '{duplicate.Key}' appears twice in the workload.", nameof(plan));
+        }
+
+        if (plan.SpScheme.RequiresScalability)
+        {
+            throw new ArgumentException($"Scheme '{plan.SpScheme.Name}' needs scalabilities, so it cannot measure C^SP.", nameof(plan));
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(s.Duration, TimeSpan.Zero, "Duration");
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.SpRuns, "SpRuns");
+        ArgumentOutOfRangeException.ThrowIfNegative(s.WarmupRuns, "WarmupRuns");
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.Repeat, "Repeat");
+        if (s.Processors.Count == 0)
+        {
+            throw new ArgumentException("At least one processor is needed.", nameof(plan));
+        }
+    }
+
+    private void Log(long started, FormattableString message)
+    {
+        if (_log is not null)
+        {
+            _log(string.Create(CultureInfo.InvariantCulture, $"[{Seconds(_clock.GetTimestamp() - started),7:0.0} s] ") + message.ToString(CultureInfo.InvariantCulture));
+        }
+    }
+
+    private double Seconds(long ticks) => (double)ticks / _clock.TimestampFrequency;
+}

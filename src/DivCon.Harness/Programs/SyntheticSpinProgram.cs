@@ -1,0 +1,129 @@
+using DivCon.Samples;
+
+namespace DivCon.Harness.Programs;
+
+/// <summary>
+/// A synthetic CPU-bound program (not divide-and-conquer) for tests and end-to-end runs while the real samples are
+/// not wired: a fixed amount of integer work (a chain of 64-bit LCG/xorshift steps, no memory traffic) split into
+/// <c>tasks</c> equal chains that run on the given scheduler, optionally after a serial chain that runs as one task
+/// (an Amdahl fraction, so the program scales less). The work amount is deterministic; the result is the sum of the
+/// chains' final states and is checked against the sequential computation.
+/// </summary>
+public sealed class SyntheticSpinProgram : ISampleProgram
+{
+    private readonly long _iterationsPerTask;
+    private readonly long _serialIterations;
+    private readonly int _tasks;
+    private readonly ulong _seed;
+    private ulong? _expected;
+    private ulong _lastParallel;
+    private bool _hasParallel;
+
+    /// <summary>Creates the program.</summary>
+    /// <param name="name">Catalogue name.</param>
+    /// <param name="size">The size it was made for (recorded only).</param>
+    /// <param name="totalIterations">Total chain steps, serial part included; positive.</param>
+    /// <param name="tasks">Parallel chains; positive.</param>
+    /// <param name="serialFraction">Share of the steps done by one serial chain before the parallel ones, in [0, 1).</param>
+    /// <param name="seed">Seeds the chains.</param>
+    public SyntheticSpinProgram(string name, ProblemSize size, long totalIterations, int tasks, double serialFraction, int seed)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(totalIterations);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(tasks);
+        if (!(serialFraction >= 0 && serialFraction < 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(serialFraction), serialFraction, "The serial fraction must be in [0, 1).");
+        }
+
+        Name = name;
+        Size = size;
+        _tasks = tasks;
+        _serialIterations = (long)(totalIterations * serialFraction);
+        _iterationsPerTask = Math.Max(1, (totalIterations - _serialIterations) / tasks);
+        _seed = (ulong)seed * 0x9E3779B97F4A7C15UL;
+    }
+
+    /// <inheritdoc/>
+    public string Name { get; }
+
+    /// <inheritdoc/>
+    public ProblemSize Size { get; }
+
+    /// <inheritdoc/>
+    public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(scheduler);
+        ulong serial = 0;
+        if (_serialIterations > 0)
+        {
+            serial = await Task.Factory.StartNew(() => Chain(_seed, _serialIterations, cancellationToken), cancellationToken,
+                TaskCreationOptions.DenyChildAttach, scheduler).ConfigureAwait(false);
+        }
+
+        var chains = new Task<ulong>[_tasks];
+        for (int i = 0; i < _tasks; i++)
+        {
+            ulong start = _seed + serial + (ulong)i + 1;
+            chains[i] = Task.Factory.StartNew(() => Chain(start, _iterationsPerTask, cancellationToken), cancellationToken,
+                TaskCreationOptions.DenyChildAttach, scheduler);
+        }
+
+        ulong[] results = await Task.WhenAll(chains).ConfigureAwait(false);
+        ulong sum = serial;
+        foreach (ulong r in results)
+        {
+            sum += r;
+        }
+
+        _lastParallel = sum;
+        _hasParallel = true;
+    }
+
+    /// <inheritdoc/>
+    public void RunSequential() => _expected = Sequential();
+
+    /// <inheritdoc/>
+    public void Verify()
+    {
+        if (!_hasParallel)
+        {
+            throw new InvalidOperationException($"'{Name}' has not completed a parallel run yet.");
+        }
+
+        _expected ??= Sequential();
+        if (_lastParallel != _expected)
+        {
+            throw new InvalidOperationException($"'{Name}': parallel result {_lastParallel} differs from the sequential {_expected}.");
+        }
+    }
+
+    private ulong Sequential()
+    {
+        ulong serial = _serialIterations > 0 ? Chain(_seed, _serialIterations, CancellationToken.None) : 0;
+        ulong sum = serial;
+        for (int i = 0; i < _tasks; i++)
+        {
+            sum += Chain(_seed + serial + (ulong)i + 1, _iterationsPerTask, CancellationToken.None);
+        }
+
+        return sum;
+    }
+
+    private static ulong Chain(ulong x, long iterations, CancellationToken cancellationToken)
+    {
+        const long CheckEvery = 1 << 20;
+        for (long done = 0; done < iterations; done += CheckEvery)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            long end = Math.Min(iterations, done + CheckEvery);
+            for (long k = done; k < end; k++)
+            {
+                x = (x * 6364136223846793005UL) + 1442695040888963407UL;
+                x ^= x >> 29;
+            }
+        }
+
+        return x;
+    }
+}

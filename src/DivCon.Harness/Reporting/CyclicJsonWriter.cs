@@ -1,0 +1,336 @@
+using System.Text.Json;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Statistics;
+
+namespace DivCon.Harness.Reporting;
+
+/// <summary>
+/// Writes <c>cyclic.json</c> / <c>symmetric.json</c>. Shape (every number invariant, non-finite values as null):
+/// <code>
+/// { "kind", "schemaVersion": 1, "startedUtc", "elapsedSeconds",
+///   "machine": { "processorCount", "affinity": [ids], "os", "runtime", "architecture", "gitCommit", "gitDirty" },
+///   "configuration": { "programs", "schemes", "spScheme", "size", "durationSeconds", "spRuns", "warmupRuns", "repeat",
+///                      "processors", "seed", "shuffleSchemes" },
+///   "method": { "confidence", "programIntervals", "schemeIntervals", "comparisons" },
+///   "baselines": [ { "program", "csp": E, "spSeconds": [..], "sequentialSeconds", "scalability" } ],
+///   "schemes": [ { "scheme", "description", "antt": E, "mntt": E, "stp": E,
+///                  "programs": [ { "program", "csp": E, "cmp": E|null, "runs", "discarded", "ntt": R|null, "np": R|null } ],
+///                  "repetitions": [ { "repetition", "ntt": [..], "antt", "mntt", "stp" } ],
+///                  "schedulers": [ { "program", "kind", "schedulerId", "workers", "pinned", "processors", "idleSeconds",
+///                                    "tasksExecuted", "steals", "coreSeconds" } ],
+///                  "warnings": [..] } ],
+///   "comparisons": [ { "schemeA", "schemeB", "metric", "meanA", "meanB", "difference", "t", "df", "p", "significant", "verdict" } ] }
+/// E (a sample) = { "mean", "ci99": [lo, hi] | null, "sd", "rsd", "n" }
+/// R (a ratio)  = { "mean", "ci99": [lo, hi] | null, "sd", "rsd", "se", "df", "n", "nSp" }
+/// </code>
+/// Seconds throughout. Issue 7 adds a per-program <c>"factored"</c> object beside <c>"ntt"</c>.
+/// </summary>
+public static class CyclicJsonWriter
+{
+    /// <summary>The method notes recorded in every result file.</summary>
+    public static readonly IReadOnlyDictionary<string, string> Method = new Dictionary<string, string>
+    {
+        ["programIntervals"] = "Per program, pooled over repetitions: csp and cmp are samples of runs (mean, Bessel sd, rsd, mean ± t(0.995,n−1)·sd/√n). "
+            + "ntt = mean cmp / mean csp; its sd/rsd are of the per-run ratios with csp fixed (run-to-run variability); its ci99 is the delta method for a ratio "
+            + "of two independent means, rse² = s_mp²/(k·m_mp²) + s_sp²/(N·m_sp²), se = ntt·rse, Welch–Satterthwaite df. np = 1/ntt with the same relative error.",
+        ["schemeIntervals"] = "antt, mntt, stp: mean over repetitions of each repetition's value (computed from that repetition's mean cmp and csp); "
+            + "sd and ci99 (Student t, n−1 df) need at least two repetitions (--repeat), otherwise null.",
+        ["comparisons"] = "Welch's unequal-variance t-test on the per-repetition antt and stp of each pair of schemes, two-sided, significant when p < 0.01; "
+            + "\"not enough repetitions\" when either has fewer than two.",
+    };
+
+    /// <summary>Writes <paramref name="result"/> to <paramref name="stream"/>.</summary>
+    public static void Write(CyclicResult result, Stream stream)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(stream);
+        using var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true });
+        w.WriteStartObject();
+        w.WriteString("kind", result.Configuration.Kind);
+        w.WriteNumber("schemaVersion", 1);
+        w.WriteString("startedUtc", result.StartedUtc.UtcDateTime.ToString("o", System.Globalization.CultureInfo.InvariantCulture));
+        Number(w, "elapsedSeconds", result.ElapsedSeconds);
+
+        MachineInfo m = result.Machine;
+        w.WriteStartObject("machine");
+        w.WriteNumber("processorCount", m.ProcessorCount);
+        Ints(w, "affinity", m.Affinity);
+        w.WriteString("os", m.OperatingSystem);
+        w.WriteString("runtime", m.Runtime);
+        w.WriteString("architecture", m.Architecture);
+        w.WriteString("gitCommit", m.GitCommit);
+        if (m.GitDirty is { } dirty)
+        {
+            w.WriteBoolean("gitDirty", dirty);
+        }
+        else
+        {
+            w.WriteNull("gitDirty");
+        }
+
+        w.WriteEndObject();
+
+        CyclicPlanRecord c = result.Configuration;
+        w.WriteStartObject("configuration");
+        Strings(w, "programs", c.Programs);
+        Strings(w, "schemes", c.Schemes);
+        w.WriteString("spScheme", c.SpScheme);
+        w.WriteString("size", c.Size);
+        Number(w, "durationSeconds", c.DurationSeconds);
+        w.WriteNumber("spRuns", c.SpRuns);
+        w.WriteNumber("warmupRuns", c.WarmupRuns);
+        w.WriteNumber("repeat", c.Repeat);
+        Ints(w, "processors", c.Processors);
+        w.WriteNumber("seed", c.Seed);
+        w.WriteBoolean("shuffleSchemes", c.ShuffleSchemes);
+        w.WriteEndObject();
+
+        w.WriteStartObject("method");
+        Number(w, "confidence", Descriptive.Confidence);
+        foreach (var (key, text) in Method)
+        {
+            w.WriteString(key, text);
+        }
+
+        w.WriteEndObject();
+
+        w.WriteStartArray("baselines");
+        foreach (ProgramBaseline b in result.Baselines)
+        {
+            w.WriteStartObject();
+            w.WriteString("program", b.Program);
+            w.WritePropertyName("csp");
+            Sample(w, Descriptive.Summarize(b.SpSeconds.ToArray()));
+            w.WriteStartArray("spSeconds");
+            foreach (double v in b.SpSeconds)
+            {
+                NumberValue(w, v);
+            }
+
+            w.WriteEndArray();
+            Number(w, "sequentialSeconds", b.SequentialSeconds);
+            Number(w, "scalability", b.Scalability);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+
+        w.WriteStartArray("schemes");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            WriteScheme(w, s);
+        }
+
+        w.WriteEndArray();
+
+        w.WriteStartArray("comparisons");
+        foreach (SchemeComparison cmp in result.Comparisons)
+        {
+            WelchTestResult t = cmp.Test;
+            w.WriteStartObject();
+            w.WriteString("schemeA", cmp.SchemeA);
+            w.WriteString("schemeB", cmp.SchemeB);
+            w.WriteString("metric", cmp.Metric);
+            Number(w, "meanA", t.MeanA);
+            Number(w, "meanB", t.MeanB);
+            Number(w, "difference", t.Difference);
+            Number(w, "t", t.T);
+            Number(w, "df", t.DegreesOfFreedom);
+            Number(w, "p", t.PValue);
+            if (t.Significant is { } sig)
+            {
+                w.WriteBoolean("significant", sig);
+            }
+            else
+            {
+                w.WriteNull("significant");
+            }
+
+            w.WriteString("verdict", t.Verdict);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteEndObject();
+    }
+
+    private static void WriteScheme(Utf8JsonWriter w, SchemeResult s)
+    {
+        w.WriteStartObject();
+        w.WriteString("scheme", s.Scheme);
+        w.WriteString("description", s.Description);
+        w.WritePropertyName("antt");
+        Sample(w, s.Antt);
+        w.WritePropertyName("mntt");
+        Sample(w, s.Mntt);
+        w.WritePropertyName("stp");
+        Sample(w, s.Stp);
+        w.WriteStartArray("programs");
+        foreach (ProgramResult p in s.Programs)
+        {
+            w.WriteStartObject();
+            w.WriteString("program", p.Program);
+            w.WritePropertyName("csp");
+            Sample(w, p.Csp);
+            w.WritePropertyName("cmp");
+            Sample(w, p.Cmp);
+            w.WriteNumber("runs", p.Runs);
+            w.WriteNumber("discarded", p.Discarded);
+            w.WritePropertyName("ntt");
+            Ratio(w, p.Ntt);
+            w.WritePropertyName("np");
+            Ratio(w, p.Np);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteStartArray("repetitions");
+        foreach (RepetitionMetrics r in s.Repetitions)
+        {
+            w.WriteStartObject();
+            w.WriteNumber("repetition", r.Repetition);
+            w.WriteStartArray("ntt");
+            foreach (double? v in r.Ntt)
+            {
+                NumberValue(w, v);
+            }
+
+            w.WriteEndArray();
+            Number(w, "antt", r.Antt);
+            Number(w, "mntt", r.Mntt);
+            Number(w, "stp", r.Stp);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteStartArray("schedulers");
+        for (int i = 0; i < s.Schedulers.Count; i++)
+        {
+            var st = s.Schedulers[i];
+            w.WriteStartObject();
+            w.WriteString("program", i < s.Programs.Count ? s.Programs[i].Program : null);
+            w.WriteString("kind", st.Kind);
+            w.WriteNumber("schedulerId", st.SchedulerId);
+            Number(w, "workers", st.Workers);
+            if (st.Pinned is { } pinned)
+            {
+                w.WriteBoolean("pinned", pinned);
+            }
+            else
+            {
+                w.WriteNull("pinned");
+            }
+
+            if (st.Processors is null)
+            {
+                w.WriteNull("processors");
+            }
+            else
+            {
+                Ints(w, "processors", st.Processors);
+            }
+
+            Number(w, "idleSeconds", st.IdleSeconds);
+            Number(w, "tasksExecuted", st.TasksExecuted);
+            Number(w, "steals", st.Steals);
+            Number(w, "coreSeconds", st.CoreSeconds);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        Strings(w, "warnings", s.Warnings);
+        w.WriteEndObject();
+    }
+
+    private static void Sample(Utf8JsonWriter w, Estimate? e)
+    {
+        if (e is null)
+        {
+            w.WriteNullValue();
+            return;
+        }
+
+        w.WriteStartObject();
+        Number(w, "mean", e.Mean);
+        Interval(w, e.Ci99);
+        Number(w, "sd", e.StandardDeviation);
+        Number(w, "rsd", e.RelativeStandardDeviation);
+        w.WriteNumber("n", e.Count);
+        w.WriteEndObject();
+    }
+
+    private static void Ratio(Utf8JsonWriter w, RatioEstimate? r)
+    {
+        if (r is null)
+        {
+            w.WriteNullValue();
+            return;
+        }
+
+        w.WriteStartObject();
+        Number(w, "mean", r.Mean);
+        Interval(w, r.Ci99);
+        Number(w, "sd", r.StandardDeviation);
+        Number(w, "rsd", r.RelativeStandardDeviation);
+        Number(w, "se", r.StandardError);
+        Number(w, "df", r.DegreesOfFreedom);
+        w.WriteNumber("n", r.NumeratorCount);
+        w.WriteNumber("nSp", r.DenominatorCount);
+        w.WriteEndObject();
+    }
+
+    private static void Interval(Utf8JsonWriter w, ConfidenceInterval? ci)
+    {
+        if (ci is { } c && double.IsFinite(c.Lower) && double.IsFinite(c.Upper))
+        {
+            w.WriteStartArray("ci99");
+            w.WriteNumberValue(c.Lower);
+            w.WriteNumberValue(c.Upper);
+            w.WriteEndArray();
+        }
+        else
+        {
+            w.WriteNull("ci99");
+        }
+    }
+
+    private static void Number(Utf8JsonWriter w, string name, double? value)
+    {
+        w.WritePropertyName(name);
+        NumberValue(w, value);
+    }
+
+    private static void NumberValue(Utf8JsonWriter w, double? value)
+    {
+        if (value is { } v && double.IsFinite(v))
+        {
+            w.WriteNumberValue(v);
+        }
+        else
+        {
+            w.WriteNullValue();
+        }
+    }
+
+    private static void Strings(Utf8JsonWriter w, string name, IEnumerable<string> values)
+    {
+        w.WriteStartArray(name);
+        foreach (string v in values)
+        {
+            w.WriteStringValue(v);
+        }
+
+        w.WriteEndArray();
+    }
+
+    private static void Ints(Utf8JsonWriter w, string name, IEnumerable<int> values)
+    {
+        w.WriteStartArray(name);
+        foreach (int v in values)
+        {
+            w.WriteNumberValue(v);
+        }
+
+        w.WriteEndArray();
+    }
+}

@@ -1,0 +1,150 @@
+using System.Globalization;
+using System.Text;
+using DivCon.Harness.Cyclic;
+
+namespace DivCon.Harness.Reporting;
+
+/// <summary>
+/// The fixed-width table printed at the end of a run, and the Markdown report: per scheme each program's C^SP, C^MP,
+/// runs, NTT ± CI and NP ± CI (± is the half-width of the 99 % interval), then ANTT, MNTT, STP per scheme, then one
+/// significance line per pair of schemes and metric.
+/// </summary>
+public static class CyclicTextReport
+{
+    /// <summary>The plain-text table for the terminal.</summary>
+    public static string Table(CyclicResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var b = new StringBuilder();
+        CyclicPlanRecord c = result.Configuration;
+        b.Append(CultureInfo.InvariantCulture, $"{Title(c)}\n");
+        b.Append(CultureInfo.InvariantCulture,
+            $"C^SP: {c.SpRuns} runs per program on {c.SpScheme}; ± = half-width of the 99 % confidence interval; times in seconds.\n\n");
+        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"program",-16} {"C^SP",8} {"C^MP",8} {"runs",5}  {"NTT ± CI99",-17} {"NP ± CI99",-17}\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            bool first = true;
+            foreach (ProgramResult p in s.Programs)
+            {
+                b.Append(CultureInfo.InvariantCulture,
+                    $"{(first ? s.Scheme : string.Empty),-22} {p.Program,-16} {Format.Number(p.Csp.Mean),8} {Format.Number(p.Cmp?.Mean),8} {p.Runs,5}  {Format.PlusMinus(p.Ntt),-17} {Format.PlusMinus(p.Np),-17}\n");
+                first = false;
+            }
+        }
+
+        b.Append('\n');
+        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"ANTT ± CI99 (lower better)",-28} {"MNTT ± CI99",-17} {"STP ± CI99 (higher better)",-28}\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            b.Append(CultureInfo.InvariantCulture, $"{s.Scheme,-22} {Format.PlusMinus(s.Antt),-28} {Format.PlusMinus(s.Mntt),-17} {Format.PlusMinus(s.Stp),-28}\n");
+        }
+
+        AppendSignificance(b, result, bullet: string.Empty);
+        AppendWarnings(b, result, bullet: string.Empty);
+        return b.ToString();
+    }
+
+    /// <summary>The Markdown report (<c>report.md</c>).</summary>
+    public static string Markdown(CyclicResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var b = new StringBuilder();
+        CyclicPlanRecord c = result.Configuration;
+        MachineInfo m = result.Machine;
+        b.Append(CultureInfo.InvariantCulture, $"# {(c.Kind == "symmetric" ? "Symmetric" : "Cyclic")} test\n\n");
+        b.Append(CultureInfo.InvariantCulture, $"{Title(c)}\n\n");
+        b.Append("| | |\n|---|---|\n");
+        b.Append(CultureInfo.InvariantCulture, $"| started (UTC) | {result.StartedUtc.UtcDateTime:yyyy-MM-dd HH:mm:ss} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| elapsed | {Format.Number(result.ElapsedSeconds, "0.0")} s |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| machine | {m.ProcessorCount} processors, affinity [{string.Join(",", m.Affinity)}], {m.Architecture} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| OS / runtime | {m.OperatingSystem} / {m.Runtime} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| commit | {m.GitCommit ?? "unknown"}{(m.GitDirty == true ? " (uncommitted changes)" : string.Empty)} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| processors used | [{string.Join(",", c.Processors)}] |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| C^SP | {c.SpRuns} runs per program after {c.WarmupRuns} warm-up, on {c.SpScheme} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| seed | {c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per repetition" : "fixed")} |\n\n");
+
+        b.Append("## Per program\n\nTimes in seconds; ± is the half-width of the 99 % confidence interval.\n\n");
+        b.Append("| scheme | program | C^SP | C^MP | runs | discarded | NTT | NP | RSD of runs |\n|---|---|---:|---:|---:|---:|---|---|---:|\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            foreach (ProgramResult p in s.Programs)
+            {
+                b.Append(CultureInfo.InvariantCulture,
+                    $"| {s.Scheme} | {p.Program} | {Format.PlusMinus(p.Csp)} | {Format.PlusMinus(p.Cmp)} | {p.Runs} | {p.Discarded} | {Format.PlusMinus(p.Ntt)} | {Format.PlusMinus(p.Np)} | {Percent(p.Ntt?.RelativeStandardDeviation)} |\n");
+            }
+        }
+
+        b.Append("\n## Per scheme\n\n| scheme | ANTT (lower better) | MNTT | STP (higher better) | repetitions |\n|---|---|---|---|---:|\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            b.Append(CultureInfo.InvariantCulture,
+                $"| {s.Scheme} | {Format.PlusMinus(s.Antt)} | {Format.PlusMinus(s.Mntt)} | {Format.PlusMinus(s.Stp)} | {s.Antt?.Count ?? 0} |\n");
+        }
+
+        b.Append('\n');
+        AppendSignificance(b, result, bullet: "- ");
+        AppendWarnings(b, result, bullet: "- ");
+        b.Append("\n## Method\n\n");
+        foreach (var (key, text) in CyclicJsonWriter.Method)
+        {
+            b.Append(CultureInfo.InvariantCulture, $"- **{key}**: {text}\n");
+        }
+
+        b.Append("\n## Schemes\n\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            b.Append(CultureInfo.InvariantCulture, $"- **{s.Scheme}**: {s.Description}\n");
+        }
+
+        return b.ToString();
+    }
+
+    private static string Title(CyclicPlanRecord c) =>
+        string.Create(CultureInfo.InvariantCulture,
+            $"{(c.Kind == "symmetric" ? "Symmetric" : "Cyclic")} test: {string.Join(", ", c.Programs)}; size {c.Size}; {Format.Number(c.DurationSeconds, "0.#")} s per scheme; {c.Repeat} repetition{(c.Repeat == 1 ? string.Empty : "s")}; {c.Processors.Count} cores.");
+
+    private static void AppendSignificance(StringBuilder b, CyclicResult result, string bullet)
+    {
+        if (result.Comparisons.Count == 0)
+        {
+            return;
+        }
+
+        b.Append(CultureInfo.InvariantCulture, $"\nSignificance (Welch's t-test over {result.Configuration.Repeat} repetition{(result.Configuration.Repeat == 1 ? string.Empty : "s")}, two-sided, 99 %):\n");
+        if (bullet.Length > 0)
+        {
+            b.Append('\n');
+        }
+
+        foreach (SchemeComparison cmp in result.Comparisons)
+        {
+            var t = cmp.Test;
+            string detail = t.PValue is { } p
+                ? string.Create(CultureInfo.InvariantCulture, $" (difference {Format.Number(t.Difference)}, t = {Format.Number(t.T, "0.00")}, df = {Format.Number(t.DegreesOfFreedom, "0.0")}, p = {Format.Number(p, "0.0000")})")
+                : string.Empty;
+            b.Append(CultureInfo.InvariantCulture, $"{bullet}{cmp.Metric.ToUpperInvariant()} {cmp.SchemeA} vs {cmp.SchemeB}: {t.Verdict}{detail}\n");
+        }
+    }
+
+    private static void AppendWarnings(StringBuilder b, CyclicResult result, string bullet)
+    {
+        var warnings = result.Schemes.SelectMany(s => s.Warnings.Select(w => $"{s.Scheme}: {w}")).ToArray();
+        if (warnings.Length == 0)
+        {
+            return;
+        }
+
+        b.Append("\nWarnings:\n");
+        if (bullet.Length > 0)
+        {
+            b.Append('\n');
+        }
+
+        foreach (string w in warnings)
+        {
+            b.Append(CultureInfo.InvariantCulture, $"{bullet}{w}\n");
+        }
+    }
+
+    private static string Percent(double? value) => value is { } v ? Format.Number(v * 100, "0.0") + " %" : "n/a";
+}

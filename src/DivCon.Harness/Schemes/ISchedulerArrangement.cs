@@ -1,0 +1,15 @@
+namespace DivCon.Harness.Schemes;
+
+/// <summary>
+/// The TaskScheduler(s) a scheme built for one phase: which scheduler each program issues its tasks to, and what they
+/// report. Disposing it shuts down every scheduler the scheme created (the harness disposes it only after every run
+/// of the phase has ended).
+/// </summary>
+public interface ISchedulerArrangement : IDisposable
+{
+    /// <summary>The scheduler program <paramref name="program"/> (an index into <see cref="SchemeContext.Programs"/>) runs on.</summary>
+    TaskScheduler SchedulerFor(int program);
+
+    /// <summary>Per program: what its scheduler reports now.</summary>
+    IReadOnlyList<SchedulerStats> Snapshot();
+}

@@ -1,0 +1,50 @@
+namespace DivCon.Harness.Schemes;
+
+/// <summary>
+/// The schemes the harness knows, by name, in report order. Immutable: <see cref="With"/> returns a new registry with
+/// one scheme added or replaced (how a build wires a scheme whose scheduler types it has, and how tests add fakes).
+/// </summary>
+public sealed class SchemeRegistry
+{
+    private readonly SchemeDescriptor[] _schemes;
+
+    /// <summary>Creates a registry; names must be unique (case-insensitive).</summary>
+    public SchemeRegistry(IEnumerable<SchemeDescriptor> schemes)
+    {
+        ArgumentNullException.ThrowIfNull(schemes);
+        _schemes = schemes.ToArray();
+        var duplicate = _schemes.GroupBy(s => s.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw new ArgumentException($"Scheme name '{duplicate.Key}' appears twice.", nameof(schemes));
+        }
+    }
+
+    /// <summary>Every scheme, runnable or not, in report order.</summary>
+    public IReadOnlyList<SchemeDescriptor> All => _schemes;
+
+    /// <summary>The schemes this build can run, in report order: what <c>--schemes all</c> selects.</summary>
+    public IReadOnlyList<SchemeDescriptor> Available => _schemes.Where(s => s.IsAvailable).ToArray();
+
+    /// <summary>Looks a scheme up by name (case-insensitive).</summary>
+    public SchemeDescriptor? Find(string name) =>
+        _schemes.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>A registry with <paramref name="scheme"/> replacing the one of the same name (kept in place) or appended.</summary>
+    public SchemeRegistry With(SchemeDescriptor scheme)
+    {
+        ArgumentNullException.ThrowIfNull(scheme);
+        int i = Array.FindIndex(_schemes, s => string.Equals(s.Name, scheme.Name, StringComparison.OrdinalIgnoreCase));
+        var list = _schemes.ToList();
+        if (i >= 0)
+        {
+            list[i] = scheme;
+        }
+        else
+        {
+            list.Add(scheme);
+        }
+
+        return new SchemeRegistry(list);
+    }
+}

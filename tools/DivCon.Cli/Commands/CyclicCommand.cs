@@ -1,0 +1,54 @@
+using System.CommandLine;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Schemes;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// <c>divcon cyclic</c>: the main job (thesis §5.4.1, §7.5). Defaults are sized to finish in about two minutes on a
+/// 2-core machine with every scheme and the 3-program workload (strassen, quicksort, mergesort, size medium ≈ 0.5–2 s
+/// per run): C^SP = 3 programs × (1 warm-up + 5 runs) × ≈ 1 s ≈ 18 s; then 10 s per scheme plus the stop of the
+/// discarded runs (cancellation, well under a second) ≈ 10.5 s × 6 schemes ≈ 63 s (≈ 95 s with 9 schemes); scalability
+/// for the partitioned schemes adds one sequential run per program (≈ 3 × 1.5 s); total ≈ 85–120 s.
+/// </summary>
+internal static class CyclicCommand
+{
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry)
+    {
+        var shared = new HarnessCommandOptions(defaultOut: Path.Combine("results", "cyclic"));
+        var programsOption = new Option<string[]>("--programs")
+        {
+            Description = $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). "
+                + $"Known: {string.Join(", ", catalog.All.Select(e => e.Name))}.",
+            AllowMultipleArgumentsPerToken = true,
+            DefaultValueFactory = _ => ProgramCatalog.DefaultCyclicWorkload.ToArray(),
+        };
+        var command = new Command("cyclic",
+            "Cyclic multiprogram test (§5.4.1): C^SP of each program alone, then all programs together, each restarted as soon as it ends, "
+            + "under each scheme; prints NTT, NP per program and ANTT, MNTT, STP per scheme with 99 % intervals, writes cyclic.json, cyclic.csv, report.md.")
+        {
+            programsOption,
+        };
+        shared.AddTo(command);
+        command.SetAction((parse, ct) =>
+        {
+            var problems = new List<string>();
+            string[] names = HarnessCommandRunner.SplitNames(parse.GetValue(programsOption));
+            if (names.Length == 0)
+            {
+                problems.Add($"--programs needs at least one program; valid programs: {string.Join(", ", catalog.All.Select(e => e.Name))}.");
+            }
+
+            foreach (var dup in names.GroupBy(n => n, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
+            {
+                problems.Add($"program '{dup.Key}' is listed more than once (use 'divcon symmetric' for several instances of one program).");
+            }
+
+            List<ProgramEntry> entries = HarnessCommandRunner.ResolvePrograms(catalog, names, problems);
+            return HarnessCommandRunner.RunAsync(parse, shared, "cyclic", problems,
+                (size, seed) => entries.Select(e => (IWorkloadProgram)new SampleProgramAdapter(e.Create(size, seed))).ToArray(),
+                registry, ct);
+        });
+        return command;
+    }
+}
