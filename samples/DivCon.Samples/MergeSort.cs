@@ -16,6 +16,7 @@ public sealed class MergeSort : SortBase<int>, IDivConSample
     public const string ProgramName = "mergesort";
 
     private readonly SortingBaseline _baseline = new();
+    private readonly int[]? _preset;
     private int[]? _buffer;
     private bool _hasResult;
 
@@ -30,6 +31,13 @@ public sealed class MergeSort : SortBase<int>, IDivConSample
         : base(length, seed)
     {
         Size = size;
+    }
+
+    // Tests: sorts a copy of the given elements instead of random ones.
+    internal MergeSort(int[] elements)
+        : this(Samples.ProblemSize.Small, elements.Length, seed: 0)
+    {
+        _preset = elements;
     }
 
     /// <inheritdoc/>
@@ -72,7 +80,8 @@ public sealed class MergeSort : SortBase<int>, IDivConSample
     }
 
     /// <inheritdoc/>
-    protected override int[] GenerateElements(int length, int seed) => SortingBaseline.GenerateNonNegative(length, seed);
+    protected override int[] GenerateElements(int length, int seed) =>
+        _preset is null ? SortingBaseline.GenerateNonNegative(length, seed) : (int[])_preset.Clone();
 
     /// <summary>Copies the range from the source into this level's output array and sorts it there.</summary>
     protected override ElementRange ExecuteMuscle(ElementRange problem, int level)

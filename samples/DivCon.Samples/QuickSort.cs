@@ -18,6 +18,7 @@ public sealed class QuickSort : SortBase<int>, IDivConSample
     public const int PivotSampleSize = 100;
 
     private readonly SortingBaseline _baseline = new();
+    private readonly int[]? _preset;
     private bool _hasResult;
 
     /// <summary>Creates the program for a named size; the data is made on <see cref="TestableDivCon{TParam, TResult}.Initialize"/> or the first run.</summary>
@@ -31,6 +32,13 @@ public sealed class QuickSort : SortBase<int>, IDivConSample
         : base(length, seed)
     {
         Size = size;
+    }
+
+    // Tests: sorts a copy of the given elements instead of random ones.
+    internal QuickSort(int[] elements)
+        : this(Samples.ProblemSize.Small, elements.Length, seed: 0)
+    {
+        _preset = elements;
     }
 
     /// <inheritdoc/>
@@ -72,7 +80,8 @@ public sealed class QuickSort : SortBase<int>, IDivConSample
     }
 
     /// <inheritdoc/>
-    protected override int[] GenerateElements(int length, int seed) => SortingBaseline.GenerateNonNegative(length, seed);
+    protected override int[] GenerateElements(int length, int seed) =>
+        _preset is null ? SortingBaseline.GenerateNonNegative(length, seed) : (int[])_preset.Clone();
 
     /// <summary>Partitions the range around the median of its first 100 elements into [min, p) &lt; pivot ≤ [p, max).</summary>
     protected override ElementRange[] Split(ElementRange problem, int level)
