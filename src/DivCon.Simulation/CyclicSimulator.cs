@@ -108,14 +108,15 @@ public static class CyclicSimulator
             IsolatedResult alone = isolated[i];
             double[] csp = alone.CspRunsNs.Select(Seconds).ToArray();
             double[] cmp = program.Durations.Select(Seconds).ToArray();
+            int discarded = program.Current is null ? 0 : 1;
             if (cmp.Length == 0)
             {
-                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], null, null));
+                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], discarded, null, null));
                 continue;
             }
 
             RatioEstimate ntt = RatioEstimate.Of(cmp, csp);
-            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), program.Durations.ToArray(), ntt, ntt.Reciprocal()));
+            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), program.Durations.ToArray(), discarded, ntt, ntt.Reciprocal()));
         }
 
         double? antt = null, mntt = null, stp = null;

@@ -5,17 +5,13 @@ using DivCon.Harness.Statistics;
 
 namespace DivCon.Simulation;
 
-/// <summary>One simulated cyclic test with the name of its workload, as reports list it.</summary>
-/// <param name="Workload">The workload's name (for example <c>suite</c> or <c>subset</c>).</param>
-/// <param name="Result">The simulation.</param>
-public sealed record NamedResult(string Workload, SimulationResult Result);
-
 /// <summary>
 /// Writes simulation results as JSON, CSV and Markdown. Nothing wall-clock (no dates, no machine names, no elapsed
-/// real time) goes in, so the same request gives byte-identical files. Per scheme the JSON has the harness's
-/// cyclic.json fields: <c>scheme</c>, <c>antt</c>, <c>mntt</c>, <c>stp</c>, <c>programs</c>; per program
-/// <c>program</c>, <c>csp</c>, <c>cmp</c>, <c>runs</c>, <c>ntt</c>, <c>np</c>; each mean with a <c>…Ci99</c> field
-/// beside it (<c>{"lower","upper"}</c>, or null when there are too few values), times in seconds.
+/// real time) goes in, so the same request gives byte-identical files. Each scheme object has the shape of a scheme
+/// in the harness's cyclic.json: <c>scheme</c>, <c>antt</c>, <c>mntt</c>, <c>stp</c> (each <c>{mean, ci99, sd, rsd, n}</c>
+/// over repetitions: one simulation is one repetition, so no interval), <c>programs</c> with <c>program</c>,
+/// <c>csp</c> and <c>cmp</c> (<c>{mean, ci99, sd, rsd, n}</c>, seconds), <c>runs</c>, <c>discarded</c>, <c>ntt</c> and
+/// <c>np</c> (<c>{mean, ci99, sd, rsd, se, df, n, nSp}</c>); <c>ci99</c> is <c>[lower, upper]</c> or null.
 /// </summary>
 public static class SimulationReport
 {
@@ -90,7 +86,8 @@ public static class SimulationReport
             w.WriteNumber("splitDepth", iso.SplitDepth);
             w.WriteNumber("tasksPerRun", iso.TasksPerRun);
             w.WriteNumber("tseq", iso.SequentialNs / 1e9);
-            WriteEstimate(w, "csp", iso.Csp);
+            w.WritePropertyName("csp");
+            Sample(w, iso.Csp);
             w.WriteNumber("scalability", iso.Scalability);
             if (iso.ScalabilityTable is { } table)
             {
@@ -115,31 +112,27 @@ public static class SimulationReport
         {
             w.WriteStartObject();
             w.WriteString("scheme", s.Scheme);
-            WriteNullable(w, "antt", s.Antt);
-            w.WriteNull("anttCi99"); // scheme-level intervals need repetitions (the harness's --repeat); one simulation is one repetition
-            WriteNullable(w, "mntt", s.Mntt);
-            w.WriteNull("mnttCi99");
-            WriteNullable(w, "stp", s.Stp);
-            w.WriteNull("stpCi99");
+            w.WritePropertyName("antt");
+            Sample(w, s.Antt is { } antt ? Descriptive.Summarize([antt]) : null);
+            w.WritePropertyName("mntt");
+            Sample(w, s.Mntt is { } mntt ? Descriptive.Summarize([mntt]) : null);
+            w.WritePropertyName("stp");
+            Sample(w, s.Stp is { } stp ? Descriptive.Summarize([stp]) : null);
             w.WriteStartArray("programs");
             foreach (ProgramResult p in s.Programs)
             {
                 w.WriteStartObject();
                 w.WriteString("program", p.Program);
-                WriteEstimate(w, "csp", p.Csp);
-                if (p.Cmp is { } cmp)
-                {
-                    WriteEstimate(w, "cmp", cmp);
-                }
-                else
-                {
-                    w.WriteNull("cmp");
-                    w.WriteNull("cmpCi99");
-                }
-
+                w.WritePropertyName("csp");
+                Sample(w, p.Csp);
+                w.WritePropertyName("cmp");
+                Sample(w, p.Cmp);
                 w.WriteNumber("runs", p.CmpRunsNs.Count);
-                WriteRatio(w, "ntt", p.Ntt);
-                WriteRatio(w, "np", p.Np);
+                w.WriteNumber("discarded", p.Discarded);
+                w.WritePropertyName("ntt");
+                Ratio(w, p.Ntt);
+                w.WritePropertyName("np");
+                Ratio(w, p.Np);
                 w.WriteEndObject();
             }
 
@@ -186,37 +179,69 @@ public static class SimulationReport
         w.WriteEndObject();
     }
 
-    private static void WriteEstimate(Utf8JsonWriter w, string name, Estimate e)
-    {
-        w.WriteNumber(name, e.Mean);
-        WriteInterval(w, name + "Ci99", e.Ci99);
-    }
-
-    private static void WriteRatio(Utf8JsonWriter w, string name, RatioEstimate? e)
+    // The harness's shapes (CyclicJsonWriter): an estimate is {mean, ci99, sd, rsd, n}; a ratio adds se, df, nSp.
+    private static void Sample(Utf8JsonWriter w, Estimate? e)
     {
         if (e is null)
         {
-            w.WriteNull(name);
-            w.WriteNull(name + "Ci99");
+            w.WriteNullValue();
             return;
         }
 
-        w.WriteNumber(name, e.Mean);
-        WriteInterval(w, name + "Ci99", e.Ci99);
+        w.WriteStartObject();
+        Number(w, "mean", e.Mean);
+        Interval(w, e.Ci99);
+        Number(w, "sd", e.StandardDeviation);
+        Number(w, "rsd", e.RelativeStandardDeviation);
+        w.WriteNumber("n", e.Count);
+        w.WriteEndObject();
     }
 
-    private static void WriteInterval(Utf8JsonWriter w, string name, ConfidenceInterval? ci)
+    private static void Ratio(Utf8JsonWriter w, RatioEstimate? r)
     {
-        if (ci is { } c)
+        if (r is null)
         {
-            w.WriteStartObject(name);
-            w.WriteNumber("lower", c.Lower);
-            w.WriteNumber("upper", c.Upper);
-            w.WriteEndObject();
+            w.WriteNullValue();
+            return;
+        }
+
+        w.WriteStartObject();
+        Number(w, "mean", r.Mean);
+        Interval(w, r.Ci99);
+        Number(w, "sd", r.StandardDeviation);
+        Number(w, "rsd", r.RelativeStandardDeviation);
+        Number(w, "se", r.StandardError);
+        Number(w, "df", r.DegreesOfFreedom);
+        w.WriteNumber("n", r.NumeratorCount);
+        w.WriteNumber("nSp", r.DenominatorCount);
+        w.WriteEndObject();
+    }
+
+    private static void Interval(Utf8JsonWriter w, ConfidenceInterval? ci)
+    {
+        if (ci is { } c && double.IsFinite(c.Lower) && double.IsFinite(c.Upper))
+        {
+            w.WriteStartArray("ci99");
+            w.WriteNumberValue(c.Lower);
+            w.WriteNumberValue(c.Upper);
+            w.WriteEndArray();
         }
         else
         {
-            w.WriteNull(name);
+            w.WriteNull("ci99");
+        }
+    }
+
+    private static void Number(Utf8JsonWriter w, string name, double? value)
+    {
+        w.WritePropertyName(name);
+        if (value is { } v && double.IsFinite(v))
+        {
+            w.WriteNumberValue(v);
+        }
+        else
+        {
+            w.WriteNullValue();
         }
     }
 

@@ -23,14 +23,16 @@ public static class SimulationSchemes
     /// <summary>The MultiProgramScheduler with scalability shares decided once (<see cref="ScalabilityPolicy"/>).</summary>
     public const string StaticPartitioned = "static-partitioned";
 
+    /// <summary>The MultiProgramScheduler repartitioned every interval by task availability (<see cref="TaskAvailabilityPolicy"/>, Figure 5.20).</summary>
+    public const string DynamicPartitioned = "dynamic-partitioned";
+
     /// <summary>
-    /// Every scheme name: the four above, then one MultiProgramScheduler scheme per repartitioning policy of
-    /// <see cref="PartitioningPolicies.Names"/> other than <c>scalability</c> (that one is the static scheme), asked
-    /// again every interval. <c>task-availability</c> is the thesis's dynamically repartitioned scheme.
+    /// Every scheme name: the five above (named as the harness names them), then one MultiProgramScheduler scheme per
+    /// further policy of <see cref="PartitioningPolicies.Names"/> (named after the policy), asked again every interval.
     /// </summary>
     public static IReadOnlyList<string> Names { get; } =
-        new[] { OversubscribedFree, OversubscribedPinned, Shared, StaticPartitioned }
-            .Concat(PartitioningPolicies.Names.Where(n => n != ScalabilityPolicy.PolicyName))
+        new[] { OversubscribedFree, OversubscribedPinned, Shared, StaticPartitioned, DynamicPartitioned }
+            .Concat(PartitioningPolicies.Names.Where(n => n is not ScalabilityPolicy.PolicyName and not TaskAvailabilityPolicy.PolicyName))
             .ToArray();
 
     /// <summary>Whether <paramref name="name"/> is a scheme (case-sensitive, as listed in <see cref="Names"/>).</summary>
@@ -42,6 +44,7 @@ public static class SimulationSchemes
         OversubscribedPinned => (Arrangement.OversubscribedPinned, null),
         Shared => (Arrangement.SharedPool, null),
         StaticPartitioned => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(ScalabilityPolicy.PolicyName), Ticks: false)),
+        DynamicPartitioned => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(TaskAvailabilityPolicy.PolicyName), Ticks: true)),
         _ when IsKnown(name) => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(name), Ticks: true)),
         _ => throw new ArgumentException($"Unknown scheme '{name}'; use one of: {string.Join(", ", Names)}.", nameof(name)),
     };

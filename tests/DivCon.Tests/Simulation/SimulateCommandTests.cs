@@ -28,7 +28,7 @@ public sealed class SimulateCommandTests : IDisposable
         string[] args =
         [
             "simulate", "--cores", "2", "4", "--programs", "strassen,quicksort,mergesort", "--schemes", "shared", "oversubscribed-free",
-            "task-availability", "--size", "small", "--duration", "2s", "--sp-runs", "2", "--seed", "7",
+            "dynamic-partitioned", "--size", "small", "--duration", "2s", "--sp-runs", "2", "--seed", "7",
         ];
         string first = Path.Combine(_dir, "a"), second = Path.Combine(_dir, "b");
 
@@ -38,7 +38,7 @@ public sealed class SimulateCommandTests : IDisposable
         Assert.Equal(0, code);
         Assert.Equal(0, code2);
         Assert.Equal(string.Empty, error);
-        Assert.Contains("task-availability", output, StringComparison.Ordinal);
+        Assert.Contains("dynamic-partitioned", output, StringComparison.Ordinal);
         foreach (string file in new[] { "simulate.json", "simulate.csv", "report.md" })
         {
             Assert.True(File.Exists(Path.Combine(first, file)), file);

@@ -199,7 +199,7 @@ internal static class SimulateCommand
             AllowMultipleArgumentsPerToken = true,
         };
         var size = new Option<string>("--size") { Description = "small or medium (default small).", DefaultValueFactory = _ => "small" };
-        var runs = new Option<int>("--runs") { Description = "Profiled runs per program, after one warm-up (default 3).", DefaultValueFactory = _ => 3 };
+        var runs = new Option<int>("--runs") { Description = "Profiled runs per program, after one warm-up; the minimum time per level and phase is kept (default 5).", DefaultValueFactory = _ => 5 };
         var granularityCores = new Option<int>("--granularity-cores")
         {
             Description = "Core count the automatic granularity is set for while profiling, so the profile has several levels (default 16).",
@@ -283,23 +283,61 @@ internal static class SimulateCommand
         var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, maxConcurrencyLevel: 1);
         sample.RunParallelAsync(pair.ConcurrentScheduler, cancellationToken).GetAwaiter().GetResult(); // warm-up (JIT, caches)
         sample.Verify();
-        profiler.Reset();
-        long totalTicks = 0;
+        // Each run profiled on its own. The machine may be shared and overloaded: wall-clock muscle times then include
+        // the time other processes held the core. One task runs at a time, so the process's CPU time over the run is
+        // the run's own work; each run's profile is scaled by its CPU / wall ratio (interference is taken as uniform
+        // over the run), and per level and phase the minimum over the runs is kept, as is the smallest CPU time of a
+        // whole run. (CPU time also counts the runtime's own threads, GC included: a few percent at most.)
+        var snapshots = new List<IReadOnlyList<PhaseLevelStatistics>>();
+        double bestRunNs = double.MaxValue;
+        var process = Process.GetCurrentProcess();
         for (int k = 0; k < runs; k++)
         {
+            profiler.Reset();
+            process.Refresh();
+            TimeSpan cpuStart = process.TotalProcessorTime;
             long start = Stopwatch.GetTimestamp();
             sample.RunParallelAsync(pair.ConcurrentScheduler, cancellationToken).GetAwaiter().GetResult();
-            totalTicks += Stopwatch.GetTimestamp() - start;
+            TimeSpan wall = Stopwatch.GetElapsedTime(start);
+            process.Refresh();
+            TimeSpan cpu = process.TotalProcessorTime - cpuStart;
+            double factor = Math.Clamp(cpu / wall, 0.01, 1.0);
+            bestRunNs = Math.Min(bestRunNs, (cpu < wall ? cpu : wall).Ticks * 100.0);
+            snapshots.Add(Scale(profiler.Snapshot(), factor));
         }
 
         sample.Verify();
         pair.Complete();
-        double wholeRunNs = Stopwatch.GetElapsedTime(0, totalTicks).Ticks * 100.0 / runs;
+        double wholeRunNs = bestRunNs;
+        IReadOnlyList<PhaseLevelStatistics> profile = MinimumPerLevel(snapshots);
         ModelCalibrator.Growth growth = ModelCalibrator.KnownGrowth(name)
             ?? throw new InvalidOperationException($"No growth law for '{name}'.");
         string source = string.Create(CultureInfo.InvariantCulture,
-            $"calibrated by 'divcon simulate calibrate' from a phase profile of {runs} runs at size {size.ToString().ToLowerInvariant()} (granularity for {granularityCores} cores, one task at a time) on a {Environment.ProcessorCount}-core {System.Runtime.InteropServices.RuntimeInformation.OSDescription.Trim()} machine");
-        return ModelCalibrator.Calibrate(name, sample.BranchingFactor, sample.ProblemSize, profiler.Snapshot(), runs, wholeRunNs, growth, source);
+            $"calibrated by 'divcon simulate calibrate' from phase profiles of {runs} runs (each scaled by its CPU/wall time ratio, then the minimum per level and phase) at size {size.ToString().ToLowerInvariant()} (granularity for {granularityCores} cores, one task at a time) on a {Environment.ProcessorCount}-core {System.Runtime.InteropServices.RuntimeInformation.OSDescription.Trim()} machine");
+        return ModelCalibrator.Calibrate(name, sample.BranchingFactor, sample.ProblemSize, profile, 1, wholeRunNs, growth, source);
+    }
+
+    /// <summary>The snapshot with every time multiplied by <paramref name="factor"/>.</summary>
+    internal static IReadOnlyList<PhaseLevelStatistics> Scale(IReadOnlyList<PhaseLevelStatistics> snapshot, double factor) =>
+        snapshot.Select(l => l with { SplitTime = l.SplitTime * factor, ExecuteTime = l.ExecuteTime * factor, MergeTime = l.MergeTime * factor }).ToArray();
+
+    /// <summary>Per level: the counts of the first snapshot and, per phase, the smallest cumulative time of any snapshot.</summary>
+    internal static IReadOnlyList<PhaseLevelStatistics> MinimumPerLevel(IReadOnlyList<IReadOnlyList<PhaseLevelStatistics>> snapshots)
+    {
+        int levels = snapshots.Min(s => s.Count);
+        var result = new PhaseLevelStatistics[levels];
+        for (int i = 0; i < levels; i++)
+        {
+            PhaseLevelStatistics first = snapshots[0][i];
+            result[i] = first with
+            {
+                SplitTime = snapshots.Min(s => s[i].SplitTime),
+                ExecuteTime = snapshots.Min(s => s[i].ExecuteTime),
+                MergeTime = snapshots.Min(s => s[i].MergeTime),
+            };
+        }
+
+        return result;
     }
 
     private static ProgramModel? LoadModel(string name, string? folder, ProblemSize? size, List<string> problems)
