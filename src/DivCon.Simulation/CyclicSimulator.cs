@@ -177,6 +177,7 @@ public static class CyclicSimulator
         m.ColdStarts,
         m.WorkerMoves,
         m.Loans,
+        m.ProgramSwitches,
         m.PolicyCalls,
         new Dictionary<string, long>
         {

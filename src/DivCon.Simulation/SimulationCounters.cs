@@ -10,6 +10,7 @@ namespace DivCon.Simulation;
 /// <param name="ColdStarts">Threads resumed on another core (free oversubscription).</param>
 /// <param name="WorkerMoves">MultiProgramScheduler workers moved between programs (reallocations and loans).</param>
 /// <param name="Loans">Idle-lending loans.</param>
+/// <param name="ProgramSwitches">Shared scheduler: tasks started cold because the worker's previous task was another program's.</param>
 /// <param name="PolicyCalls">Calls of the policy's Decide.</param>
 /// <param name="CoreNs">Core-time per bucket, ns: task, dispatch, steal, search, contextSwitch, migration, idle.</param>
 /// <param name="AllocatedCoreNs">Per program, core-time its allocation gave it (partitioned schemes), or null.</param>
@@ -23,6 +24,7 @@ public sealed record SimulationCounters(
     long ColdStarts,
     long WorkerMoves,
     long Loans,
+    long ProgramSwitches,
     int PolicyCalls,
     IReadOnlyDictionary<string, long> CoreNs,
     IReadOnlyList<long>? AllocatedCoreNs);

@@ -157,6 +157,7 @@ public static class SimulationReport
         w.WriteNumber("coldStarts", c.ColdStarts);
         w.WriteNumber("workerMoves", c.WorkerMoves);
         w.WriteNumber("loans", c.Loans);
+        w.WriteNumber("programSwitches", c.ProgramSwitches);
         w.WriteNumber("policyCalls", c.PolicyCalls);
         w.WriteStartObject("coreSeconds");
         foreach ((string bucket, long ns) in c.CoreNs)

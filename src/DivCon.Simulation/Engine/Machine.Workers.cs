@@ -26,7 +26,7 @@ internal sealed partial class Machine
         {
             case StepKind.Dispatch:
             case StepKind.Steal:
-                StartStep(w, StepKind.Task, task!.Cost, task);
+                StartTaskBody(w, task!);
                 return;
             case StepKind.Task:
                 CompleteTask(w, task!);
@@ -36,8 +36,12 @@ internal sealed partial class Machine
                 Continue(w);
                 return;
             case StepKind.ContextSwitch:
-            case StepKind.Migration:
+            case StepKind.Migration when task is null:
                 ResumeOrContinue(w);
+                return;
+            case StepKind.Migration:
+                // The cold start of a shared-scheduler worker switching programs: now the task itself.
+                StartStep(w, StepKind.Task, task.Cost, task);
                 return;
             default:
                 throw new UnreachableException($"Step {kind} has no end.");
@@ -103,7 +107,7 @@ internal sealed partial class Machine
             }
             else
             {
-                StartStep(w, StepKind.Task, task.Cost, task);
+                StartTaskBody(w, task);
             }
 
             return;
@@ -152,6 +156,26 @@ internal sealed partial class Machine
         }
 
         Block(w);
+    }
+
+    /// <summary>
+    /// Runs the task, after a cold start if this is the shared scheduler and the worker's last task was another
+    /// program's: the caches hold the other program's data, the same cost a MultiProgramScheduler worker pays when it
+    /// moves (charged there at the move, so not here). Other arrangements never switch programs without a move.
+    /// </summary>
+    private void StartTaskBody(SimWorker w, SimTask task)
+    {
+        SimProgram program = task.Run.Program;
+        bool switched = Arrangement == Arrangement.SharedPool && w.LastProgram is not null && w.LastProgram != program;
+        w.LastProgram = program;
+        if (switched && _p.MigrationNs > 0)
+        {
+            ProgramSwitches++;
+            StartStep(w, StepKind.Migration, _p.MigrationNs, task);
+            return;
+        }
+
+        StartStep(w, StepKind.Task, task.Cost, task);
     }
 
     private int RandomVictim(WorkPool pool, int self)

@@ -138,6 +138,9 @@ internal sealed partial class Machine
 
     public long WorkerMoves { get; private set; }
 
+    /// <summary>Shared scheduler: tasks that started cold because the worker's previous task was another program's.</summary>
+    public long ProgramSwitches { get; private set; }
+
     public long TasksExecuted { get; private set; }
 
     /// <summary>Tasks created over the whole simulation.</summary>
@@ -147,7 +150,7 @@ internal sealed partial class Machine
     public long TasksQueued => Pools.Sum(p => (long)p.TaskCount);
 
     /// <summary>Tasks started and not finished (on a core, or preempted in the middle).</summary>
-    public long TasksInProgress => _workers.Count(w => (w.Step is StepKind.Task or StepKind.Dispatch or StepKind.Steal && w.Task is not null) || w.SavedTask is not null);
+    public long TasksInProgress => _workers.Count(w => (w.Step is StepKind.Task or StepKind.Dispatch or StepKind.Steal or StepKind.Migration && w.Task is not null) || w.SavedTask is not null);
 
     /// <summary>Every task is queued, in progress or executed: none lost, none run twice (counts must add up).</summary>
     public bool TasksAccountedFor => TasksCreated == TasksExecuted + TasksQueued + TasksInProgress;

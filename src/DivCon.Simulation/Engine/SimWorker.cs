@@ -77,6 +77,9 @@ internal sealed class SimWorker
     /// <summary>Resumed on another core than last time: it pays a cold start before going on.</summary>
     public bool NeedsColdStart { get; set; }
 
+    /// <summary>The program of the last task it ran (shared scheduler: a task of another program starts cold).</summary>
+    public SimProgram? LastProgram { get; set; }
+
     /// <summary>Failed steal attempts since it last found work.</summary>
     public int SearchAttempts { get; set; }
 
