@@ -25,19 +25,9 @@ internal sealed partial class Machine
 
         if (_freeCoreCount > 0)
         {
-            // Prefer the core it last ran on (no cold start), else the lowest free core.
-            int pick = _freeCoreCount - 1;
-            for (int i = 0; i < _freeCoreCount; i++)
-            {
-                if (_freeCores[i] == w.LastCore)
-                {
-                    pick = i;
-                    break;
-                }
-            }
-
-            int coreId = _freeCores[pick];
-            _freeCores[pick] = _freeCores[--_freeCoreCount];
+            // Prefer the core it last ran on (no cold start), else the most recently freed one.
+            int coreId = w.LastCore >= 0 && _freePosition[w.LastCore] >= 0 ? w.LastCore : _freeCores[_freeCoreCount - 1];
+            RemoveFreeCore(coreId);
             Assign(_cores[coreId], w);
             return;
         }
@@ -94,8 +84,18 @@ internal sealed partial class Machine
         }
         else if (Arrangement == Arrangement.OversubscribedFree)
         {
+            _freePosition[core.Id] = _freeCoreCount;
             _freeCores[_freeCoreCount++] = core.Id;
         }
+    }
+
+    private void RemoveFreeCore(int coreId)
+    {
+        int pos = _freePosition[coreId];
+        int last = _freeCores[--_freeCoreCount];
+        _freeCores[pos] = last;
+        _freePosition[last] = pos;
+        _freePosition[coreId] = -1;
     }
 
     private SimWorker? NextFor(SimCore core)

@@ -71,6 +71,7 @@ internal sealed partial class Machine
             w.PendingPool = target;
             if (w.State == WorkerState.Blocked)
             {
+                // Woken directly to move, not as a searcher of its old pool (it never counted there).
                 w.Pool.Sleepers.Remove(w);
                 w.State = WorkerState.Waking;
                 _events.Schedule(_now + _p.WakeNs, EventKind.Wake, w.Id);

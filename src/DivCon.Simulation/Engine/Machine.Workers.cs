@@ -100,7 +100,7 @@ internal sealed partial class Machine
         if (task is not null)
         {
             pool.TaskCount--;
-            FoundWork(w);
+            FoundWork(w, pool);
             if (_p.DispatchNs > 0)
             {
                 StartStep(w, StepKind.Dispatch, _p.DispatchNs, task);
@@ -113,6 +113,12 @@ internal sealed partial class Machine
             return;
         }
 
+        if (!w.Searching)
+        {
+            w.Searching = true;
+            pool.Searching++;
+        }
+
         int victims = pool.ActiveCount - (pool.IsActive(w.Slot) ? 1 : 0);
         if (w.SearchAttempts < _p.SpinAttempts && victims > 0)
         {
@@ -123,7 +129,7 @@ internal sealed partial class Machine
             {
                 pool.TaskCount--;
                 Steals++;
-                FoundWork(w);
+                FoundWork(w, pool);
                 StartStep(w, StepKind.Steal, _p.StealNs, stolen);
             }
             else
@@ -144,7 +150,7 @@ internal sealed partial class Machine
                 SimTask stolen = pool.Deques[slot].TrySteal()!;
                 pool.TaskCount--;
                 Steals++;
-                FoundWork(w);
+                FoundWork(w, pool);
                 StartStep(w, StepKind.Steal, _p.StealNs, stolen);
                 return;
             }
@@ -191,10 +197,29 @@ internal sealed partial class Machine
         return pool.ActiveAt(pick);
     }
 
-    private static void FoundWork(SimWorker w)
+    /// <summary>
+    /// The worker has a task. If it was searching it stops, and if more tasks are queued it wakes the next worker: the
+    /// chain that .NET's thread pool (one outstanding thread request at a time) and Go's scheduler (a spinning thread
+    /// that finds work wakes another) use to ramp up without waking every sleeper on every push.
+    /// </summary>
+    private void FoundWork(SimWorker w, WorkPool pool)
     {
         w.SearchAttempts = 0;
         w.LoanTried = false;
+        if (w.Searching)
+        {
+            StopSearching(w, pool);
+            if (pool.TaskCount > 0)
+            {
+                WakeOne(pool);
+            }
+        }
+    }
+
+    private static void StopSearching(SimWorker w, WorkPool pool)
+    {
+        w.Searching = false;
+        pool.Searching--;
     }
 
     private void PushLocal(SimWorker w, SimTask task)
@@ -211,10 +236,14 @@ internal sealed partial class Machine
         WakeOne(pool);
     }
 
-    /// <summary>One push wakes one blocked worker of the pool, if any.</summary>
+    /// <summary>
+    /// A push wakes one blocked worker of the pool, unless one is already searching: that one will find the task (it
+    /// looks at every deque before it blocks) and, finding it, wakes the next (<see cref="FoundWork"/>). Required for
+    /// progress: whenever a task is queued, some worker of its pool is searching or has been woken.
+    /// </summary>
     private void WakeOne(WorkPool pool)
     {
-        if (pool.Sleepers.Count == 0)
+        if (pool.Sleepers.Count == 0 || pool.Searching > 0)
         {
             return;
         }
@@ -227,11 +256,18 @@ internal sealed partial class Machine
         pool.Sleepers[pick] = pool.Sleepers[^1];
         pool.Sleepers.RemoveAt(pool.Sleepers.Count - 1);
         sleeper.State = WorkerState.Waking;
+        sleeper.Searching = true;
+        pool.Searching++;
         _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
     }
 
     private void Block(SimWorker w)
     {
+        if (w.Searching)
+        {
+            StopSearching(w, w.Pool);
+        }
+
         w.State = WorkerState.Blocked;
         w.SearchAttempts = 0;
         w.Pool.Sleepers.Add(w);
@@ -268,6 +304,16 @@ internal sealed partial class Machine
 
         old.RemoveActive(w.Slot);
         old.Serving--;
+        if (w.Searching)
+        {
+            // It no longer searches the old pool: if tasks wait there, someone else must be woken for them.
+            StopSearching(w, old);
+            if (old.TaskCount > 0)
+            {
+                WakeOne(old);
+            }
+        }
+
         w.Pool = target;
         target.AddActive(w.Slot);
         target.Serving++;

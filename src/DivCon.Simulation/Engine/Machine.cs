@@ -34,6 +34,7 @@ internal sealed partial class Machine
     private readonly SimWorker[] _workers;
     private readonly Queue<SimWorker> _freeRunQueue = new();
     private readonly int[] _freeCores;
+    private readonly int[] _freePosition; // core → index in _freeCores, or -1 (free arrangement only)
     private int _freeCoreCount;
     private readonly bool _timeSliced;
     private readonly SimRandom _random;
@@ -64,14 +65,16 @@ internal sealed partial class Machine
         _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
         _cores = new SimCore[cores];
         _freeCores = new int[cores];
+        _freePosition = new int[cores];
         for (int c = 0; c < cores; c++)
         {
             _cores[c] = new SimCore { Id = c };
         }
 
-        // Free-core set, lowest id on top, so a free worker takes the lowest free core (deterministic).
+        // Free-core set (free arrangement), lowest id on top at the start.
         for (int c = cores - 1; c >= 0; c--)
         {
+            _freePosition[c] = _freeCoreCount;
             _freeCores[_freeCoreCount++] = c;
         }
 

@@ -80,6 +80,12 @@ internal sealed class SimWorker
     /// <summary>The program of the last task it ran (shared scheduler: a task of another program starts cold).</summary>
     public SimProgram? LastProgram { get; set; }
 
+    /// <summary>
+    /// Looking for work (woken, or out of local work and stealing): counted in its pool's
+    /// <see cref="WorkPool.Searching"/>, which throttles wake-ups.
+    /// </summary>
+    public bool Searching { get; set; }
+
     /// <summary>Failed steal attempts since it last found work.</summary>
     public int SearchAttempts { get; set; }
 

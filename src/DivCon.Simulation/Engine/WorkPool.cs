@@ -37,6 +37,9 @@ internal sealed class WorkPool
     /// <summary>Tasks queued and not started (global queue plus deques): the O(1) available-task counter.</summary>
     public int TaskCount { get; set; }
 
+    /// <summary>Workers of this pool that are looking for work (or woken to): while there is one, a push wakes nobody.</summary>
+    public int Searching { get; set; }
+
     /// <summary>Workers whose current pool is this one (running, runnable or blocked).</summary>
     public int Serving { get; set; }
 
