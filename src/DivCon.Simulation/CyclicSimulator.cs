@@ -28,16 +28,136 @@ public static class CyclicSimulator
         }
 
         bool needTables = request.Schemes.Any(s => s == HillClimbingPolicy.PolicyName);
-        IReadOnlyList<IsolatedResult> isolated = Isolate(request, needTables);
-        var schemes = new List<SchemeResult>();
-        foreach (string name in request.Schemes)
+        var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
+        var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
+        for (int r = 0; r < request.Repeat; r++)
         {
-            (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
-            schemes.Add(RunScheme(request, isolated, name, arrangement, setup));
+            // Each repetition is a whole cyclic test with its own seed: other trees (quicksort) and other victims.
+            SimulationRequest repetition = r == 0 ? request : request with { Seed = SimRandom.Derive(request.Seed, (ulong)r) };
+            IReadOnlyList<IsolatedResult> isolated = Isolate(repetition, needTables);
+            isolatedPerRepetition.Add(isolated);
+            foreach (string name in request.Schemes)
+            {
+                (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
+                runsPerScheme[name].Add(RunScheme(repetition, isolated, arrangement, setup));
+            }
         }
 
-        return new SimulationResult(request, isolated, schemes);
+        IReadOnlyList<IsolatedResult> pooled = PoolIsolated(isolatedPerRepetition);
+        var schemes = request.Schemes.Select(name => Summarize(name, pooled, isolatedPerRepetition, runsPerScheme[name])).ToArray();
+        return new SimulationResult(request, pooled, schemes, Compare(schemes));
     }
+
+    /// <summary>One repetition of one scheme: each program's recorded run durations, its discarded runs, the counters.</summary>
+    internal sealed record SchemeRun(IReadOnlyList<IReadOnlyList<long>> Durations, IReadOnlyList<int> Discarded, SimulationCounters Counters);
+
+    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition)
+    {
+        var pooled = new List<IsolatedResult>();
+        for (int i = 0; i < perRepetition[0].Count; i++)
+        {
+            IsolatedResult first = perRepetition[0][i];
+            long[] runs = perRepetition.SelectMany(rep => rep[i].CspRunsNs).ToArray();
+            pooled.Add(first with
+            {
+                SequentialNs = perRepetition.Average(rep => rep[i].SequentialNs),
+                CspRunsNs = runs,
+                Csp = Descriptive.Summarize(runs.Select(Seconds).ToArray()),
+                Scalability = perRepetition.Average(rep => rep[i].Scalability),
+            });
+        }
+
+        return pooled;
+    }
+
+    private static SchemeResult Summarize(
+        string name, IReadOnlyList<IsolatedResult> pooled, IReadOnlyList<IReadOnlyList<IsolatedResult>> isolated, IReadOnlyList<SchemeRun> runs)
+    {
+        var programs = new List<ProgramResult>();
+        for (int i = 0; i < pooled.Count; i++)
+        {
+            IsolatedResult alone = pooled[i];
+            long[] cmpNs = runs.SelectMany(r => r.Durations[i]).ToArray();
+            int discarded = runs.Sum(r => r.Discarded[i]);
+            if (cmpNs.Length == 0)
+            {
+                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], discarded, null, null));
+                continue;
+            }
+
+            double[] cmp = cmpNs.Select(Seconds).ToArray();
+            RatioEstimate ntt = RatioEstimate.Of(cmp, alone.CspRunsNs.Select(Seconds).ToArray());
+            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), cmpNs, discarded, ntt, ntt.Reciprocal()));
+        }
+
+        var repetitions = new List<SimulatedRepetition>();
+        for (int r = 0; r < runs.Count; r++)
+        {
+            var ntts = new double?[pooled.Count];
+            for (int i = 0; i < pooled.Count; i++)
+            {
+                IReadOnlyList<long> cmp = runs[r].Durations[i];
+                ntts[i] = cmp.Count == 0 ? null : MultiprogramMetrics.Ntt(cmp.Average(), isolated[r][i].CspRunsNs.Average());
+            }
+
+            bool complete = ntts.All(n => n is not null);
+            double[] values = complete ? ntts.Select(n => n!.Value).ToArray() : [];
+            repetitions.Add(new SimulatedRepetition(
+                r + 1,
+                ntts,
+                complete ? MultiprogramMetrics.Antt(values) : null,
+                complete ? MultiprogramMetrics.Mntt(values) : null,
+                complete ? MultiprogramMetrics.Stp(values.Select(n => 1 / n).ToArray()) : null));
+        }
+
+        bool all = repetitions.All(r => r.Antt is not null);
+        return new SchemeResult(
+            name,
+            programs,
+            all ? repetitions.Average(r => r.Antt!.Value) : null,
+            all ? repetitions.Average(r => r.Mntt!.Value) : null,
+            all ? repetitions.Average(r => r.Stp!.Value) : null,
+            repetitions,
+            Sum(runs.Select(r => r.Counters).ToArray()));
+    }
+
+    private static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes)
+    {
+        var comparisons = new List<SchemeComparison>();
+        for (int a = 0; a < schemes.Count; a++)
+        {
+            for (int b = a + 1; b < schemes.Count; b++)
+            {
+                SchemeResult x = schemes[a], y = schemes[b];
+                if (x.Antt is null || y.Antt is null)
+                {
+                    continue;
+                }
+
+                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "antt",
+                    WelchTest.Compare(x.Repetitions.Select(r => r.Antt!.Value).ToArray(), y.Repetitions.Select(r => r.Antt!.Value).ToArray())));
+                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "stp",
+                    WelchTest.Compare(x.Repetitions.Select(r => r.Stp!.Value).ToArray(), y.Repetitions.Select(r => r.Stp!.Value).ToArray())));
+            }
+        }
+
+        return comparisons;
+    }
+
+    private static SimulationCounters Sum(IReadOnlyList<SimulationCounters> all) => new(
+        all.Sum(c => c.Events),
+        all.Sum(c => c.Tasks),
+        all.Sum(c => c.Steals),
+        all.Sum(c => c.FailedSteals),
+        all.Sum(c => c.ContextSwitches),
+        all.Sum(c => c.Preemptions),
+        all.Sum(c => c.ColdStarts),
+        all.Sum(c => c.WorkerMoves),
+        all.Sum(c => c.Loans),
+        all.Sum(c => c.ProgramSwitches),
+        all.Sum(c => c.PolicyCalls),
+        all[0].CoreNs.Keys.ToDictionary(k => k, k => all.Sum(c => c.CoreNs[k])),
+        all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray());
 
     /// <summary>The isolated phase: <see cref="SimulationRequest.SpRuns"/> runs of each program alone on all cores.</summary>
     internal static IReadOnlyList<IsolatedResult> Isolate(SimulationRequest request, bool withTables)
@@ -96,39 +216,15 @@ public static class CyclicSimulator
     }
 
     /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
-    internal static SchemeResult RunScheme(
-        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, string name, Arrangement arrangement, PartitioningSetup? setup)
+    internal static SchemeRun RunScheme(
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
     {
         Machine machine = BuildMachine(request, isolated, arrangement, setup);
         machine.RunCyclic(request.DurationNs);
-        var programs = new List<ProgramResult>();
-        for (int i = 0; i < machine.Programs.Count; i++)
-        {
-            SimProgram program = machine.Programs[i];
-            IsolatedResult alone = isolated[i];
-            double[] csp = alone.CspRunsNs.Select(Seconds).ToArray();
-            double[] cmp = program.Durations.Select(Seconds).ToArray();
-            int discarded = program.Current is null ? 0 : 1;
-            if (cmp.Length == 0)
-            {
-                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], discarded, null, null));
-                continue;
-            }
-
-            RatioEstimate ntt = RatioEstimate.Of(cmp, csp);
-            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), program.Durations.ToArray(), discarded, ntt, ntt.Reciprocal()));
-        }
-
-        double? antt = null, mntt = null, stp = null;
-        if (programs.All(p => p.Ntt is not null))
-        {
-            double[] ntts = programs.Select(p => p.Ntt!.Mean).ToArray();
-            antt = MultiprogramMetrics.Antt(ntts);
-            mntt = MultiprogramMetrics.Mntt(ntts);
-            stp = MultiprogramMetrics.Stp(programs.Select(p => p.Np!.Mean).ToArray());
-        }
-
-        return new SchemeResult(name, programs, antt, mntt, stp, Counters(machine));
+        return new SchemeRun(
+            machine.Programs.Select(p => (IReadOnlyList<long>)p.Durations.ToArray()).ToArray(),
+            machine.Programs.Select(p => p.Current is null ? 0 : 1).ToArray(),
+            Counters(machine));
     }
 
     internal static Machine BuildMachine(

@@ -9,9 +9,11 @@ namespace DivCon.Simulation;
 /// Writes simulation results as JSON, CSV and Markdown. Nothing wall-clock (no dates, no machine names, no elapsed
 /// real time) goes in, so the same request gives byte-identical files. Each scheme object has the shape of a scheme
 /// in the harness's cyclic.json: <c>scheme</c>, <c>antt</c>, <c>mntt</c>, <c>stp</c> (each <c>{mean, ci99, sd, rsd, n}</c>
-/// over repetitions: one simulation is one repetition, so no interval), <c>programs</c> with <c>program</c>,
+/// over the repetitions: with one repetition there is no interval), <c>programs</c> with <c>program</c>,
 /// <c>csp</c> and <c>cmp</c> (<c>{mean, ci99, sd, rsd, n}</c>, seconds), <c>runs</c>, <c>discarded</c>, <c>ntt</c> and
-/// <c>np</c> (<c>{mean, ci99, sd, rsd, se, df, n, nSp}</c>); <c>ci99</c> is <c>[lower, upper]</c> or null.
+/// <c>np</c> (<c>{mean, ci99, sd, rsd, se, df, n, nSp}</c>; runs pooled over repetitions), and <c>repetitions</c>
+/// (<c>{repetition, ntt[], antt, mntt, stp}</c>); per result a <c>comparisons</c> array (Welch's test per scheme pair
+/// on ANTT and STP). <c>ci99</c> is <c>[lower, upper]</c> or null.
 /// </summary>
 public static class SimulationReport
 {
@@ -74,6 +76,7 @@ public static class SimulationReport
         w.WriteNumber("seed", r.Request.Seed);
         w.WriteNumber("duration", r.Request.DurationNs / 1e9);
         w.WriteNumber("spRuns", r.Request.SpRuns);
+        w.WriteNumber("repeat", r.Request.Repeat);
         w.WriteStartArray("isolated");
         for (int i = 0; i < r.Isolated.Count; i++)
         {
@@ -113,11 +116,11 @@ public static class SimulationReport
             w.WriteStartObject();
             w.WriteString("scheme", s.Scheme);
             w.WritePropertyName("antt");
-            Sample(w, s.Antt is { } antt ? Descriptive.Summarize([antt]) : null);
+            Sample(w, OverRepetitions(s, r => r.Antt));
             w.WritePropertyName("mntt");
-            Sample(w, s.Mntt is { } mntt ? Descriptive.Summarize([mntt]) : null);
+            Sample(w, OverRepetitions(s, r => r.Mntt));
             w.WritePropertyName("stp");
-            Sample(w, s.Stp is { } stp ? Descriptive.Summarize([stp]) : null);
+            Sample(w, OverRepetitions(s, r => r.Stp));
             w.WriteStartArray("programs");
             foreach (ProgramResult p in s.Programs)
             {
@@ -137,13 +140,62 @@ public static class SimulationReport
             }
 
             w.WriteEndArray();
+            w.WriteStartArray("repetitions");
+            foreach (SimulatedRepetition rep in s.Repetitions)
+            {
+                w.WriteStartObject();
+                w.WriteNumber("repetition", rep.Repetition);
+                w.WriteStartArray("ntt");
+                foreach (double? v in rep.Ntt)
+                {
+                    NumberValue(w, v);
+                }
+
+                w.WriteEndArray();
+                Number(w, "antt", rep.Antt);
+                Number(w, "mntt", rep.Mntt);
+                Number(w, "stp", rep.Stp);
+                w.WriteEndObject();
+            }
+
+            w.WriteEndArray();
             WriteCounters(w, s.Counters, r.Request);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteStartArray("comparisons");
+        foreach (SchemeComparison c in r.Comparisons)
+        {
+            w.WriteStartObject();
+            w.WriteString("schemeA", c.SchemeA);
+            w.WriteString("schemeB", c.SchemeB);
+            w.WriteString("metric", c.Metric);
+            w.WriteNumber("meanA", c.Test.MeanA);
+            w.WriteNumber("meanB", c.Test.MeanB);
+            Number(w, "t", c.Test.T);
+            Number(w, "df", c.Test.DegreesOfFreedom);
+            Number(w, "p", c.Test.PValue);
+            if (c.Test.Significant is { } significant)
+            {
+                w.WriteBoolean("significant", significant);
+            }
+            else
+            {
+                w.WriteNull("significant");
+            }
+
+            w.WriteString("verdict", c.Test.Verdict);
             w.WriteEndObject();
         }
 
         w.WriteEndArray();
         w.WriteEndObject();
     }
+
+    /// <summary>A scheme metric over the repetitions, or null when some repetition has none.</summary>
+    private static Estimate? OverRepetitions(SchemeResult s, Func<SimulatedRepetition, double?> metric) =>
+        s.Repetitions.All(r => metric(r) is not null) ? Descriptive.Summarize(s.Repetitions.Select(r => metric(r)!.Value).ToArray()) : null;
 
     private static void WriteCounters(Utf8JsonWriter w, SimulationCounters c, SimulationRequest request)
     {
@@ -171,7 +223,7 @@ public static class SimulationReport
             w.WriteStartObject("meanAllocatedCores");
             for (int i = 0; i < allocated.Count; i++)
             {
-                w.WriteNumber(request.Programs[i].Name, (double)allocated[i] / request.DurationNs);
+                w.WriteNumber(request.Programs[i].Name, (double)allocated[i] / request.DurationNs / request.Repeat);
             }
 
             w.WriteEndObject();
@@ -236,6 +288,11 @@ public static class SimulationReport
     private static void Number(Utf8JsonWriter w, string name, double? value)
     {
         w.WritePropertyName(name);
+        NumberValue(w, value);
+    }
+
+    private static void NumberValue(Utf8JsonWriter w, double? value)
+    {
         if (value is { } v && double.IsFinite(v))
         {
             w.WriteNumberValue(v);

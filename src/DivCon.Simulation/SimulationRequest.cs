@@ -21,6 +21,12 @@ public sealed record SimulationRequest
     /// <summary>Isolated runs per program for C^SP (§5.4.1: 5).</summary>
     public int SpRuns { get; init; } = 5;
 
+    /// <summary>
+    /// Repetitions of the whole cyclic test, each with its own seed (the first with <see cref="Seed"/>); scheme-level
+    /// intervals and significance need at least 2 (the thesis averaged over 21).
+    /// </summary>
+    public int Repeat { get; init; } = 1;
+
     /// <summary>Costs of the machine and schedulers.</summary>
     public SimulationParameters Parameters { get; init; } = new();
 
@@ -65,6 +71,11 @@ public sealed record SimulationRequest
         if (DurationNs <= 0)
         {
             problems.Add($"The duration must be positive; got {DurationNs} ns.");
+        }
+
+        if (Repeat < 1)
+        {
+            problems.Add($"Repeat must be at least 1; got {Repeat}.");
         }
 
         if (SpRuns < 1)

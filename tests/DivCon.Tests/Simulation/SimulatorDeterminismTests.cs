@@ -74,4 +74,34 @@ public sealed class SimulatorDeterminismTests
             }
         }
     }
+
+    [Fact]
+    public void Repetitions_GiveSchemeLevelIntervalsAndWelchComparisons()
+    {
+        SimulationRequest request = Request(5) with { Schemes = [SimulationSchemes.Shared, SimulationSchemes.OversubscribedFree], Repeat = 3 };
+
+        SimulationResult result = CyclicSimulator.Run(request);
+
+        Assert.All(result.Schemes, s => Assert.Equal([1, 2, 3], s.Repetitions.Select(r => r.Repetition)));
+        Assert.All(result.Schemes, s => Assert.Equal(s.Repetitions.Average(r => r.Antt!.Value), s.Antt!.Value, 12));
+        // Each repetition has its own seed: other quicksort trees, so other values.
+        Assert.All(result.Schemes, s => Assert.True(s.Repetitions.Select(r => r.Antt).Distinct().Count() > 1));
+        Assert.Equal(3 * request.SpRuns, result.Isolated[0].CspRunsNs.Count);
+        Assert.Equal(2, result.Comparisons.Count); // one pair, ANTT and STP
+        Assert.All(result.Comparisons, c => Assert.NotNull(c.Test.PValue));
+
+        using var doc = System.Text.Json.JsonDocument.Parse(
+            SimulationReport.ToJson([new NamedResult("w", result)], new Dictionary<string, string>()));
+        var scheme = doc.RootElement.GetProperty("results")[0].GetProperty("schemes")[0];
+        Assert.Equal(2, scheme.GetProperty("antt").GetProperty("ci99").GetArrayLength());
+        Assert.Equal(3, scheme.GetProperty("repetitions").GetArrayLength());
+    }
+
+    [Fact]
+    public void OneRepetition_ComparisonsSayNotEnoughRepetitions()
+    {
+        SimulationResult result = CyclicSimulator.Run(Request(5) with { Schemes = [SimulationSchemes.Shared, SimulationSchemes.OversubscribedFree] });
+
+        Assert.All(result.Comparisons, c => Assert.Equal("not enough repetitions", c.Test.Verdict));
+    }
 }

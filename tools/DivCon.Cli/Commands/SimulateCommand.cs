@@ -51,6 +51,11 @@ internal static class SimulateCommand
             DefaultValueFactory = _ => "30s",
         };
         var spRuns = new Option<int>("--sp-runs") { Description = "Isolated runs per program for C^SP. Default 5.", DefaultValueFactory = _ => 5 };
+        var repeat = new Option<int>("--repeat")
+        {
+            Description = "Repetitions of the whole simulated cyclic test, each with its own seed; scheme-level intervals and Welch's test need 2 or more. Default 1.",
+            DefaultValueFactory = _ => 1,
+        };
         var output = new Option<string>("--out")
         {
             Description = "Output folder for simulate.json, simulate.csv and report.md. Default simulate-out.",
@@ -66,7 +71,7 @@ internal static class SimulateCommand
             "simulate",
             "Simulate the cyclic multiprogram test on N virtual cores under each scheme, with the real partitioning policies; deterministic: the same options give byte-identical files.")
         {
-            cores, programs, schemes, models, size, seed, duration, spRuns, output, quantum, contextSwitch, migration, steal, interval,
+            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval,
         };
         command.Subcommands.Add(CreateCalibrate());
         command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
@@ -90,6 +95,12 @@ internal static class SimulateCommand
             if (sp < 1)
             {
                 problems.Add($"--sp-runs must be at least 1; got {sp}.");
+            }
+
+            int repetitions = parse.GetValue(repeat);
+            if (repetitions < 1)
+            {
+                problems.Add($"--repeat must be at least 1; got {repetitions}.");
             }
 
             SimulationParameters parameters = new();
@@ -163,6 +174,7 @@ internal static class SimulateCommand
                         Seed = parse.GetValue(seed),
                         DurationNs = durationNs!.Value,
                         SpRuns = sp,
+                        Repeat = repetitions,
                         Parameters = parameters,
                     };
                     await stdout.WriteLineAsync($"simulating {name} on {n} cores ({list.Length} programs, {schemeNames.Length} schemes)...");
@@ -180,6 +192,7 @@ internal static class SimulateCommand
                 ["size"] = sizeText,
                 ["seed"] = parse.GetValue(seed).ToString(CultureInfo.InvariantCulture),
                 ["duration"] = parse.GetValue(duration) ?? "30s",
+                ["repeat"] = repetitions.ToString(CultureInfo.InvariantCulture),
             };
             Directory.CreateDirectory(outDir);
             await File.WriteAllTextAsync(Path.Combine(outDir, "simulate.json"), SimulationReport.ToJson(results, settings), cancellationToken);
@@ -451,7 +464,7 @@ internal static class SimulateCommand
     {
         var sb = new StringBuilder();
         var names = result.Request.Programs.Select(p => p.Name).ToArray();
-        sb.Append(CultureInfo.InvariantCulture, $"{workload}, {result.Request.Cores} cores, {result.Request.DurationNs / 1e9:0.###} s simulated\n");
+        sb.Append(CultureInfo.InvariantCulture, $"{workload}, {result.Request.Cores} cores, {result.Request.DurationNs / 1e9:0.###} s simulated, {result.Request.Repeat} repetition(s)\n");
         sb.Append(CultureInfo.InvariantCulture, $"  {"program",-14}");
         foreach (IsolatedResult iso in result.Isolated)
         {
