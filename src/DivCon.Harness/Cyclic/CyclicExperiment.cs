@@ -8,7 +8,8 @@ namespace DivCon.Harness.Cyclic;
 /// Runs a <see cref="CyclicPlan"/>: for each repetition, C^SP of every program (warm-up runs, then
 /// <see cref="CyclicSettings.SpRuns"/> isolated runs under the SP scheme, then a correctness check), the program's
 /// scalability if a scheme needs it (first repetition only), then each scheme's multiprogram phase in a seeded random
-/// order; finally <see cref="CyclicAnalysis"/>. A failing program abandons the whole test with
+/// order; finally <see cref="CyclicAnalysis"/>. A full garbage collection precedes each program's C^SP runs and each
+/// phase. A failing program abandons the whole test with
 /// <see cref="ProgramRunException"/> (its message names the program, the scheme and the repetition): no partial result.
 /// Run it on <see cref="HarnessThread"/> for real measurements.
 /// </summary>
@@ -64,9 +65,10 @@ public sealed class CyclicExperiment
             foreach (SchemeDescriptor scheme in Order(plan.Schemes, s, r))
             {
                 cancellationToken.ThrowIfCancellationRequested();
+                CollectGarbage();
                 var context = new SchemeContext(
                     programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
-                using ISchedulerArrangement arrangement = scheme.Create(context);
+                using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
                 var phasePrograms = programs
                     .Select((p, i) => new PhaseProgram(p.Name, ct => p.RunAsync(arrangement.SchedulerFor(i), ct)))
                     .ToArray();
@@ -110,9 +112,11 @@ public sealed class CyclicExperiment
     {
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
+        CollectGarbage();
         var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
-        using ISchedulerArrangement arrangement = plan.SpScheme.Create(context);
+        using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.WarmupRuns} warm-up + {s.SpRuns} runs alone on {plan.SpScheme.Name} ...");
         try
         {
             if (s.WarmupRuns > 0)
@@ -131,6 +135,29 @@ public sealed class CyclicExperiment
                 string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', repetition {r + 1})"),
                 e.InnerException);
         }
+    }
+
+    private static ISchedulerArrangement CreateArrangement(SchemeDescriptor scheme, SchemeContext context)
+    {
+        try
+        {
+            return scheme.Create(context);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            throw new SchemeSetupException(scheme.Name, $"Scheme '{scheme.Name}' could not build its schedulers: {e.Message}", e);
+        }
+    }
+
+    /// <summary>
+    /// A full collection before each measurement, so that no phase pays for the garbage the previous one left (the
+    /// sample programs allocate their results; mergesort and quicksort are non-destructive).
+    /// </summary>
+    private static void CollectGarbage()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
     }
 
     private static void Guard(string program, string what, int r, Action action)

@@ -20,7 +20,8 @@ namespace DivCon.Harness.Cyclic;
 /// <para>
 /// Which runs count is decided by timestamps alone, never by the order in which the harness sees events: a run is
 /// recorded iff it completed successfully with end ≤ start of phase + limit; a program is restarted iff its run
-/// ended before that instant.
+/// ended before that instant. (A run due to end at the very instant of the limit may be stopped by the limit first
+/// and then counts as discarded; with a real clock such a tie has probability zero.)
 /// </para>
 /// <para>
 /// Failure: if any run faults (or a program cannot be started) the phase stops every other run, waits for them (at
@@ -53,7 +54,9 @@ public static class CyclicProtocol
             Task first = await Task.WhenAny(ended, timeout);
             if (first != ended)
             {
+                // Ask it to stop and give it a bounded moment, so the caller does not dispose a scheduler under it.
                 runCts.Cancel();
+                await Task.WhenAny(ended, Task.Delay(TimeSpan.FromSeconds(30), clock, CancellationToken.None));
                 throw new ProgramRunException(program.Name,
                     $"Program '{program.Name}' did not finish a single-program run within {Seconds(runTimeout)}.");
             }
@@ -121,6 +124,7 @@ public static class CyclicProtocol
         }
 
         (string Program, Task Run, string When)? failure = null;
+        Exception? harnessError = null;
         bool canceled = false;
         var canceledSignal = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using CancellationTokenRegistration registration = cancellationToken.Register(static s => ((TaskCompletionSource)s!).TrySetResult(), canceledSignal);
@@ -186,6 +190,12 @@ public static class CyclicProtocol
                 }
             }
         }
+        catch (Exception e)
+        {
+            // The harness's own failure (a progress callback that threw): still stop and wait for the runs below
+            // before rethrowing, so no program's work outlives the phase.
+            harnessError = e;
+        }
         finally
         {
             // Stop everything still going: the limit has passed, a program failed, or the caller canceled.
@@ -221,6 +231,11 @@ public static class CyclicProtocol
                 bool inTime = end <= limitTimestamp && current[i].IsCompletedSuccessfully;
                 runs.Add(Record(i, starts[i], end, inTime));
             }
+        }
+
+        if (harnessError is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(harnessError);
         }
 
         if (failure is { } f)

@@ -23,6 +23,11 @@ public sealed record MachineInfo(
         Git("rev-parse HEAD")?.Trim(),
         Git("status --porcelain --untracked-files=no") is { } s ? s.Trim().Length > 0 : null);
 
+    // The working directory first (a run from the repository), then the folder of the binary (a run from elsewhere of
+    // a build inside the repository).
+    private static string? Git(string arguments) =>
+        GitIn(Environment.CurrentDirectory, arguments) ?? GitIn(AppContext.BaseDirectory, arguments);
+
     /// <summary>
     /// The processors this process may run on (its affinity mask: cgroup cpusets, <c>taskset</c>), ascending; falls back
     /// to 0 … ProcessorCount − 1 where the mask cannot be read.
@@ -49,11 +54,11 @@ public sealed record MachineInfo(
         return Enumerable.Range(0, Environment.ProcessorCount).ToArray();
     }
 
-    private static string? Git(string arguments)
+    private static string? GitIn(string directory, string arguments)
     {
         try
         {
-            using var git = Process.Start(new ProcessStartInfo("git", arguments)
+            using var git = Process.Start(new ProcessStartInfo("git", $"-C \"{directory}\" {arguments}")
             {
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,

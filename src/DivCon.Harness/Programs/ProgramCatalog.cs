@@ -3,10 +3,9 @@ using DivCon.Samples;
 namespace DivCon.Harness.Programs;
 
 /// <summary>
-/// The programs the harness can name, in report order. The five sample programs of the thesis are listed; until
-/// <c>DivCon.Samples.SampleCatalog</c> is wired (one line each: <c>catalog.With(ProgramEntry.Available(name, text,
-/// (size, seed) =&gt; SampleCatalog.Create(name, size, seed)))</c>) they are unavailable. The synthetic spin programs are
-/// always available.
+/// The programs the harness can name, in report order: the five sample programs of the thesis (from
+/// <see cref="SampleCatalog"/>) and two synthetic spin programs. An entry can also be listed as unavailable, with the
+/// reason (a program whose project is not in the build), and is then never selectable.
 /// </summary>
 public sealed class ProgramCatalog
 {
@@ -66,21 +65,23 @@ public sealed class ProgramCatalog
         _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Unknown problem size."),
     };
 
-    /// <summary>The catalogue of this build: the five samples (unavailable until wired) and the synthetic programs.</summary>
+    /// <summary>The catalogue of this build: the five samples of <see cref="SampleCatalog"/> and the synthetic programs.</summary>
     public static ProgramCatalog CreateDefault()
     {
-        const string needsSamples = "needs DivCon.Samples.SampleCatalog, which is not wired into this build";
         return new ProgramCatalog(
         [
-            ProgramEntry.Unavailable("sumofsquares", "Sum of squares (map-reduce), high scalability (§4.4.1).", needsSamples),
-            ProgramEntry.Unavailable("montecarlopi", "Monte Carlo π, high scalability (§4.4.2).", needsSamples),
-            ProgramEntry.Unavailable("strassen", "Strassen matrix multiplication, moderate scalability (§4.4.3).", needsSamples),
-            ProgramEntry.Unavailable("quicksort", "Quicksort, median-of-first-100 pivot, low scalability (§4.4.4).", needsSamples),
-            ProgramEntry.Unavailable("mergesort", "Mergesort, low scalability (§4.4.5).", needsSamples),
+            Sample("sumofsquares", "Sum of squares (map-reduce), high scalability (§4.4.1)."),
+            Sample("montecarlopi", "Monte Carlo π, high scalability (§4.4.2)."),
+            Sample("strassen", "Strassen matrix multiplication, moderate scalability (§4.4.3)."),
+            Sample("quicksort", "Quicksort, median-of-first-100 pivot, low scalability (§4.4.4)."),
+            Sample("mergesort", "Mergesort, low scalability (§4.4.5)."),
             ProgramEntry.Available("spin", "Synthetic: fixed integer work in 32 equal tasks (no D&C, no memory traffic), near-linear scalability.",
                 (size, seed) => new SyntheticSpinProgram("spin", size, SpinIterations(size), 32, 0, seed)),
             ProgramEntry.Available("spin-serial", "Synthetic: the same work, half of it in one serial task first (scalability ≤ 2 on any machine).",
                 (size, seed) => new SyntheticSpinProgram("spin-serial", size, SpinIterations(size), 32, 0.5, seed)),
         ]);
+
+        static ProgramEntry Sample(string name, string description) =>
+            ProgramEntry.Available(name, description, (size, seed) => SampleCatalog.Create(name, size, seed));
     }
 }

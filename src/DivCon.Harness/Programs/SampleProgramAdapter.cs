@@ -7,12 +7,19 @@ public sealed class SampleProgramAdapter : IWorkloadProgram
 {
     private readonly ISampleProgram _program;
 
-    /// <summary>Wraps <paramref name="program"/>; <paramref name="name"/> defaults to its catalogue name.</summary>
+    /// <summary>
+    /// Wraps <paramref name="program"/>; <paramref name="name"/> defaults to its catalogue name. A skeleton sample
+    /// (<see cref="IDivConSample"/>) makes its input data now, so that no timed run pays for it.
+    /// </summary>
     public SampleProgramAdapter(ISampleProgram program, string? name = null)
     {
         ArgumentNullException.ThrowIfNull(program);
         _program = program;
         Name = name ?? program.Name;
+        if (program is IDivConSample { IsInitialized: false } sample)
+        {
+            sample.Initialize();
+        }
     }
 
     /// <inheritdoc/>

@@ -44,7 +44,7 @@ public static class CyclicJsonWriter
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(stream);
-        using var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true });
+        using var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
         w.WriteStartObject();
         w.WriteString("kind", result.Configuration.Kind);
         w.WriteNumber("schemaVersion", 1);

@@ -64,8 +64,8 @@ public static class IdleLending
                 throw new ArgumentOutOfRangeException(nameof(scalabilities), s, $"Scalability {i} must be a positive finite number.");
             }
 
-            double key = ProgramPriority.Key(Math.Max(servingWorkers[i], 0), s);
-            if (best < 0 || ProgramPriority.Compare(key, s, i, bestKey, bestS, best) < 0)
+            double key = Math.Max(servingWorkers[i], 0) / s;
+            if (best < 0 || ProgramPriority.CompareRaw(key, s, i, bestKey, bestS, best) < 0)
             {
                 best = i;
                 bestKey = key;

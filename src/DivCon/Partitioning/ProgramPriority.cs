@@ -18,6 +18,21 @@ internal static class ProgramPriority
     /// <summary>The order key of a program holding <paramref name="cores"/> cores: lower is served first.</summary>
     public static double Key(int cores, double scalability) => Quantize(cores / scalability);
 
+    /// <summary>
+    /// <see cref="Compare"/> for unrounded keys (cores / scalability), rounding only when the two are close: rounding
+    /// is monotone and its step is below 1e-11 relative, so keys further apart than 1e-10 relative compare the same
+    /// rounded or not. For hot paths that would otherwise round every key (idle lending).
+    /// </summary>
+    public static int CompareRaw(double rawI, double scalabilityI, int i, double rawJ, double scalabilityJ, int j)
+    {
+        if (Math.Abs(rawI - rawJ) > 1e-10 * Math.Max(Math.Abs(rawI), Math.Abs(rawJ)))
+        {
+            return rawI < rawJ ? -1 : 1;
+        }
+
+        return Compare(Quantize(rawI), scalabilityI, i, Quantize(rawJ), scalabilityJ, j);
+    }
+
     /// <summary><paramref name="x"/> rounded to 12 significant digits (0 stays 0).</summary>
     public static double Quantize(double x)
     {

@@ -269,7 +269,7 @@ public abstract partial class DivConBase<TParam, TResult>
             }
         }
 
-        /// <summary>Reports without a result (the run is stopped). Public to the file: also used when the root task cannot be queued.</summary>
+        /// <summary>Reports without a result (the run is stopped); also used by StartAsynchronous when the root task cannot be queued.</summary>
         public void ReportNoResult()
         {
             Frame? parent = _parent;

@@ -187,6 +187,20 @@ public sealed class CyclicProtocolTests
     }
 
     [Fact]
+    public void Multiprogram_ProgressCallbackThatThrows_StillStopsEveryRunFirst()
+    {
+        var clock = new VirtualTime();
+        var machine = new SyntheticMachine(clock);
+        PhaseProgram[] programs = [machine.Program("a", _ => 1), machine.Program("b", _ => 100)];
+
+        Assert.Throws<IOException>(() => clock.Run(() => CyclicProtocol.RunMultiprogramAsync(
+            programs, TimeSpan.FromSeconds(50), clock, s_grace, _ => throw new IOException("stderr closed"))));
+
+        // b's long run was stopped (canceled) before the exception surfaced: time did not run on to 100 s.
+        Assert.Equal(1, clock.NowSeconds, 9);
+    }
+
+    [Fact]
     public async Task HarnessThread_RunsContinuationsOnOneDedicatedThread()
     {
         var threads = new HashSet<int>();

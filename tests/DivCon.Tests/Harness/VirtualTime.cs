@@ -36,6 +36,15 @@ internal sealed class VirtualTime : TimeProvider
         return timer;
     }
 
+    /// <summary>Moves time forward by <paramref name="by"/> at once (synchronous work, such as a sequential baseline run).</summary>
+    public void Advance(TimeSpan by)
+    {
+        lock (_lock)
+        {
+            _now += by.Ticks;
+        }
+    }
+
     public T Run<T>(Func<Task<T>> body, int maxSteps = 100_000)
     {
         var context = new Pump();

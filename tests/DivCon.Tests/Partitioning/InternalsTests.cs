@@ -54,6 +54,26 @@ public sealed class InternalsTests
         Assert.Equal(expected, ProgramPriority.Quantize(x));
 
     [Fact]
+    public void CompareRaw_AgreesWithCompareOnRoundedKeys()
+    {
+        var rng = new Random(5323);
+        for (int c = 0; c < 20000; c++)
+        {
+            // Near-ties from decimal inputs, exact ties, and unrelated values.
+            double si = Math.Round(0.5 + (rng.NextDouble() * 40), 2), sj = Math.Round(0.5 + (rng.NextDouble() * 40), 2);
+            int ai = rng.Next(0, 50), aj = rng.Next(0, 50);
+            if (c % 3 == 0)
+            {
+                sj = Math.Round(si * (aj + 1) / Math.Max(1, ai), 2);
+            }
+
+            int i = rng.Next(0, 4), j = i + 1;
+            int expected = ProgramPriority.Compare(ProgramPriority.Key(ai, si), si, i, ProgramPriority.Key(aj, sj), sj, j);
+            Assert.Equal(expected, ProgramPriority.CompareRaw(ai / si, si, i, aj / sj, sj, j));
+        }
+    }
+
+    [Fact]
     public void Quantize_MakesDecimalTiesExact()
     {
         Assert.NotEqual(12 / 35.68, 9 / 26.76);

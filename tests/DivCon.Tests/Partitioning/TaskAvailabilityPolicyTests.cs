@@ -117,6 +117,29 @@ public sealed class TaskAvailabilityPolicyTests
     }
 
     [Fact]
+    public void SuccessiveTicks_ProgramWithoutTasksLosesItsCoresAndGetsThemBack()
+    {
+        // The policy half of issue 5's item 5 (the mechanism half needs the MultiProgramScheduler). 16 cores,
+        // speedups 8/4/4 → base 8/4/4. Tick 2: program 1 has no task → capped 8/0/4; its 4 cores go by score
+        // (a/s): tie 1 vs 1 → higher s → P0 (9); P2 (1 < 1.125) → 5; P0 (1.125 < 1.25) → 10; tie 1.25 → P0 → 11.
+        var policy = new TaskAvailabilityPolicy();
+        int[] ids = [1, 2, 3];
+        PartitioningInput Tick(int[] tasks, Allocation? previous) =>
+            new(16, [new(1, 8, tasks[0]), new(2, 4, tasks[1]), new(3, 4, tasks[2])], Previous: previous, PreviousProgramIds: previous is null ? null : ids);
+
+        Allocation first = policy.Decide(Tick([100, 100, 100], null));
+        Allocation second = policy.Decide(Tick([100, 0, 100], first));
+        Allocation third = policy.Decide(Tick([100, 100, 100], second));
+
+        Assert.Equal([8, 4, 4], first.Counts);
+        Assert.Equal([11, 0, 5], second.Counts);
+        Assert.Equal(4, second.MovesFrom(first));
+        Assert.Equal([8, 4, 4], third.Counts);
+        Assert.Equal(4, third.MovesFrom(second));
+        Assert.Equal(3, Enumerable.Range(0, 16).Count(s => second.WorkerOwners[s] == 0 && second.Reasons[s] == AllocationReason.AvailabilityCap));
+    }
+
+    [Fact]
     public void NoProgramShortOfTasks_TakesNoStep()
     {
         TaskAvailabilityPlan plan = TaskAvailabilityPolicy.Compute(64, [23, 13, 12], [31, 17, 16]);

@@ -8,13 +8,24 @@ namespace DivCon.Tests.Skeletons;
 public sealed class PhaseProfilerTests
 {
     [Theory]
-    [InlineData(DivConExecution.Asynchronous)]
-    [InlineData(DivConExecution.ForkJoin)]
-    public async Task MonteCarloPi_Branching2With256Muscles_SplitsAtLevels1To8_AndExecutesAtLevel9(DivConExecution execution)
+    [InlineData("montecarlopi", DivConExecution.Asynchronous)]
+    [InlineData("montecarlopi", DivConExecution.ForkJoin)]
+    [InlineData("sumofsquares", DivConExecution.Asynchronous)]
+    [InlineData("mergesort", DivConExecution.Asynchronous)]
+    public async Task Branching2With256Muscles_SplitsAtLevels1To8_AndExecutesAtLevel9(string name, DivConExecution execution)
     {
+        // §7.3: "Monte Carlo Pi, sum-of-squares, and mergesort keep splitting (with a branching factor of 2) until
+        // Level 8, switching to their execute phase at Level 9 (with 256 execute tasks)".
         using SchedulerLease lease = TestSchedulers.Create("pair2");
         var profiler = new PhaseProfiler();
-        var program = new MonteCarloPi(ProblemSize.Small, 1 << 20, seed: 5, branchingFactor: 2) { Profiler = profiler, Execution = execution };
+        IDivConSample program = name switch
+        {
+            "montecarlopi" => new MonteCarloPi(ProblemSize.Small, 1 << 20, seed: 5, branchingFactor: 2),
+            "sumofsquares" => new SumOfSquares(ProblemSize.Small, 1 << 20, seed: 5),
+            _ => new MergeSort(ProblemSize.Small, 1 << 16, seed: 5),
+        };
+        program.Profiler = profiler;
+        program.Execution = execution;
         program.UseAutomaticGranularity(cores: 64, musclesPerCore: 4); // 256 muscles, as on the thesis's 64 cores
 
         await program.RunParallelAsync(lease.Scheduler).WaitAsync(SkeletonPrograms.Timeout);
@@ -33,7 +44,22 @@ public sealed class PhaseProfilerTests
 
         Assert.Equal((9, 0L, 256L, 0L), (levels[8].Level, levels[8].SplitCount, levels[8].ExecuteCount, levels[8].MergeCount));
         Assert.True(levels[8].ExecuteTime > TimeSpan.Zero);
-        Assert.True(levels[8].ExecuteTime > levels[0].SplitTime);
+    }
+
+    [Fact]
+    public async Task Strassen_With343Muscles_SplitsAtLevels1To3_AndExecutesAtLevel4()
+    {
+        var profiler = new PhaseProfiler();
+        var program = new StrassenMultiply(ProblemSize.Small, order: 128, seed: 1, leafOrder: 8) { Profiler = profiler };
+        program.UseAutomaticGranularity(cores: 64, musclesPerCore: 4); // 256 → 7^3
+
+        await program.RunParallelAsync(TaskScheduler.Default).WaitAsync(SkeletonPrograms.Timeout);
+
+        program.Verify();
+        IReadOnlyList<PhaseLevelStatistics> levels = profiler.Snapshot();
+        Assert.Equal([1L, 7L, 49L, 0L], levels.Select(l => l.SplitCount));
+        Assert.Equal([1L, 7L, 49L, 0L], levels.Select(l => l.MergeCount));
+        Assert.Equal([0L, 0L, 0L, 343L], levels.Select(l => l.ExecuteCount));
     }
 
     [Fact]

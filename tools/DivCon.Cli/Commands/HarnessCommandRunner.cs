@@ -176,7 +176,18 @@ internal static class HarnessCommandRunner
         try
         {
             await error.WriteLineAsync($"{prefix}: preparing the inputs (size {size.ToString().ToLowerInvariant()}, seed {seed}) ...");
-            IReadOnlyList<IWorkloadProgram> programs = makeWorkload(size, seed);
+            IReadOnlyList<IWorkloadProgram> programs;
+            try
+            {
+                programs = makeWorkload(size, seed);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // A program factory is the other side of a boundary: one line, no stack trace, nothing written.
+                await error.WriteLineAsync($"{prefix}: could not prepare the programs' inputs: {e.GetType().Name}: {e.Message}");
+                return RunFailed;
+            }
+
             var plan = new CyclicPlan(kind, programs, schemes, spScheme!, size.ToString().ToLowerInvariant(), settings);
             var experiment = new CyclicExperiment(TimeProvider.System, line => error.WriteLine($"{prefix}: {line}"));
             CyclicResult result = await HarnessThread.RunAsync(() => experiment.RunAsync(plan, cancellationToken));
@@ -186,6 +197,11 @@ internal static class HarnessCommandRunner
             return 0;
         }
         catch (ProgramRunException e)
+        {
+            await error.WriteLineAsync($"{prefix}: {e.Message} No results were written.");
+            return RunFailed;
+        }
+        catch (SchemeSetupException e)
         {
             await error.WriteLineAsync($"{prefix}: {e.Message} No results were written.");
             return RunFailed;

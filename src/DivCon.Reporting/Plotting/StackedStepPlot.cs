@@ -1,0 +1,256 @@
+using System.Text.Json;
+using DivCon.Reporting.Plotting.Rendering;
+
+namespace DivCon.Reporting.Plotting;
+
+/// <summary>Stacked layers of piecewise-constant values over time, e.g. the cores each program holds: layer k's
+/// value over [Times[i], Times[i + 1]) is stacked on the layers added before it. Values must be ≥ 0; NaN counts
+/// as 0. Horizontal reference lines (e.g. the machine's core count) can be added.</summary>
+public sealed class StackedStepPlot : Figure
+{
+    private readonly double[] _times;
+    private readonly List<StepLayer> _layers = [];
+    private readonly List<ReferenceLine> _referenceLines = [];
+
+    /// <summary>A plot over the intervals between consecutive <paramref name="times"/>.</summary>
+    /// <exception cref="ArgumentException">Fewer than two times, a time that is not finite, or times that
+    /// decrease.</exception>
+    public StackedStepPlot(string title, IReadOnlyList<double> times, string xLabel = "", string yLabel = "")
+        : base(title)
+    {
+        ArgumentNullException.ThrowIfNull(times);
+        if (times.Count < 2)
+        {
+            throw new ArgumentException($"A step plot needs at least two times (one interval), got {times.Count}.", nameof(times));
+        }
+
+        for (int i = 0; i < times.Count; i++)
+        {
+            if (!double.IsFinite(times[i]) || (i > 0 && times[i] < times[i - 1]))
+            {
+                throw new ArgumentException($"Times must be finite and non-decreasing; time {i} is {times[i]}.", nameof(times));
+            }
+        }
+
+        if (!(times[^1] > times[0]))
+        {
+            throw new ArgumentException($"Times must span a positive duration, got [{times[0]}, {times[^1]}].", nameof(times));
+        }
+
+        _times = [.. times];
+        XAxis.Label = xLabel;
+        YAxis.Label = yLabel;
+    }
+
+    /// <summary>Builds the plot from change events (e.g. an allocation timeline): each layer holds 0 until its
+    /// first change and each value until the layer's next change; the time grid is every distinct change time
+    /// plus <paramref name="endTime"/>. Changes at the same time for the same layer: the last one listed wins.</summary>
+    /// <exception cref="ArgumentException">No layers or no changes, a layer index out of range, a time that is
+    /// not finite or lies after <paramref name="endTime"/>, or a negative value.</exception>
+    public static StackedStepPlot FromChanges(string title, IReadOnlyList<string> layerNames, IReadOnlyList<StepChange> changes,
+        double endTime, string xLabel = "", string yLabel = "")
+    {
+        ArgumentNullException.ThrowIfNull(layerNames);
+        ArgumentNullException.ThrowIfNull(changes);
+        if (layerNames.Count == 0 || changes.Count == 0)
+        {
+            throw new ArgumentException($"Need at least one layer and one change, got {layerNames.Count} layers and {changes.Count} changes.", nameof(changes));
+        }
+
+        foreach (StepChange change in changes)
+        {
+            if (change.Layer < 0 || change.Layer >= layerNames.Count)
+            {
+                throw new ArgumentException($"Change at {change.Time} names layer {change.Layer}; layers are 0–{layerNames.Count - 1}.", nameof(changes));
+            }
+
+            if (!double.IsFinite(change.Time) || change.Time > endTime)
+            {
+                throw new ArgumentException($"Change times must be finite and not after the end time {endTime}; got {change.Time}.", nameof(changes));
+            }
+        }
+
+        // Stable sort by time keeps "last listed wins" for simultaneous changes of one layer.
+        StepChange[] ordered = [.. changes.OrderBy(c => c.Time)];
+        double[] times = [.. ordered.Select(c => c.Time).Append(endTime).Distinct()];
+        var values = new double[layerNames.Count][];
+        for (int layer = 0; layer < values.Length; layer++)
+        {
+            values[layer] = new double[times.Length - 1];
+        }
+
+        var current = new double[layerNames.Count];
+        int next = 0;
+        for (int i = 0; i < times.Length - 1; i++)
+        {
+            while (next < ordered.Length && ordered[next].Time <= times[i])
+            {
+                current[ordered[next].Layer] = ordered[next].Value;
+                next++;
+            }
+
+            for (int layer = 0; layer < values.Length; layer++)
+            {
+                values[layer][i] = current[layer];
+            }
+        }
+
+        var plot = new StackedStepPlot(title, times, xLabel, yLabel);
+        for (int layer = 0; layer < values.Length; layer++)
+        {
+            plot.AddLayer(layerNames[layer], values[layer]);
+        }
+
+        return plot;
+    }
+
+    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
+    public IReadOnlyList<double> Times => _times;
+
+    /// <summary>The time axis (linear).</summary>
+    public Axis XAxis { get; } = new();
+
+    /// <summary>The value axis (linear, from zero).</summary>
+    public Axis YAxis { get; } = new();
+
+    /// <summary>The layers, bottom to top.</summary>
+    public IReadOnlyList<StepLayer> Layers => _layers;
+
+    /// <summary>Horizontal reference lines.</summary>
+    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
+
+    /// <summary>Adds a layer on top of the previous ones, in the next palette colour unless given.</summary>
+    /// <exception cref="ArgumentException">Not one value per interval (Times.Count − 1), or a value that is
+    /// negative or infinite.</exception>
+    public StepLayer AddLayer(string name, IReadOnlyList<double> values, PlotColor? color = null)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(values);
+        if (values.Count != _times.Length - 1)
+        {
+            throw new ArgumentException($"Layer '{name}' has {values.Count} values but there are {_times.Length - 1} intervals; give one per interval.", nameof(values));
+        }
+
+        if (values.Any(v => v < 0 || double.IsInfinity(v)))
+        {
+            throw new ArgumentException($"Layer '{name}' has a negative or infinite value; values must be ≥ 0 (NaN counts as 0).", nameof(values));
+        }
+
+        var layer = new StepLayer(name, [.. values], color ?? Palette.Get(_layers.Count));
+        _layers.Add(layer);
+        return layer;
+    }
+
+    /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. the number of cores).</summary>
+    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null)
+    {
+        var line = ReferenceLine.Horizontal(y, label, color);
+        _referenceLines.Add(line);
+        return line;
+    }
+
+    private protected override string Kind => "stackedStep";
+
+    private protected override void WriteModel(Utf8JsonWriter writer)
+    {
+        WriteAxis(writer, "xAxis", XAxis);
+        WriteAxis(writer, "yAxis", YAxis);
+        WriteNumbers(writer, "times", _times);
+        writer.WriteStartArray("layers");
+        foreach (StepLayer layer in _layers)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("name", layer.Name);
+            writer.WriteString("color", layer.Color.ToString());
+            WriteNumbers(writer, "values", layer.Values);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        WriteReferenceLines(writer, _referenceLines);
+    }
+
+    internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
+
+    private double Total(int interval) => _layers.Sum(l => double.IsNaN(l.Values[interval]) ? 0 : l.Values[interval]);
+
+    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
+    {
+        if (XAxis.Scale != AxisScale.Linear)
+        {
+            throw new InvalidOperationException("The time axis of a step plot must be linear.");
+        }
+
+        // Limits are set in pairs (Axis.SetLimits) and the times span a positive duration, so xMin < xMax.
+        var (xMin, xMax) = (XAxis.Min ?? _times[0], XAxis.Max ?? _times[^1]);
+
+        var totals = Enumerable.Range(0, _times.Length - 1).Select(Total).Concat(_referenceLines.Select(r => r.Intercept));
+        var (yMin, yMax) = ZeroBasedRange(YAxis, totals);
+        return (AxisSpec.From(XAxis, xMin, xMax), AxisSpec.From(YAxis, yMin, yMax));
+    }
+
+    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
+    [
+        .. Enumerable.Reverse(_layers).Select(l => new LegendEntry(l.Name, l.Color, true)),
+        .. _referenceLines.Select(r => new LegendEntry(r.Label, r.Color, false, MarkerShape.None, r.Pattern, 1.4)),
+    ];
+
+    private IEnumerable<(StepLayer Layer, RectD Rect)> Pieces(PlotLayout layout)
+    {
+        for (int i = 0; i < _times.Length - 1; i++)
+        {
+            // Whole-pixel edges so neighbouring intervals and layers meet without seams.
+            double x0 = Math.Round(layout.X.ToPixel(_times[i])), x1 = Math.Round(layout.X.ToPixel(_times[i + 1]));
+            if (x1 <= x0)
+            {
+                continue;
+            }
+
+            double below = 0;
+            foreach (StepLayer layer in _layers)
+            {
+                double v = layer.Values[i];
+                if (!(v > 0))
+                {
+                    continue;
+                }
+
+                double y0 = Math.Round(layout.Y.ToPixel(below)), y1 = Math.Round(layout.Y.ToPixel(below + v));
+                if (y0 != y1)
+                {
+                    yield return (layer, RectD.FromCorners(x0, y0, x1, y1));
+                }
+
+                below += v;
+            }
+        }
+    }
+
+    internal override void DrawData(Canvas canvas, PlotLayout layout)
+    {
+        foreach (var (layer, rect) in Pieces(layout))
+        {
+            canvas.FillRect(rect.X0, rect.Y0, rect.X1, rect.Y1, layer.Color);
+        }
+
+        foreach (ReferenceLine line in _referenceLines)
+        {
+            double y = Canvas.Crisp(layout.Y.ToPixel(line.Intercept));
+            canvas.StrokePolyline([new(layout.PlotArea.X0, y), new(layout.PlotArea.X1, y)], 1.4 * layout.Scale, line.Color, line.Pattern);
+        }
+    }
+
+    internal override IEnumerable<RectD> Obstacles(PlotLayout layout)
+    {
+        foreach (var (_, rect) in Pieces(layout))
+        {
+            yield return rect;
+        }
+
+        foreach (ReferenceLine line in _referenceLines)
+        {
+            double y = layout.Y.ToPixel(line.Intercept);
+            yield return new RectD(layout.PlotArea.X0, y - 1, layout.PlotArea.X1, y + 1);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+using DivCon.Harness.Schemes;
+
+namespace DivCon.Tests.Harness;
+
+public sealed class SchemeTests
+{
+    private static SchemeContext Context(int programs, params int[] processors) =>
+        new(Enumerable.Range(0, programs).Select(i => new SchemeProgramInfo($"p{i}", 1.0 + i)).ToArray(), processors);
+
+    [Fact]
+    public void Registry_ListsEverySchemeOfTheIssue_OnlyTplDefaultRunnableInThisBuild()
+    {
+        SchemeRegistry registry = BuiltInSchemes.CreateRegistry();
+
+        Assert.Equal(
+            ["oversubscribed-free", "oversubscribed-pinned", "shared", "tpl-default", "static-partitioned", "dynamic-partitioned"],
+            registry.All.Select(s => s.Name));
+        Assert.Equal(["tpl-default"], registry.Available.Select(s => s.Name));
+        foreach (SchemeDescriptor s in registry.All.Where(s => !s.IsAvailable))
+        {
+            var e = Assert.Throws<InvalidOperationException>(() => s.Create(Context(2, 0, 1)));
+            Assert.Contains("not available in this build", e.Message, StringComparison.Ordinal);
+            Assert.False(string.IsNullOrWhiteSpace(s.UnavailableReason));
+        }
+    }
+
+    [Fact]
+    public void Registry_With_ReplacesInPlace_AndRejectsDuplicates()
+    {
+        var fake = new RecordingFactory();
+        SchemeRegistry registry = BuiltInSchemes.CreateRegistry().With(BuiltInSchemes.Shared(fake.Create));
+
+        Assert.Equal(2, registry.All.ToList().FindIndex(s => s.Name == "shared"));
+        Assert.True(registry.Find("SHARED")!.IsAvailable);
+        Assert.Throws<ArgumentException>(() => new SchemeRegistry([BuiltInSchemes.TplDefault, BuiltInSchemes.TplDefault]));
+    }
+
+    [Fact]
+    public void TplDefault_EveryProgramOnTheThreadPool()
+    {
+        using ISchedulerArrangement a = BuiltInSchemes.TplDefault.Create(Context(3, 0, 1));
+
+        Assert.All(Enumerable.Range(0, 3), i => Assert.Same(TaskScheduler.Default, a.SchedulerFor(i)));
+        IReadOnlyList<SchedulerStats> stats = a.Snapshot();
+        Assert.Equal(3, stats.Count);
+        Assert.All(stats, s => Assert.Equal(TaskScheduler.Default.Id, s.SchedulerId));
+        Assert.All(stats, s => Assert.False(s.Pinned));
+    }
+
+    [Fact]
+    public void OversubscribedFree_OneFreeSchedulerPerProgram_EachWithAWorkerPerCore()
+    {
+        var factory = new RecordingFactory();
+        SchemeDescriptor scheme = BuiltInSchemes.OversubscribedFree(factory.Create);
+
+        using (ISchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
+        {
+            Assert.Equal(3, factory.Requests.Count);
+            Assert.All(factory.Requests, r => Assert.Equal(2, r.Workers));
+            Assert.All(factory.Requests, r => Assert.Null(r.PinTo));
+            Assert.Equal(["p0", "p1", "p2"], factory.Requests.Select(r => r.Label));
+            Assert.Equal(3, Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct().Count());
+            Assert.Equal(3, a.Snapshot().Select(s => s.SchedulerId).Distinct().Count());
+        }
+
+        Assert.Equal(3, factory.Disposed);
+    }
+
+    [Fact]
+    public void OversubscribedPinned_EachSchedulerPinnedToEveryProcessor()
+    {
+        var factory = new RecordingFactory();
+
+        using (ISchedulerArrangement a = BuiltInSchemes.OversubscribedPinned(factory.Create).Create(Context(2, 4, 5)))
+        {
+            Assert.Equal(2, factory.Requests.Count);
+            Assert.All(factory.Requests, r => Assert.Equal([4, 5], r.PinTo!));
+            Assert.NotSame(a.SchedulerFor(0), a.SchedulerFor(1));
+        }
+
+        Assert.Equal(2, factory.Disposed);
+    }
+
+    [Fact]
+    public void Shared_OnePinnedSchedulerForAllPrograms()
+    {
+        var factory = new RecordingFactory();
+
+        using (ISchedulerArrangement a = BuiltInSchemes.Shared(factory.Create).Create(Context(3, 0, 1)))
+        {
+            SchedulerRequest r = Assert.Single(factory.Requests);
+            Assert.Equal(2, r.Workers);
+            Assert.Equal([0, 1], r.PinTo!);
+            Assert.Single(Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct());
+        }
+
+        Assert.Equal(1, factory.Disposed);
+    }
+
+    [Fact]
+    public void Separate_FactoryFailure_DisposesTheSchedulersAlreadyMade()
+    {
+        var factory = new RecordingFactory { FailOnCall = 3 };
+
+        Assert.Throws<InvalidOperationException>(() => BuiltInSchemes.OversubscribedFree(factory.Create).Create(Context(3, 0, 1)));
+        Assert.Equal(2, factory.Disposed);
+    }
+
+    [Fact]
+    public void Partitioned_RegistersEveryProgramWithItsScalability_AndNeedsScalabilities()
+    {
+        var pool = new RecordingPool();
+        SchemeDescriptor scheme = BuiltInSchemes.DynamicPartitioned(_ => pool);
+
+        Assert.True(scheme.RequiresScalability);
+        using (ISchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
+        {
+            Assert.Equal([("p0", 1.0), ("p1", 2.0), ("p2", 3.0)], pool.Added);
+            Assert.Equal(3, Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct().Count());
+        }
+
+        Assert.True(pool.IsDisposed);
+        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0]);
+        Assert.Throws<ArgumentException>(() => BuiltInSchemes.StaticPartitioned(_ => new RecordingPool()).Create(noScalability));
+    }
+
+    /// <summary>A scheduler factory that records requests; its schedulers are real (the BCL's exclusive scheduler over the pool).</summary>
+    private sealed class RecordingFactory
+    {
+        public List<SchedulerRequest> Requests { get; } = [];
+
+        public int Disposed { get; private set; }
+
+        public int FailOnCall { get; init; } = int.MaxValue;
+
+        public SchedulerHandle Create(SchedulerRequest request)
+        {
+            if (Requests.Count + 1 == FailOnCall)
+            {
+                throw new InvalidOperationException("cannot pin");
+            }
+
+            Requests.Add(request);
+            var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, request.Workers);
+            TaskScheduler scheduler = pair.ConcurrentScheduler;
+            return new SchedulerHandle(scheduler, () => new SchedulerStats("test", scheduler.Id, request.Workers, request.PinTo is not null, request.PinTo),
+                new Lifetime(() => { pair.Complete(); Disposed++; }));
+        }
+    }
+
+    private sealed class RecordingPool : IMultiprogramPool
+    {
+        private readonly List<TaskScheduler> _schedulers = [];
+
+        public List<(string, double)> Added { get; } = [];
+
+        public bool IsDisposed { get; private set; }
+
+        public TaskScheduler AddProgram(string name, double scalability)
+        {
+            Added.Add((name, scalability));
+            var s = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;
+            _schedulers.Add(s);
+            return s;
+        }
+
+        public SchedulerStats StatsFor(int program) => new("pool", _schedulers[program].Id, 1, true);
+
+        public void Dispose() => IsDisposed = true;
+    }
+
+    private sealed class Lifetime(Action dispose) : IDisposable
+    {
+        public void Dispose() => dispose();
+    }
+}
