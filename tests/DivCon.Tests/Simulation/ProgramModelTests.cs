@@ -17,7 +17,12 @@ public sealed class ProgramModelTests
         ProgramModel m = SimModels.Parallel("p", 1000);
         var model = new ProgramModel
         {
-            Name = m.Name, Source = m.Source, BranchingFactor = b, ProblemSize = m.ProblemSize, WorkExponent = 1, Levels = m.Levels,
+            Name = m.Name,
+            Source = m.Source,
+            BranchingFactor = b,
+            ProblemSize = m.ProblemSize,
+            WorkExponent = 1,
+            Levels = m.Levels,
         };
 
         Assert.Equal(expected, model.SplitDepth(cores));
