@@ -4,6 +4,14 @@ using DivCon.Samples;
 
 namespace DivCon.Tests.Factored;
 
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class FactoredTimingCollection
+{
+    /// <summary>Tests that time real runs: not run beside other test classes, which would load the cores they measure.</summary>
+    public const string Name = "Factored timing";
+}
+
+[Collection(FactoredTimingCollection.Name)]
 public sealed class FactoredMeasurementTests
 {
     private const double Tolerance = 1e-12;
@@ -72,22 +80,25 @@ public sealed class FactoredMeasurementTests
         Assert.Contains("Warm-up", e.Message);
     }
 
-    // Must show 2: idle time is real. Four fifths of the work is one serial task, so at P = 2 one worker idles for
-    // most of the run; the scheduler's idle counters must show it, pulling the idle-time-specific curve well below
-    // the maximal one (ideally to 1/1.8 of it). A loaded machine only adds idle time, so the margin is safe.
+    // Must show 2: idle time is real. Nine tenths of the work is one serial task, so at P = 2 one worker idles for
+    // most of the run; the scheduler's idle counters must show it, pulling the idle-time-specific curve below the
+    // maximal one: ideally to T_1/(T_1 + 0.9·T_1) ≈ 0.53 of it; the test asks for less than 0.9 (I_2 > T_1/9), a
+    // margin that also holds when other processes slow some runs down (seen at 0.76 on a heavily loaded machine).
     [Fact]
     public void RealScheduler_LongSequentialPhase_IdleSpecificSitsWellBelowMaximal_AtTwoWorkers()
     {
         var program = new SampleFactoredProgram(
-            new SyntheticSpinProgram("serial-heavy", ProblemSize.Small, 20_000_000, tasks: 8, serialFraction: 0.8, seed: 3), granularityCores: 2);
+            new SyntheticSpinProgram("serial-heavy", ProblemSize.Small, 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3), granularityCores: 2);
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
-        FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 2, WarmupRuns: 0));
+        FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 3, WarmupRuns: 0));
 
         FactoredPoint two = result.Points.Single(p => p.P == 2);
-        Assert.True(two.Ip > 0.4 * result.T1, $"I_2 = {two.Ip} s, T_1 = {result.T1} s");
-        Assert.True(two.Speedups.IdleSpecific < 0.85 * two.Speedups.Maximal,
-            $"idle-specific {two.Speedups.IdleSpecific} vs maximal {two.Speedups.Maximal}");
+        FactoredPoint one = result.Points.Single(p => p.P == 1);
+        Assert.True(two.Speedups.IdleSpecific < 0.9 * two.Speedups.Maximal,
+            $"idle-specific {two.Speedups.IdleSpecific} vs maximal {two.Speedups.Maximal} (I_2 = {two.Ip} s, T_1 = {result.T1} s)");
+        // The gap is idle time at P = 2, not something of the one-worker runs.
+        Assert.True(two.Ip > 2 * one.Ip, $"I_2 = {two.Ip} s, I_1 = {one.Ip} s");
         Assert.Equal(2 * two.Tp, result.T1 + two.Ip + two.Fp, 1e-9);
     }
 
