@@ -2,6 +2,7 @@ using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Reporting;
+using DivCon.Harness.Schemes;
 
 namespace DivCon.Tests.Factored;
 
@@ -69,5 +70,48 @@ public sealed class CyclicFactoredJsonTests
             Assert.Equal(JsonValueKind.Null, programs[1].GetProperty("factored").ValueKind);
             Assert.Contains("T_1", programs[1].GetProperty("factoredReason").GetString());
         }
+    }
+}
+
+public sealed class CyclicFactoredAttachTests
+{
+    private static SchemeResult Scheme(params DivCon.Harness.Schemes.SchedulerStats[] schedulers)
+    {
+        var phase = new PhaseResult(["a", "b"], 10,
+            [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
+        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        var (schemes, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
+        return schemes[0] with { Schedulers = schedulers };
+    }
+
+    [Fact]
+    public void PartitionedScheme_DecomposesFromCoreSecondsAndIdle_OthersGetTheNoAccountingReason()
+    {
+        SchemeResult scheme = Scheme(
+            new("MultiProgramScheduler", 1, 1, true, IdleSeconds: 3, CoreSeconds: 15),
+            new("WorkStealingTaskScheduler", 2, 2, false, IdleSeconds: 1));
+
+        SchemeResult attached = CyclicFactored.Attach(scheme, 10, name => name == "a" ? new IsolatedTimes(2.4, 2.7, null) : new IsolatedTimes(4, 4.5, null));
+
+        FactoredPoint a = Assert.IsType<FactoredPoint>(attached.Programs[0].Factored!.Point);
+        Assert.Equal(1.5, a.P, 12);                          // 15 core-seconds over a 10 s window
+        Assert.Equal(2.0, a.Tp, 12);                         // a's mean C^MP
+        Assert.Equal(0.6, a.Ip, 12);
+        Assert.Equal(3.6 / 3.3, a.Speedups.IdleSpecific, 12);
+        Assert.Null(attached.Programs[1].Factored!.Point);
+        Assert.Equal(MultiprogramFactored.NoAccountingReason, attached.Programs[1].Factored!.Reason);
+        Assert.Equal(scheme.Programs.Select(p => p.Ntt), attached.Programs.Select(p => p.Ntt)); // nothing else changes
+    }
+
+    [Fact]
+    public void MissingIsolatedTimes_GiveAReason_AndNoSchedulerStatsAtAll_GiveTheNoAccountingReason()
+    {
+        SchemeResult withStats = Scheme(new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10), new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10));
+        SchemeResult attached = CyclicFactored.Attach(withStats, 10, _ => null);
+        Assert.All(attached.Programs, p => Assert.Contains("T_s", p.Factored!.Reason));
+
+        SchemeResult none = CyclicFactored.Attach(Scheme(), 10, _ => new IsolatedTimes(1, 1, 1));
+        Assert.All(none.Programs, p => Assert.Equal(MultiprogramFactored.NoAccountingReason, p.Factored!.Reason));
+        Assert.Throws<ArgumentOutOfRangeException>(() => CyclicFactored.Attach(none, 0, _ => null));
     }
 }
