@@ -13,8 +13,9 @@ namespace DivCon.Cli.Commands;
 /// <c>divcon factored</c>: factored speedups of each program in isolation for P = 1 … N workers (seed 001 §2;
 /// DESIGN.md §8). Per program: T_s, T_elision and one parallel run per P in each of R rounds (interleaved), on
 /// work-stealing schedulers with idle counters; writes factored.json, factored.csv and, with <c>--plots png</c>,
-/// one PNG per program with its figure's JSON beside it; prints the table. Defaults (5 programs, medium, 5 runs,
-/// N = 2) take about 5 × 5 × (T_s + T_elision + T_1 + T_2 ≈ 4 s) ≈ 100 s on a 2-core machine.
+/// one PNG per program with its figure's JSON beside it; prints the table. Cost: (runs + warm-up) rounds of
+/// T_s + T_elision + T_1 + … + T_N per program; the defaults (5 programs, medium, 5 runs + 1 warm-up, N = 2) took
+/// 6.5 minutes on a 2-core machine loaded by other jobs (rounds of 6–25 s), less on a quiet one; small takes seconds.
 /// </summary>
 internal static class FactoredCommand
 {
