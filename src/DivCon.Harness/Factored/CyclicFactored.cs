@@ -43,6 +43,8 @@ public static class CyclicFactored
             }
             else
             {
+                // Idle and core time are read from the same counters at slightly different instants, so idle can exceed
+                // the core-time by a rounding step; clamp rather than reject.
                 IsolatedTimes? times = isolated(p.Program);
                 factored = MultiprogramFactored.Compute(new ProgramCoreAccounting(p.Program, windowSeconds, coreSeconds,
                     Math.Min(idleSeconds, coreSeconds), p.Cmp?.Mean, times?.Sequential, times?.OneWorker, times?.Elision));
