@@ -24,6 +24,7 @@ public static class CliApp
         var schemes = HarnessWiring.Schemes();
         root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
         root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        root.Subcommands.Add(FactoredCommand.Create(programs));
         return root;
     }
 
