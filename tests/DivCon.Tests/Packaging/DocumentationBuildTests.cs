@@ -7,6 +7,7 @@ namespace DivCon.Tests.Packaging;
 /// src/DivCon project (its own settings and Directory.Build.props) is built with one extra file holding an
 /// undocumented public type; the build must fail with CS1591 on that type and on nothing else.
 /// </summary>
+[Collection(PackagingCollection.Name)]
 public sealed class DocumentationBuildTests
 {
     private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(4);

@@ -17,6 +17,7 @@ namespace DivCon.Tests.Packaging;
 /// The pack writes its outputs to the temp folder (not src/DivCon/bin|obj) and does not restore (the test project's
 /// build restored DivCon already), so it cannot disturb the build these tests run from.
 /// </remarks>
+[Collection(PackagingCollection.Name)]
 public sealed class PackageConsumptionTests
 {
     private static readonly TimeSpan PackTimeout = TimeSpan.FromMinutes(4);
