@@ -5,6 +5,9 @@ internal static class RepositoryLayout
 {
     public static string Root { get; } = FindRoot();
 
+    /// <summary>True in a git clone or worktree (.git is a folder or, in a worktree, a file).</summary>
+    public static bool IsGitCheckout => Directory.Exists(Path.Combine(Root, ".git")) || File.Exists(Path.Combine(Root, ".git"));
+
     public static string CoreProject => Path.Combine(Root, "src", "DivCon", "DivCon.csproj");
 
     public static string QuickStartFolder => Path.Combine(Root, "samples", "QuickStart");
