@@ -64,7 +64,13 @@ public sealed class PackageConsumptionTests
             Assert.True(
                 File.Exists(Path.Combine(packages, "divcon", version, $"divcon.{version}.nupkg")),
                 $"DivCon {version} should have been restored from the temp feed into {packages}.");
-            Assert.False(File.Exists(Path.Combine(app, "bin", "Release", "net10.0", "DivCon.Samples.dll")), "The QuickStart must not see the repository's projects.");
+            // What NuGet resolved: DivCon as a package of exactly this version, and nothing else.
+            using (var assets = System.Text.Json.JsonDocument.Parse(File.ReadAllText(Path.Combine(app, "obj", "project.assets.json"))))
+            {
+                var libraries = assets.RootElement.GetProperty("libraries").EnumerateObject()
+                    .Select(l => (l.Name, Type: l.Value.GetProperty("type").GetString())).ToList();
+                Assert.Equal([($"DivCon/{version}", "package")], libraries);
+            }
 
             // 3. Run it.
             DotnetCli.Result run = await DotnetCli.RunAsync(
