@@ -18,6 +18,7 @@ public static class CliApp
         var root = new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
         root.Subcommands.Add(Commands.TopologyCommand.Create());
+        root.Subcommands.Add(Commands.SimulateCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
         var programs = HarnessWiring.Programs();
         var schemes = HarnessWiring.Schemes();
