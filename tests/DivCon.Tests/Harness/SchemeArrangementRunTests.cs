@@ -120,6 +120,33 @@ public sealed class SchemeArrangementRunTests
         Assert.True(moves > processors.Count + 1, $"{name}: only {moves} moves in, no more than the programs' arrival needs.");
     }
 
+    [Theory]
+    [InlineData(BuiltInSchemes.StaticPartitionedName)]
+    [InlineData(BuiltInSchemes.HillClimbingName)]
+    public async Task StaticScheme_FewerCoresThanPrograms_StarvedProgramIsReported_AndThePhaseStillEnds(string name)
+    {
+        // A static partition of 2 cores among 3 programs gives one of them no core for the whole phase: its first run
+        // can neither finish nor, once canceled at the limit, end until a worker picks its queued task up.
+        int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
+        IWorkloadProgram[] programs = Enumerable.Range(0, 3)
+            .Select(i => (IWorkloadProgram)new SampleProgramAdapter(new SyntheticSpinProgram($"p{i}", ProblemSize.Small, 2_000_000, 8, 0.1 * i, i + 1)))
+            .ToArray();
+        SchemeRegistry registry = HarnessWiring.Schemes();
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(1), SpRuns: 2, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
+            StopGrace: TimeSpan.FromSeconds(20), RunTimeout: TimeSpan.FromSeconds(30));
+        var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(BuiltInSchemes.OversubscribedFreeName)!, "small", settings);
+
+        CyclicResult result = await HarnessThread.RunAsync(() => new CyclicExperiment(TimeProvider.System).RunAsync(plan)).WaitAsync(TimeSpan.FromSeconds(90));
+
+        SchemeResult scheme = Assert.Single(result.Schemes);
+        int starved = programs.Length - processors.Length;
+        Assert.Equal(starved, scheme.Programs.Count(p => p.Runs == 0));
+        Assert.Equal(starved, scheme.Schedulers.Count(s => s.Workers == 0));
+        Assert.Equal(processors.Length, scheme.Schedulers.Sum(s => s.Workers));
+        Assert.Equal(starved, scheme.Warnings.Count(w => w.Contains("gave it no core", StringComparison.Ordinal)));
+        Assert.Null(scheme.Antt); // no system metric without every program's runs
+    }
+
     private static async Task<(IReadOnlyList<SchedulerStats> Stats, PhaseResult Phase)> RunPhase(
         SchemeDescriptor scheme, SchemeContext context, IWorkloadProgram[] programs, TimeSpan duration)
     {
