@@ -48,8 +48,10 @@ public static class CyclicAnalysis
                 Estimate csp = Descriptive.Summarize(spPooled[i]);
                 if (cmp.Length == 0)
                 {
-                    warnings.Add(HeldNoCore(schedulers, scheme, i, repetitions[^1].Phases[scheme].LimitSeconds)
-                        ? $"Program '{programs[i]}' finished no run: the scheme gave it no core for the whole phase (a static partition of fewer cores than programs)."
+                    double limit = repetitions[^1].Phases[scheme].LimitSeconds;
+                    warnings.Add(HeldNoCore(schedulers, scheme, i, limit) is { } held
+                        ? string.Create(CultureInfo.InvariantCulture,
+                            $"Program '{programs[i]}' finished no run: the scheme's policy gave it almost no core ({held:0.000} core-seconds in a {limit:0.#} s phase, none at the end); with fewer cores than programs a partitioning policy may leave a program without any.")
                         : $"Program '{programs[i]}' finished no run within the time limit; give it a longer --duration.");
                     programResults[i] = new ProgramResult(programs[i], csp, null, 0, discarded, null, null);
                     continue;
@@ -120,10 +122,12 @@ public static class CyclicAnalysis
 
     // A partitioned pool reports the core-time each program held (the statistics are the last repetition's): a program
     // that holds no core at the end and held less than 1 % of one core over the phase was starved by the policy (it may
-    // have held one for a moment while the programs were being registered).
-    private static bool HeldNoCore(IReadOnlyDictionary<string, IReadOnlyList<SchedulerStats>>? schedulers, string scheme, int program, double limitSeconds) =>
+    // have held one for a moment while the programs were being registered). Returns the core-seconds held, or null.
+    private static double? HeldNoCore(IReadOnlyDictionary<string, IReadOnlyList<SchedulerStats>>? schedulers, string scheme, int program, double limitSeconds) =>
         schedulers is not null && schedulers.TryGetValue(scheme, out var stats) && program < stats.Count
-        && stats[program] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.01 * limitSeconds;
+        && stats[program] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.01 * limitSeconds
+            ? held
+            : null;
 
     private static Estimate? SummarizeOrNull(IEnumerable<double?> values)
     {

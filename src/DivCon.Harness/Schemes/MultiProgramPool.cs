@@ -19,6 +19,9 @@ namespace DivCon.Harness.Schemes;
 /// program's statistics (what the phase measured), then hands over to <see cref="TaskAvailabilityPolicy"/>,
 /// re-evaluated every <see cref="DrainInterval"/>, which gives a worker to every program that still has queued
 /// tasks, so every stopped run drains. Nothing the phase records is affected: the runs are past the limit.</para>
+/// <para><b>Locks.</b> <c>_lock</c> guards the frozen statistics and the drain timer; it is taken before the
+/// scheduler's own lock (StatsFor → GetSnapshot, OnRunStopping → Policy), and the scheduler never calls back into
+/// this object, so the two cannot deadlock. The drain timer's callback takes only the scheduler's lock.</para>
 /// </remarks>
 public sealed class MultiProgramPool : IMultiprogramPool
 {

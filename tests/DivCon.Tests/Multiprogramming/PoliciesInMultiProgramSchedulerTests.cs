@@ -83,6 +83,49 @@ public sealed class PoliciesInMultiProgramSchedulerTests
         }
     }
 
+    /// <summary>
+    /// IIdleLendingPolicy's contract (src/DivCon/Partitioning/IIdleLendingPolicy.cs, IdleLending.cs): "The mechanism
+    /// checks for this interface and, when present, follows the protocol" — an idle worker asks ChooseBorrower and is
+    /// lent to the program it names. MultiProgramScheduler does not: lending is switched on only by
+    /// MultiProgramSchedulerOptions.IdleLending, and the borrower is picked by its own FindIdleWork (the first program
+    /// with visible work scanning from the worker's slot), never by ChooseBorrower's lowest serving/share score. So with
+    /// IdleLendingPolicy and the option left off, an idle worker stays idle until the next tick. Skipped until the
+    /// mechanism honours the interface (not this branch's folder); the harness's idle-lending scheme sets the option.
+    /// </summary>
+    [Fact(Skip = "MultiProgramScheduler ignores IIdleLendingPolicy (see the summary); unskip when it honours the interface.")]
+    public void IdleLendingPolicy_AloneMakesAnIdleWorkerServeAProgramWithTasks()
+    {
+        int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
+        if (processors.Length < 2)
+        {
+            return;
+        }
+
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = processors,
+            Policy = new IdleLendingPolicy(),
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan, // no tick: only a loan can move a worker
+            BestEffortPinning = true,
+        });
+        var chains = new Chains();
+        try
+        {
+            ProgramHandle idle = mps.AddProgram("idle", 1.0);
+            ProgramHandle busy = mps.AddProgram("busy", 1.0);
+            Assert.Equal(1, idle.Allocation); // no tasks anywhere at arrival: one core each
+            chains.Start(busy.Scheduler, 16);
+
+            WaitUntil(() => busy.GetStatistics().MovesIn > 1, "the idle program's worker to be lent to the busy one");
+        }
+        finally
+        {
+            chains.Stop();
+            WaitUntil(() => chains.InFlight == 0, "every chain to end");
+            Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
+        }
+    }
+
     private static void WaitUntil(Func<bool> condition, string what)
     {
         var sw = Stopwatch.StartNew();
