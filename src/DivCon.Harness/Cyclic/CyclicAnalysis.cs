@@ -121,11 +121,12 @@ public static class CyclicAnalysis
     }
 
     // A partitioned pool reports the core-time each program held (the statistics are the last repetition's): a program
-    // that holds no core at the end and held less than 1 % of one core over the phase was starved by the policy (it may
-    // have held one for a moment while the programs were being registered). Returns the core-seconds held, or null.
+    // that holds no core at the end and held less than 5 % of one core over the phase was starved by the policy (it may
+    // have held one for a moment while the programs were being registered: the first one holds every worker until the
+    // next arrives, and a parked worker takes a while to wake and switch on a loaded machine). Returns the core-seconds held, or null.
     private static double? HeldNoCore(IReadOnlyDictionary<string, IReadOnlyList<SchedulerStats>>? schedulers, string scheme, int program, double limitSeconds) =>
         schedulers is not null && schedulers.TryGetValue(scheme, out var stats) && program < stats.Count
-        && stats[program] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.01 * limitSeconds
+        && stats[program] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.05 * limitSeconds
             ? held
             : null;
 

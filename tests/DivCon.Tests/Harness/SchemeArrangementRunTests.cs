@@ -46,6 +46,11 @@ public sealed class SchemeArrangementRunTests
         SchemeDescriptor scheme = HarnessWiring.Schemes().Find(name)!;
         IReadOnlyList<int> processors = MachineInfo.AffinityMask();
         int cores = processors.Count;
+        if (scheme.RequiresScalability && cores < 2)
+        {
+            return; // a partitioned pool of one core serves one of the two programs only (see the static-scheme test below)
+        }
+
         IWorkloadProgram[] programs =
         [
             new SampleProgramAdapter(new SyntheticSpinProgram("p0", ProblemSize.Small, 200_000, 8, 0, 1)),
@@ -132,7 +137,7 @@ public sealed class SchemeArrangementRunTests
             .Select(i => (IWorkloadProgram)new SampleProgramAdapter(new SyntheticSpinProgram($"p{i}", ProblemSize.Small, 2_000_000, 8, 0.1 * i, i + 1)))
             .ToArray();
         SchemeRegistry registry = HarnessWiring.Schemes();
-        var settings = new CyclicSettings(TimeSpan.FromSeconds(1), SpRuns: 2, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(2), SpRuns: 2, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
             StopGrace: TimeSpan.FromSeconds(20), RunTimeout: TimeSpan.FromSeconds(30));
         var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(BuiltInSchemes.OversubscribedFreeName)!, "small", settings);
 
@@ -143,7 +148,8 @@ public sealed class SchemeArrangementRunTests
         Assert.Equal(starved, scheme.Programs.Count(p => p.Runs == 0));
         Assert.Equal(starved, scheme.Schedulers.Count(s => s.Workers == 0));
         Assert.Equal(processors.Length, scheme.Schedulers.Sum(s => s.Workers));
-        Assert.Equal(starved, scheme.Warnings.Count(w => w.Contains("gave it almost no core", StringComparison.Ordinal)));
+        Assert.True(starved == scheme.Warnings.Count(w => w.Contains("gave it almost no core", StringComparison.Ordinal)),
+            string.Join("; ", scheme.Warnings) + " | " + string.Join("; ", scheme.Schedulers.Select(s => $"{s.Workers} {s.CoreSeconds} {s.IdleSeconds} {s.MovesIn}/{s.MovesOut}")));
         Assert.Null(scheme.Antt); // no system metric without every program's runs
     }
 
@@ -151,7 +157,12 @@ public sealed class SchemeArrangementRunTests
         SchemeDescriptor scheme, SchemeContext context, IWorkloadProgram[] programs, TimeSpan duration)
     {
         using ISchedulerArrangement arrangement = scheme.Create(context);
-        var phasePrograms = programs.Select((p, i) => new PhaseProgram(p.Name, ct => p.RunAsync(arrangement.SchedulerFor(i), ct))).ToArray();
+        var phasePrograms = programs.Select((p, i) => new PhaseProgram(p.Name, ct =>
+        {
+            // As CyclicExperiment does: a stopped run lets a partitioned pool drain it.
+            ct.Register(() => arrangement.OnRunStopping(i));
+            return p.RunAsync(arrangement.SchedulerFor(i), ct);
+        })).ToArray();
         PhaseResult phase = await HarnessThread.RunAsync(() => CyclicProtocol.RunMultiprogramAsync(
             phasePrograms, duration, TimeProvider.System, TimeSpan.FromSeconds(30))).WaitAsync(TimeSpan.FromSeconds(60));
         return (arrangement.Snapshot(), phase);
