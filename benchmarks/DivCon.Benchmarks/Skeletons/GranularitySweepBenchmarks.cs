@@ -17,7 +17,7 @@ public class GranularitySweepBenchmarks
     [Params("montecarlopi")]
     public string Program { get; set; } = "montecarlopi";
 
-    [Params("pair2")]
+    [Params("pair2", "ws2")]
     public string Scheduler { get; set; } = "pair2";
 
     [Params(ProblemSize.Medium)]

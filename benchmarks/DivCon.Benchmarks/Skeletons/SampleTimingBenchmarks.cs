@@ -17,7 +17,7 @@ public class SampleTimingBenchmarks
     [Params("sumofsquares", "montecarlopi", "strassen", "quicksort", "mergesort")]
     public string Program { get; set; } = "quicksort";
 
-    [Params("pair2")]
+    [Params("pair2", "ws2")]
     public string Scheduler { get; set; } = "pair2";
 
     [Params(ProblemSize.Medium)]

@@ -18,7 +18,7 @@ public class SkeletonOverheadBenchmarks
     private TaskScheduler _scheduler = null!;
     private Action? _release;
 
-    [Params("pair2")]
+    [Params("pair2", "ws2")]
     public string Scheduler { get; set; } = "pair2";
 
     [GlobalSetup]

@@ -20,7 +20,7 @@ public class SortSpeedupBenchmarks
     private TaskScheduler _scheduler = null!;
     private Action? _release;
 
-    [Params("pair2")]
+    [Params("pair2", "ws2")]
     public string Scheduler { get; set; } = "pair2";
 
     [Params(ProblemSize.Medium)]

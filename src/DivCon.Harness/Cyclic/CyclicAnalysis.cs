@@ -48,7 +48,11 @@ public static class CyclicAnalysis
                 Estimate csp = Descriptive.Summarize(spPooled[i]);
                 if (cmp.Length == 0)
                 {
-                    warnings.Add($"Program '{programs[i]}' finished no run within the time limit; give it a longer --duration.");
+                    double limit = repetitions[^1].Phases[scheme].LimitSeconds;
+                    warnings.Add(HeldNoCore(schedulers, scheme, i, limit) is { } held
+                        ? string.Create(CultureInfo.InvariantCulture,
+                            $"Program '{programs[i]}' finished no run: the scheme's policy gave it almost no core ({held:0.000} core-seconds in a {limit:0.#} s phase, none at the end); with fewer cores than programs a partitioning policy may leave a program without any.")
+                        : $"Program '{programs[i]}' finished no run within the time limit; give it a longer --duration.");
                     programResults[i] = new ProgramResult(programs[i], csp, null, 0, discarded, null, null);
                     continue;
                 }
@@ -115,6 +119,16 @@ public static class CyclicAnalysis
 
         return (results, comparisons);
     }
+
+    // A partitioned pool reports the core-time each program held (the statistics are the last repetition's): a program
+    // that holds no core at the end and held less than 5 % of one core over the phase was starved by the policy (it may
+    // have held one for a moment while the programs were being registered: the first one holds every worker until the
+    // next arrives, and a parked worker takes a while to wake and switch on a loaded machine). Returns the core-seconds held, or null.
+    private static double? HeldNoCore(IReadOnlyDictionary<string, IReadOnlyList<SchedulerStats>>? schedulers, string scheme, int program, double limitSeconds) =>
+        schedulers is not null && schedulers.TryGetValue(scheme, out var stats) && program < stats.Count
+        && stats[program] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.05 * limitSeconds
+            ? held
+            : null;
 
     private static Estimate? SummarizeOrNull(IEnumerable<double?> values)
     {

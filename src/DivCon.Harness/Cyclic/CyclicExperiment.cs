@@ -70,7 +70,7 @@ public sealed class CyclicExperiment
                     programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
                 using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
                 var phasePrograms = programs
-                    .Select((p, i) => new PhaseProgram(p.Name, ct => p.RunAsync(arrangement.SchedulerFor(i), ct)))
+                    .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, ct)))
                     .ToArray();
                 string label = $"rep {r + 1}/{s.Repeat} {scheme.Name}";
                 Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
@@ -135,6 +135,30 @@ public sealed class CyclicExperiment
                 string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', repetition {r + 1})"),
                 e.InnerException);
         }
+    }
+
+    /// <summary>
+    /// A multiprogram run that tells the arrangement when the phase stops it (see
+    /// <see cref="ISchedulerArrangement.OnRunStopping"/>). Returns the program's own task, so the protocol sees exactly
+    /// what it would without the notification.
+    /// </summary>
+    private static Task RunInPhaseAsync(ISchedulerArrangement arrangement, int i, IWorkloadProgram program, CancellationToken ct)
+    {
+        CancellationTokenRegistration stopping = ct.Register(() => arrangement.OnRunStopping(i));
+        Task run;
+        try
+        {
+            run = program.RunAsync(arrangement.SchedulerFor(i), ct);
+        }
+        catch
+        {
+            stopping.Dispose();
+            throw;
+        }
+
+        run.ContinueWith(static (_, s) => ((CancellationTokenRegistration)s!).Dispose(), stopping,
+            CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        return run;
     }
 
     private static ISchedulerArrangement CreateArrangement(SchemeDescriptor scheme, SchemeContext context)

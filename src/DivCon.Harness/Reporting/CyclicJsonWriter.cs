@@ -19,7 +19,8 @@ namespace DivCon.Harness.Reporting;
 ///                                  "factored": F|null, "factoredReason": string|null } ],
 ///                  "repetitions": [ { "repetition", "ntt": [..], "antt", "mntt", "stp" } ],
 ///                  "schedulers": [ { "program", "kind", "schedulerId", "workers", "pinned", "processors", "idleSeconds",
-///                                    "tasksExecuted", "steals", "coreSeconds" } ],
+///                                    "tasksExecuted", "steals", "coreSeconds", "busySeconds",
+///                                    "poolId", "poolWorkers", "movesIn", "movesOut", "repartitions" } ],
 ///                  "warnings": [..] } ],
 ///   "comparisons": [ { "schemeA", "schemeB", "metric", "meanA", "meanB", "difference", "t", "df", "p", "significant", "verdict" } ] }
 /// E (a sample) = { "mean", "ci99": [lo, hi] | null, "sd", "rsd", "n" }
@@ -39,6 +40,11 @@ public static class CyclicJsonWriter
             + "of two independent means, rse² = s_mp²/(k·m_mp²) + s_sp²/(N·m_sp²), se = ntt·rse, Welch–Satterthwaite df. np = 1/ntt with the same relative error.",
         ["schemeIntervals"] = "antt, mntt, stp: mean over repetitions of each repetition's value (computed from that repetition's mean cmp and csp); "
             + "sd and ci99 (Student t, n−1 df) need at least two repetitions (--repeat), otherwise null.",
+        ["scalability"] = "Partitioned schemes divide the cores by each program's scalability, measured in the first repetition as "
+            + "T_seq (one run of its sequential baseline) / mean C^SP (on the C^SP scheme, all cores): baselines[].scalability.",
+        ["schedulers"] = "Per scheme and program, what its scheduler reported at the end of the last repetition's phase: workers (for a "
+            + "partitioned pool, the workers its allocation gave the program then; poolWorkers is the whole pool), pinning, idle/busy/core "
+            + "seconds, tasks, steals; for a partitioned pool, worker moves in/out (arrivals, repartitionings, loans) and repartitionings.",
         ["comparisons"] = "Welch's unequal-variance t-test on the per-repetition antt and stp of each pair of schemes, two-sided, significant when p < 0.01; "
             + "\"not enough repetitions\" when either has fewer than two.",
     };
@@ -239,6 +245,12 @@ public static class CyclicJsonWriter
             Number(w, "tasksExecuted", st.TasksExecuted);
             Number(w, "steals", st.Steals);
             Number(w, "coreSeconds", st.CoreSeconds);
+            Number(w, "busySeconds", st.BusySeconds);
+            Number(w, "poolId", st.PoolId);
+            Number(w, "poolWorkers", st.PoolWorkers);
+            Number(w, "movesIn", st.MovesIn);
+            Number(w, "movesOut", st.MovesOut);
+            Number(w, "repartitions", st.Repartitions);
             w.WriteEndObject();
         }
 

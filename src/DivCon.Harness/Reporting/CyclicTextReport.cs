@@ -96,6 +96,7 @@ public static class CyclicTextReport
             b.Append(CultureInfo.InvariantCulture, $"- **{s.Scheme}**: {s.Description}\n");
         }
 
+        AppendSchedulers(b, result);
         return b.ToString();
     }
 
@@ -143,6 +144,37 @@ public static class CyclicTextReport
         foreach (string w in warnings)
         {
             b.Append(CultureInfo.InvariantCulture, $"{bullet}{w}\n");
+        }
+    }
+
+    /// <summary>What each scheme's schedulers reported at the end of its (last) phase: the arrangement as it ran.</summary>
+    private static void AppendSchedulers(StringBuilder b, CyclicResult result)
+    {
+        if (result.Schemes.All(s => s.Schedulers.Count == 0))
+        {
+            return;
+        }
+
+        b.Append("\n## Schedulers\n\nAs each scheme's schedulers reported them at the end of its last phase. Workers: of the program's scheduler, or "
+            + "for a partitioned pool the cores its allocation gave the program then (of the pool's). Seconds are summed over workers.\n\n");
+        b.Append("| scheme | program | scheduler | id | workers | pinned to | idle s | busy s | core s | tasks | steals | moves in/out | repartitions |\n");
+        b.Append("|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            for (int i = 0; i < s.Schedulers.Count; i++)
+            {
+                var st = s.Schedulers[i];
+                string workers = st.Workers is { } w ? (st.PoolWorkers is { } pw ? $"{w} of {pw}" : $"{w}") : "n/a";
+                string pinned = st.Pinned switch
+                {
+                    true => st.Processors is { } p ? $"[{string.Join(",", p)}]" : "yes",
+                    false => "no",
+                    null => "n/a",
+                };
+                string moves = st.MovesIn is { } mi ? $"{mi}/{st.MovesOut}" : string.Empty;
+                b.Append(CultureInfo.InvariantCulture,
+                    $"| {s.Scheme} | {(i < s.Programs.Count ? s.Programs[i].Program : string.Empty)} | {st.Kind} | {st.SchedulerId} | {workers} | {pinned} | {Format.Number(st.IdleSeconds)} | {Format.Number(st.BusySeconds)} | {Format.Number(st.CoreSeconds)} | {st.TasksExecuted} | {st.Steals} | {moves} | {st.Repartitions} |\n");
+            }
         }
     }
 

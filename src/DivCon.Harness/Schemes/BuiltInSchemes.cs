@@ -1,10 +1,14 @@
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+
 namespace DivCon.Harness.Schemes;
 
 /// <summary>
-/// The schemes of issue 6 / thesis §5.2–5.3. <see cref="CreateRegistry"/> lists all of them; in this build only
-/// <c>tpl-default</c> is runnable, the others are listed as unavailable until their scheduler types are wired with the
-/// factory methods below, for example
-/// <c>registry.With(BuiltInSchemes.OversubscribedFree(r => WorkStealing.Handle(new WorkStealingTaskScheduler(...))))</c>.
+/// The schemes of issue 6 / thesis §5.2–5.3 and the further policies of issue 5, each wired to the real schedulers:
+/// <see cref="WorkStealingSchedulers"/> (the standalone <c>WorkStealingTaskScheduler</c>) for the oversubscribed and
+/// shared schemes, <see cref="MultiProgramPool"/> (the <c>MultiProgramScheduler</c> with a partitioning policy) for
+/// the partitioned ones. The factory methods taking a scheduler or pool factory build the same arrangements over
+/// other types (tests pass recording fakes).
 /// </summary>
 public static class BuiltInSchemes
 {
@@ -14,7 +18,13 @@ public static class BuiltInSchemes
         SharedName = "shared",
         TplDefaultName = "tpl-default",
         StaticPartitionedName = "static-partitioned",
-        DynamicPartitionedName = "dynamic-partitioned";
+        DynamicPartitionedName = "dynamic-partitioned",
+        EqualSharesName = "equal-shares",
+        HillClimbingName = "hill-climbing",
+        IdleLendingName = "idle-lending";
+
+    /// <summary>The repartitioning interval of the dynamic schemes (thesis §5.3.4).</summary>
+    public static readonly TimeSpan DynamicInterval = MultiProgramSchedulerOptions.DefaultRepartitionInterval;
 
     private const string OversubscribedFreeText =
         "One work-stealing scheduler per program, each with a free (unpinned) worker per core: cores oversubscribed n-fold, the OS migrates threads.";
@@ -29,10 +39,19 @@ public static class BuiltInSchemes
         "Every program on TaskScheduler.Default (the .NET thread pool): shared, unpinned, injects threads as it sees fit.";
 
     private const string StaticText =
-        "MultiProgramScheduler: one pinned pool; each program holds a fixed share of the cores proportional to its scalability.";
+        "MultiProgramScheduler: one pinned pool; each program holds a fixed share of the cores proportional to its scalability (decided on arrival, never repartitioned).";
 
     private const string DynamicText =
-        "MultiProgramScheduler: scalability shares, repartitioned every interval by task availability (Figure 5.20).";
+        "MultiProgramScheduler: scalability shares, repartitioned every 100 ms by task availability (Figure 5.20).";
+
+    private const string EqualSharesText =
+        "MultiProgramScheduler: equal shares of the cores whatever the scalability, re-evaluated every 100 ms (the remainder goes to the programs with the most available tasks).";
+
+    private const string HillClimbingText =
+        "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup).";
+
+    private const string IdleLendingText =
+        "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves another program with queued tasks until the next tick.";
 
     private const SchemeStatistics WorkStealingStats =
         SchemeStatistics.WorkerCounts | SchemeStatistics.Pinning | SchemeStatistics.IdleTime | SchemeStatistics.Steals;
@@ -75,22 +94,18 @@ public static class BuiltInSchemes
             context => new PartitionedArrangement(context, createPool));
     }
 
-    /// <summary>
-    /// Every scheme of the issue, in report order: <c>tpl-default</c> runnable; the others listed as unavailable, with
-    /// the type each needs, until wired with <see cref="SchemeRegistry.With"/>.
-    /// </summary>
-    public static SchemeRegistry CreateRegistry()
-    {
-        const string needsWs = "needs DivCon.Scheduling.WorkStealingTaskScheduler, which is not wired into this build";
-        const string needsMp = "needs DivCon.Multiprogramming.MultiProgramScheduler and its partitioning policies, which are not wired into this build";
-        return new SchemeRegistry(
-        [
-            SchemeDescriptor.Unavailable(OversubscribedFreeName, OversubscribedFreeText, "§5.2.1", WorkStealingStats & ~SchemeStatistics.Pinning, false, needsWs),
-            SchemeDescriptor.Unavailable(OversubscribedPinnedName, OversubscribedPinnedText, "§5.2.2", WorkStealingStats, false, needsWs),
-            SchemeDescriptor.Unavailable(SharedName, SharedText, "§5.2.3", WorkStealingStats, false, needsWs),
-            TplDefault,
-            SchemeDescriptor.Unavailable(StaticPartitionedName, StaticText, "§5.3.2", PoolStats, true, needsMp),
-            SchemeDescriptor.Unavailable(DynamicPartitionedName, DynamicText, "§5.3.3–5.3.4", PoolStats, true, needsMp),
-        ]);
-    }
+    /// <summary>Every scheme, in report order, each over the real schedulers.</summary>
+    public static SchemeRegistry CreateRegistry() => new(
+    [
+        OversubscribedFree(WorkStealingSchedulers.Create),
+        OversubscribedPinned(WorkStealingSchedulers.Create),
+        Shared(WorkStealingSchedulers.Create),
+        TplDefault,
+        StaticPartitioned(c => new MultiProgramPool(c.Processors, new ScalabilityPolicy(), Timeout.InfiniteTimeSpan)),
+        DynamicPartitioned(c => new MultiProgramPool(c.Processors, new TaskAvailabilityPolicy(), DynamicInterval)),
+        Partitioned(EqualSharesName, EqualSharesText, "§5.3 (baseline)", c => new MultiProgramPool(c.Processors, new EqualSharesPolicy(), DynamicInterval)),
+        Partitioned(HillClimbingName, HillClimbingText, "§8.2", c => new MultiProgramPool(c.Processors, new HillClimbingPolicy(), Timeout.InfiniteTimeSpan)),
+        Partitioned(IdleLendingName, IdleLendingText, "§8.2 (beyond the thesis)",
+            c => new MultiProgramPool(c.Processors, new IdleLendingPolicy(), DynamicInterval, idleLending: true)),
+    ]);
 }

@@ -12,4 +12,9 @@ public interface IMultiprogramPool : IDisposable
 
     /// <summary>What the pool reports for the program registered <paramref name="program"/>-th (0-based).</summary>
     SchedulerStats StatsFor(int program);
+
+    /// <summary>See <see cref="ISchedulerArrangement.OnRunStopping"/>. Nothing to do by default.</summary>
+    void OnRunStopping(int program)
+    {
+    }
 }

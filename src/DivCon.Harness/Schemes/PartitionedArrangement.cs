@@ -32,5 +32,7 @@ internal sealed class PartitionedArrangement : ISchedulerArrangement
 
     public IReadOnlyList<SchedulerStats> Snapshot() => Enumerable.Range(0, _schedulers.Length).Select(_pool.StatsFor).ToArray();
 
+    public void OnRunStopping(int program) => _pool.OnRunStopping(program);
+
     public void Dispose() => _pool.Dispose();
 }

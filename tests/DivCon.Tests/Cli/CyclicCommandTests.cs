@@ -108,12 +108,30 @@ public sealed class CyclicCommandTests : IDisposable
         Assert.Equal("symmetric", doc.RootElement.GetProperty("kind").GetString());
         var names = doc.RootElement.GetProperty("schemes")[0].GetProperty("programs").EnumerateArray().Select(p => p.GetProperty("program").GetString());
         Assert.Equal(["spin#1", "spin#2"], names);
+
+        // Every scheme ran, and each reports its schedulers: worker counts, pinning, and the pool for partitioned ones.
+        JsonElement[] schemes = doc.RootElement.GetProperty("schemes").EnumerateArray().ToArray();
+        Assert.Equal(HarnessWiring.Schemes().Available.Select(s => s.Name).Order(), schemes.Select(s => s.GetProperty("scheme").GetString()).Order());
+        foreach (JsonElement scheme in schemes)
+        {
+            string name = scheme.GetProperty("scheme").GetString()!;
+            JsonElement[] schedulers = scheme.GetProperty("schedulers").EnumerateArray().ToArray();
+            Assert.Equal(2, schedulers.Length);
+            Assert.All(schedulers, s => Assert.Equal(JsonValueKind.Number, s.GetProperty("workers").ValueKind));
+            bool partitioned = HarnessWiring.Schemes().Find(name)!.RequiresScalability;
+            Assert.All(schedulers, s => Assert.Equal(partitioned ? JsonValueKind.Number : JsonValueKind.Null, s.GetProperty("poolId").ValueKind));
+            Assert.All(schedulers, s => Assert.Equal(partitioned ? JsonValueKind.Number : JsonValueKind.Null, s.GetProperty("movesIn").ValueKind));
+            if (name != "tpl-default")
+            {
+                Assert.All(schedulers, s => Assert.Equal(JsonValueKind.Number, s.GetProperty("idleSeconds").ValueKind));
+                Assert.All(schedulers, s => Assert.Equal(JsonValueKind.Number, s.GetProperty("steals").ValueKind));
+            }
+        }
     }
 
     [Theory]
     [InlineData("unknown program 'nosuch'", "--programs", "spin,nosuch")]
     [InlineData("unknown scheme 'fastest'", "--schemes", "fastest")]
-    [InlineData("scheme 'shared' is not available in this build", "--schemes", "shared")]
     [InlineData("--duration must be positive", "--duration", "0s")]
     [InlineData("--duration 'soon' is not a duration", "--duration", "soon")]
     [InlineData("--duration '-5s' is not a duration", "--duration=-5s")]
@@ -170,6 +188,23 @@ public sealed class CyclicCommandTests : IDisposable
 
         Assert.Equal(CliApp.UsageError, code);
         Assert.Contains("program 'quicksort' is not available in this build (needs the samples project)", error.ToString(), StringComparison.Ordinal);
+        Assert.False(Directory.Exists(outDir));
+    }
+
+    [Fact]
+    public async Task BadInput_SchemeNotInThisBuild_SaysSo()
+    {
+        SchemeRegistry registry = BuiltInSchemes.CreateRegistry()
+            .With(SchemeDescriptor.Unavailable("shared", "Shared.", "§5.2.3", SchemeStatistics.None, false, "needs a type this build lacks"));
+        var root = new RootCommand { CyclicCommand.Create(ProgramCatalog.CreateDefault(), registry) };
+        var error = new StringWriter();
+        string outDir = Path.Combine(_root, "unavailable-scheme");
+
+        int code = await root.Parse(["cyclic", "--programs", "spin", "--schemes", "shared", "--out", outDir])
+            .InvokeAsync(new InvocationConfiguration { Output = new StringWriter(), Error = error });
+
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Contains("scheme 'shared' is not available in this build (needs a type this build lacks)", error.ToString(), StringComparison.Ordinal);
         Assert.False(Directory.Exists(outDir));
     }
 

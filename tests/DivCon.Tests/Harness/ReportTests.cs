@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
+using DivCon.Harness.Schemes;
 
 namespace DivCon.Tests.Harness;
 
@@ -74,6 +75,40 @@ public sealed class ReportTests
         Assert.Contains("| x | a |", md, StringComparison.Ordinal);
         Assert.Contains("abc123", md, StringComparison.Ordinal);
         Assert.Contains("## Method", md, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void PoolStatistics_InJsonAndMarkdown_AndAStarvedProgramIsNamedAsSuch()
+    {
+        // Program b held no core of the 2-worker pool for the whole 10 s phase and finished no run.
+        var phase = new PhaseResult(["a", "b"], 10, [new RunRecord(0, 0, 2, true), new RunRecord(1, 0, 10, false)]);
+        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        SchedulerStats[] stats =
+        [
+            new("MultiProgramScheduler (scalability)", 7, 2, true, [0, 1], 0.5, 40, 3, 19.5, 19.0, PoolId: 4, PoolWorkers: 2, MovesIn: 3, MovesOut: 1, Repartitions: 2),
+            new("MultiProgramScheduler (scalability)", 8, 0, true, [], 0.0, 0, 0, 0.001, 0.0, PoolId: 4, PoolWorkers: 2, MovesIn: 1, MovesOut: 1, Repartitions: 2),
+        ];
+        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep],
+            new Dictionary<string, IReadOnlyList<SchedulerStats>> { ["x"] = stats });
+        CyclicResult basic = Result(withRuns: true);
+        var r = new CyclicResult(basic.Machine, basic.Configuration, basic.StartedUtc, basic.ElapsedSeconds, basic.Baselines, schemes, comparisons);
+
+        using var stream = new MemoryStream();
+        CyclicJsonWriter.Write(r, stream);
+        using JsonDocument doc = JsonDocument.Parse(stream.ToArray());
+        JsonElement b = doc.RootElement.GetProperty("schemes")[0].GetProperty("schedulers")[1];
+        string md = CyclicTextReport.Markdown(r);
+
+        Assert.Equal("b", b.GetProperty("program").GetString());
+        Assert.Equal(0, b.GetProperty("workers").GetInt32());
+        Assert.Equal(4, b.GetProperty("poolId").GetInt32());
+        Assert.Equal(2, b.GetProperty("poolWorkers").GetInt32());
+        Assert.Equal(1, b.GetProperty("movesIn").GetInt32());
+        Assert.Equal(2, b.GetProperty("repartitions").GetInt32());
+        Assert.Contains("gave it almost no core (0.001 core-seconds in a 10 s phase", Assert.Single(schemes[0].Warnings), StringComparison.Ordinal);
+        Assert.Contains("## Schedulers", md, StringComparison.Ordinal);
+        Assert.Contains("| x | a | MultiProgramScheduler (scalability) | 7 | 2 of 2 | [0,1] | 0.500 | 19.000 | 19.500 | 40 | 3 | 3/1 | 2 |", md, StringComparison.Ordinal);
+        Assert.Contains("| x | b | MultiProgramScheduler (scalability) | 8 | 0 of 2 | [] |", md, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -8,20 +8,54 @@ public sealed class SchemeTests
         new(Enumerable.Range(0, programs).Select(i => new SchemeProgramInfo($"p{i}", 1.0 + i)).ToArray(), processors);
 
     [Fact]
-    public void Registry_ListsEverySchemeOfTheIssue_OnlyTplDefaultRunnableInThisBuild()
+    public void Registry_ListsEverySchemeOfTheIssue_AllRunnable()
     {
         SchemeRegistry registry = BuiltInSchemes.CreateRegistry();
 
         Assert.Equal(
-            ["oversubscribed-free", "oversubscribed-pinned", "shared", "tpl-default", "static-partitioned", "dynamic-partitioned"],
+            ["oversubscribed-free", "oversubscribed-pinned", "shared", "tpl-default", "static-partitioned", "dynamic-partitioned",
+             "equal-shares", "hill-climbing", "idle-lending"],
             registry.All.Select(s => s.Name));
-        Assert.Equal(["tpl-default"], registry.Available.Select(s => s.Name));
-        foreach (SchemeDescriptor s in registry.All.Where(s => !s.IsAvailable))
+        Assert.Equal(registry.All.Select(s => s.Name), registry.Available.Select(s => s.Name));
+        Assert.All(registry.All, s => Assert.Null(s.UnavailableReason));
+        Assert.Equal(
+            ["static-partitioned", "dynamic-partitioned", "equal-shares", "hill-climbing", "idle-lending"],
+            registry.All.Where(s => s.RequiresScalability).Select(s => s.Name));
+    }
+
+    [Fact]
+    public void UnavailableScheme_IsListedWithItsReason_ButCannotBeBuilt()
+    {
+        SchemeDescriptor s = SchemeDescriptor.Unavailable("future", "Not in this build.", "§9", SchemeStatistics.None, false, "needs a future type");
+
+        var e = Assert.Throws<InvalidOperationException>(() => s.Create(Context(2, 0, 1)));
+        Assert.Contains("not available in this build", e.Message, StringComparison.Ordinal);
+        Assert.False(s.IsAvailable);
+        Assert.Equal("needs a future type", s.UnavailableReason);
+    }
+
+    [Fact]
+    public void PartitionedPool_ProgramsGetTheirScalabilityShares_FromTheRealPolicy()
+    {
+        int[] processors = DivCon.Harness.Cyclic.MachineInfo.AffinityMask().Take(2).ToArray();
+        if (processors.Length < 2)
         {
-            var e = Assert.Throws<InvalidOperationException>(() => s.Create(Context(2, 0, 1)));
-            Assert.Contains("not available in this build", e.Message, StringComparison.Ordinal);
-            Assert.False(string.IsNullOrWhiteSpace(s.UnavailableReason));
+            return; // one core cannot be divided
         }
+
+        using var pool = new MultiProgramPool(processors, new DivCon.Partitioning.ScalabilityPolicy(), Timeout.InfiniteTimeSpan);
+        TaskScheduler a = pool.AddProgram("a", 1.0);
+        TaskScheduler b = pool.AddProgram("b", 1.0);
+        TaskScheduler c = pool.AddProgram("c", 5.0);
+
+        // 2 cores, scalabilities 1, 1, 5: shares 0.29, 0.29, 1.43 -> c 1, and the remainder to a (ties: lower index); b none.
+        SchedulerStats[] stats = Enumerable.Range(0, 3).Select(pool.StatsFor).ToArray();
+        Assert.Equal([1, 0, 1], stats.Select(s => s.Workers));
+        Assert.Equal(3, stats.Select(s => s.SchedulerId).Distinct().Count());
+        Assert.Equal([a.Id, b.Id, c.Id], stats.Select(s => s.SchedulerId));
+        Assert.All(stats, s => Assert.Equal(pool.Id, s.PoolId));
+        Assert.All(stats, s => Assert.Equal(3, s.Repartitions)); // one per arrival, none periodic
+        Assert.Empty(stats[1].Processors!);
     }
 
     [Fact]

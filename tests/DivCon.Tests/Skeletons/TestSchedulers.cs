@@ -1,9 +1,10 @@
+using DivCon.Scheduling;
+
 namespace DivCon.Tests.Skeletons;
 
 /// <summary>
-/// The schedulers the skeleton and sample tests run on, in one place: "1, 2 and 4 workers" and the default
-/// scheduler. To add the work-stealing scheduler, add one line per worker count to <see cref="s_factories"/>, e.g.
-/// <c>["ws2"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(2)),</c>.
+/// The schedulers the skeleton and sample tests run on, in one place: "1, 2 and 4 workers" of the BCL's
+/// ConcurrentExclusiveSchedulerPair and of DivCon's WorkStealingTaskScheduler, and the default scheduler.
 /// </summary>
 public static class TestSchedulers
 {
@@ -12,6 +13,9 @@ public static class TestSchedulers
         ["pair1"] = () => SchedulerLease.ForPair(1),
         ["pair2"] = () => SchedulerLease.ForPair(2),
         ["pair4"] = () => SchedulerLease.ForPair(4),
+        ["ws1"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(1)),
+        ["ws2"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(2)),
+        ["ws4"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(4)),
         ["default"] = () => new SchedulerLease(TaskScheduler.Default, release: null),
     };
 

@@ -6,10 +6,11 @@ namespace DivCon.Cli.Commands;
 
 /// <summary>
 /// <c>divcon cyclic</c>: the main job (thesis §5.4.1, §7.5). Defaults are sized to finish in about two minutes on a
-/// 2-core machine with every scheme and the 3-program workload (strassen, quicksort, mergesort, size medium ≈ 0.5–2 s
-/// per run): C^SP = 3 programs × (1 warm-up + 5 runs) × ≈ 1 s ≈ 18 s; then 10 s per scheme plus the stop of the
-/// discarded runs (cancellation, well under a second) ≈ 10.5 s × 6 schemes ≈ 63 s (≈ 95 s with 9 schemes); scalability
-/// for the partitioned schemes adds one sequential run per program (≈ 3 × 1.5 s); total ≈ 85–120 s.
+/// 2-core machine with every scheme (9) and the 3-program workload (strassen, quicksort, mergesort, size medium,
+/// ≈ 0.5–1.5 s per run alone): C^SP = 3 programs × (1 warm-up + 5 runs) × ≈ 1 s ≈ 18 s on the standalone work-stealing
+/// scheduler; one sequential run per program for the partitioned schemes' scalabilities ≈ 3 s; then 10 s per scheme
+/// plus ≈ 0.5 s to stop the discarded runs and collect garbage ≈ 9 × 10.5 s ≈ 95 s; total ≈ 115 s (≈ 130 s on a
+/// loaded machine, where the 5-program suite takes ≈ 2.5 min).
 /// </summary>
 internal static class CyclicCommand
 {
@@ -25,7 +26,8 @@ internal static class CyclicCommand
         };
         var command = new Command("cyclic",
             "Cyclic multiprogram test (§5.4.1): C^SP of each program alone, then all programs together, each restarted as soon as it ends, "
-            + "under each scheme; prints NTT, NP per program and ANTT, MNTT, STP per scheme with 99 % intervals, writes cyclic.json, cyclic.csv, report.md.")
+            + "under each scheme; prints NTT, NP per program and ANTT, MNTT, STP per scheme with 99 % intervals, writes cyclic.json, cyclic.csv, report.md. "
+            + "Defaults (9 schemes × 10 s, 3 programs at size medium, C^SP from 5 runs each) take about two minutes on 2 cores.")
         {
             programsOption,
         };

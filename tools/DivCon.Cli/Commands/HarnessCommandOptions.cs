@@ -17,7 +17,8 @@ internal sealed class HarnessCommandOptions
 
     public Option<string> Duration { get; } = new("--duration")
     {
-        Description = "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s.",
+        Description = "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s. The whole run takes about "
+            + "schemes × (duration + 0.5 s) + C^SP (programs × (warm-up + sp-runs) runs alone) + one sequential run per program.",
         DefaultValueFactory = _ => DefaultDuration,
     };
 
@@ -52,7 +53,7 @@ internal sealed class HarnessCommandOptions
 
     public Option<string> SpScheme { get; } = new("--sp-scheme")
     {
-        Description = "Scheme that measures C^SP (default: oversubscribed-free when available, else tpl-default).",
+        Description = "Scheme that measures C^SP (default: oversubscribed-free, i.e. one work-stealing scheduler with a worker per core, the program alone).",
     };
 
     public Option<int> Seed { get; } = new("--seed")

@@ -193,6 +193,7 @@ internal static class HarnessCommandRunner
             CyclicResult result = await HarnessThread.RunAsync(() => experiment.RunAsync(plan, cancellationToken));
             IReadOnlyList<string> files = ResultFiles.Write(result, outFolder, kind);
             await output.WriteAsync(CyclicTextReport.Table(result));
+            await output.WriteAsync(ScalabilityNote(result));
             await error.WriteLineAsync($"{prefix}: wrote {string.Join(", ", files)}");
             return 0;
         }
@@ -216,6 +217,20 @@ internal static class HarnessCommandRunner
             await error.WriteLineAsync($"{prefix}: could not write the results to '{outFolder}': {e.Message}");
             return RunFailed;
         }
+    }
+
+    /// <summary>Where the partitioned schemes' scalabilities came from (empty when no selected scheme needed them).</summary>
+    public static string ScalabilityNote(CyclicResult result)
+    {
+        var measured = result.Baselines.Where(b => b.Scalability is not null).ToArray();
+        if (measured.Length == 0)
+        {
+            return string.Empty;
+        }
+
+        string values = string.Join(", ", measured.Select(b =>
+            string.Create(CultureInfo.InvariantCulture, $"{b.Program} {b.Scalability:0.00} (T_seq {b.SequentialSeconds:0.000} s)")));
+        return $"\nScalability used by the partitioned schemes, measured in this run as T_seq (one sequential run) / mean C^SP on {result.Configuration.SpScheme}: {values}.\n";
     }
 
 }

@@ -4,30 +4,13 @@ using DivCon.Harness.Schemes;
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// Which programs and schemes the <c>cyclic</c> and <c>symmetric</c> commands can name. The one place where a build
-/// wires the types other projects provide: a scheme is added with <c>registry.With(BuiltInSchemes.Shared(...))</c>, a
+/// Which programs and schemes the <c>cyclic</c> and <c>symmetric</c> commands can name: the one place where the CLI
+/// picks them. Every scheme is wired to the real schedulers in the harness library
+/// (<see cref="BuiltInSchemes.CreateRegistry"/>: <see cref="WorkStealingSchedulers"/> for oversubscribed-free,
+/// oversubscribed-pinned and shared; <see cref="MultiProgramPool"/> with one partitioning policy each for
+/// static-partitioned, dynamic-partitioned, equal-shares, hill-climbing and idle-lending; the .NET thread pool for
+/// tpl-default). A build that adds a scheme does it here with <c>registry.With(BuiltInSchemes.Partitioned(...))</c>, a
 /// sample program with <c>catalog.With(ProgramEntry.Available(...))</c>.
-/// <para>
-/// To wire the rest (names of the other projects' members are as planned; adjust to what they are):
-/// <code>
-/// // Standalone work-stealing scheduler: a request → a handle (scheduler, its statistics, its lifetime).
-/// static SchedulerHandle WorkStealing(SchedulerRequest r)
-/// {
-///     var s = r.PinTo is null ? new WorkStealingTaskScheduler(r.Workers) : new WorkStealingTaskScheduler(r.PinTo);
-///     return new SchedulerHandle(s, () =&gt; new SchedulerStats(nameof(WorkStealingTaskScheduler), s.Id, s.WorkerCount,
-///         r.PinTo is not null, r.PinTo, IdleSeconds: …, TasksExecuted: …, Steals: …), s);
-/// }
-/// registry = registry.With(BuiltInSchemes.OversubscribedFree(WorkStealing))
-///                    .With(BuiltInSchemes.OversubscribedPinned(WorkStealing))
-///                    .With(BuiltInSchemes.Shared(WorkStealing));
-///
-/// // MultiProgramScheduler: a small IMultiprogramPool adapter (AddProgram → its per-program TaskScheduler,
-/// // StatsFor → workers held, idle, core-time), then one line per policy.
-/// registry = registry.With(BuiltInSchemes.StaticPartitioned(c =&gt; new PoolAdapter(c.Processors, new ScalabilityPolicy(), repartition: false)))
-///                    .With(BuiltInSchemes.DynamicPartitioned(c =&gt; new PoolAdapter(c.Processors, new TaskAvailabilityPolicy(), TimeSpan.FromMilliseconds(100))))
-///                    .With(BuiltInSchemes.Partitioned("hill-climbing", "…", "§8.2", c =&gt; …));
-/// </code>
-/// </para>
 /// </summary>
 internal static class HarnessWiring
 {
@@ -35,7 +18,10 @@ internal static class HarnessWiring
 
     public static ProgramCatalog Programs() => ProgramCatalog.CreateDefault();
 
-    /// <summary>The scheme that measures C^SP by default: a standalone work-stealing scheduler when wired, else TPL default.</summary>
+    /// <summary>
+    /// The scheme that measures C^SP by default: one standalone work-stealing scheduler with a worker per core
+    /// (oversubscribed-free with a single program is exactly that), else TPL default.
+    /// </summary>
     public static string DefaultSpScheme(SchemeRegistry registry) =>
         registry.Find(BuiltInSchemes.OversubscribedFreeName) is { IsAvailable: true } ? BuiltInSchemes.OversubscribedFreeName : BuiltInSchemes.TplDefaultName;
 }

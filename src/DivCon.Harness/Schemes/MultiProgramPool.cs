@@ -1,0 +1,172 @@
+using System.Globalization;
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+
+namespace DivCon.Harness.Schemes;
+
+/// <summary>
+/// <see cref="IMultiprogramPool"/> over the real <see cref="MultiProgramScheduler"/>: one worker pinned to each of the
+/// scheme's processors (strict: where pinning is impossible the scheme fails to build), a partitioning policy,
+/// periodic repartitioning every <c>interval</c> (or only on program arrival and exit), and optionally idle lending.
+/// Each program registered gets the pool's per-program <see cref="TaskScheduler"/>; its statistics are the pool's
+/// per-program accounting since it was added (core-time held, idle time, steals, moves).
+/// </summary>
+/// <remarks>
+/// <para><b>Stopping a phase.</b> A policy may leave a program without a worker for the whole phase (a static
+/// partition of fewer cores than programs gives some programs none). Its run's tasks then stay queued, and a run
+/// canceled at the limit cannot end until its queued tasks are picked up (a queued task is only completed as canceled
+/// when a worker takes it). So when the phase stops a run (<see cref="OnRunStopping"/>), the pool first freezes every
+/// program's statistics (what the phase measured), then hands over to <see cref="TaskAvailabilityPolicy"/>,
+/// re-evaluated every <see cref="DrainInterval"/>, which gives a worker to every program that still has queued
+/// tasks, so every stopped run drains. Nothing the phase records is affected: the runs are past the limit.</para>
+/// <para><b>Locks.</b> <c>_lock</c> guards the frozen statistics and the drain timer; it is taken before the
+/// scheduler's own lock (StatsFor → GetSnapshot, OnRunStopping → Policy), and the scheduler never calls back into
+/// this object, so the two cannot deadlock. The drain timer's callback takes only the scheduler's lock.</para>
+/// </remarks>
+public sealed class MultiProgramPool : IMultiprogramPool
+{
+    /// <summary>How often the pool repartitions while the runs of a stopped phase drain.</summary>
+    public static readonly TimeSpan DrainInterval = TimeSpan.FromMilliseconds(20);
+
+    private static int s_nextPoolId;
+
+    private readonly object _lock = new();
+    private readonly List<ProgramHandle> _programs = [];  // written by AddProgram before the phase starts
+    private readonly string _kind;
+    private SchedulerStats[]? _frozen;                     // under _lock: statistics at the first stopped run
+    private Timer? _drain;                                 // under _lock: repartitions while stopped runs drain
+
+    /// <summary>Creates the pool.</summary>
+    /// <param name="processors">The processors to pin one worker each to.</param>
+    /// <param name="policy">Divides the workers among the programs.</param>
+    /// <param name="interval">Time between periodic repartitionings, or <see cref="Timeout.InfiniteTimeSpan"/> for none (static).</param>
+    /// <param name="idleLending">Whether a worker whose program has no task may serve another program until the next repartitioning.</param>
+    public MultiProgramPool(IReadOnlyList<int> processors, IPartitioningPolicy policy, TimeSpan interval, bool idleLending = false)
+    {
+        ArgumentNullException.ThrowIfNull(processors);
+        ArgumentNullException.ThrowIfNull(policy);
+        Scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = processors,
+            Policy = policy,
+            RepartitionInterval = interval,
+            IdleLending = idleLending,
+            ThreadName = "mp " + policy.Name,
+        });
+        Id = Interlocked.Increment(ref s_nextPoolId);
+        string every = interval == Timeout.InfiniteTimeSpan
+            ? "on arrival/exit only"
+            : string.Create(CultureInfo.InvariantCulture, $"every {interval.TotalMilliseconds:0} ms");
+        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(idleLending ? ", idle lending" : string.Empty)})";
+    }
+
+    /// <summary>The scheduler underneath (for tests and reports).</summary>
+    public MultiProgramScheduler Scheduler { get; }
+
+    /// <summary>A number unique to this pool within the process (<see cref="SchedulerStats.PoolId"/>).</summary>
+    public int Id { get; }
+
+    /// <inheritdoc/>
+    public TaskScheduler AddProgram(string name, double scalability)
+    {
+        ProgramHandle handle = Scheduler.AddProgram(name, scalability);
+        _programs.Add(handle);
+        return handle.Scheduler;
+    }
+
+    /// <summary>What the program's accounting says now, or (once the phase is stopping) at the moment it began to stop.</summary>
+    public SchedulerStats StatsFor(int program)
+    {
+        lock (_lock)
+        {
+            return _frozen is not null ? _frozen[program] : LiveStats(program);
+        }
+    }
+
+    /// <summary>Freezes the statistics and hands the pool to the drain policy (see the remarks); only the first call acts.</summary>
+    public void OnRunStopping(int program)
+    {
+        lock (_lock)
+        {
+            if (_frozen is not null)
+            {
+                return;
+            }
+
+            _frozen = Enumerable.Range(0, _programs.Count).Select(LiveStats).ToArray();
+            try
+            {
+                // The setter repartitions at once (under the scheduler's lock); the timer re-evaluates as runs drain.
+                Scheduler.Policy = new TaskAvailabilityPolicy();
+            }
+            catch (ObjectDisposedException)
+            {
+                return;
+            }
+
+            _drain = new Timer(static s => ((MultiProgramPool)s!).RepartitionWhileDraining(), this, DrainInterval, DrainInterval);
+        }
+    }
+
+    private void RepartitionWhileDraining()
+    {
+        try
+        {
+            Scheduler.Repartition();
+        }
+        catch (ObjectDisposedException)
+        {
+            // The phase ended and the pool is being disposed: nothing left to drain.
+        }
+    }
+
+    private SchedulerStats LiveStats(int program)
+    {
+        ProgramHandle handle = _programs[program];
+        ProgramStatistics s = handle.GetStatistics();
+        MultiProgramSnapshot snapshot = Scheduler.GetSnapshot();
+        IReadOnlyList<int> pinnedTo = Scheduler.PinnedProcessors;
+        int[]? processors = Scheduler.IsPinned
+            ? Enumerable.Range(0, snapshot.WorkerPrograms.Count).Where(slot => snapshot.WorkerPrograms[slot] == handle.Id).Select(slot => pinnedTo[slot]).ToArray()
+            : null;
+        return new SchedulerStats(
+            _kind,
+            handle.Scheduler.Id,
+            snapshot.CoresByProgram.TryGetValue(handle.Id, out int cores) ? cores : 0,
+            Scheduler.IsPinned,
+            processors,
+            IdleSeconds: s.IdleTime.TotalSeconds,
+            TasksExecuted: s.TasksExecuted,
+            Steals: s.Steals,
+            CoreSeconds: s.CoreTime.TotalSeconds,
+            BusySeconds: s.BusyTime.TotalSeconds,
+            PoolId: Id,
+            PoolWorkers: Scheduler.WorkerCount,
+            MovesIn: s.MovesIn,
+            MovesOut: s.MovesOut,
+            Repartitions: Scheduler.Repartitions);
+    }
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        Timer? drain;
+        lock (_lock)
+        {
+            drain = _drain;
+            _drain = null;
+        }
+
+        // Waits for a callback in flight, so no repartitioning races the scheduler's own shutdown.
+        if (drain is not null)
+        {
+            using var done = new ManualResetEvent(false);
+            if (drain.Dispose(done))
+            {
+                done.WaitOne();
+            }
+        }
+
+        Scheduler.Dispose();
+    }
+}
