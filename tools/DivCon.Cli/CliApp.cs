@@ -23,6 +23,10 @@ public static class CliApp
         var schemes = HarnessWiring.Schemes();
         root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
         root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        root.Subcommands.Add(ScalabilityCommand.Create());
+        root.Subcommands.Add(GranularityCommand.Create());
+        root.Subcommands.Add(PhasesCommand.Create());
+        root.Subcommands.Add(PlotCommand.Create());
         return root;
     }
 
