@@ -96,6 +96,36 @@ public sealed class AllocationPlotTests : IDisposable
     }
 
     [Fact]
+    public void With_dropped_moves_the_plot_ends_on_the_schedulers_final_allocation()
+    {
+        using var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            BestEffortPinning = true,
+            TimelineCapacity = 1,
+        });
+        ProgramHandle a = mps.AddProgram("a");
+        ProgramHandle b = mps.AddProgram("b");
+        ProgramHandle c = mps.AddProgram("c");
+        ProgramHandle d = mps.AddProgram("d");
+        ProgramHandle[] all = [a, b, c, d];
+        var final = all.ToDictionary(p => p.Id, p => p.Allocation);
+        var timeline = new SchemeTimeline("s", mps.Timeline, mps.WorkerCount, all.ToDictionary(p => p.Id, p => p.Name), Stopwatch.GetTimestamp(),
+            mps.GetSnapshot().WorkerPrograms);
+        Assert.True(mps.Timeline.Dropped > 0);
+
+        StackedStepPlot plot = Assert.IsType<StackedStepPlot>(AllocationPlot.Create(timeline));
+        Assert.DoesNotContain("dropped", plot.Title);
+        for (int layer = 0; layer < all.Length; layer++)
+        {
+            Assert.Equal(final[layer], plot.Layers[layer].Values[^1]);
+        }
+
+        // Without the final assignment the plot says it is partial.
+        Assert.Contains("dropped", AllocationPlot.Create(timeline with { FinalWorkerPrograms = null })!.Title);
+    }
+
+    [Fact]
     public void Cyclic_output_hook_writes_the_png_next_to_the_chrome_trace_per_scheme()
     {
         var (timeline, _, _) = RealRun();
