@@ -6,7 +6,8 @@ namespace DivCon.Harness.Plots;
 
 /// <summary>
 /// The figures of a <c>phases.json</c> (thesis Figure 7.5): per program (<c>phases-{program}</c>), a stacked bar per
-/// recursion level of the cumulative split, execute and merge seconds per run, as in the file.
+/// recursion level of the cumulative split, execute and merge seconds per run, as in the file; and the same numbers as
+/// lines on a log10 axis (<c>phases-{program}-log</c>), as in the thesis.
 /// </summary>
 public static class PhasesPlots
 {
@@ -34,6 +35,18 @@ public static class PhasesPlots
             }
 
             figures.Add(new NamedFigure($"phases-{ResultJson.Slug(name)}", chart));
+
+            // Figure 7.5's logarithmic view, where the small split and merge times stay visible (a zero is not drawn).
+            var log = new LinePlot($"Cumulative time per D&C phase: {name} (log scale)", "Recursion level", "Cumulative time per run (s)");
+            log.XAxis.IntegerTicks = true;
+            log.YAxis.Scale = AxisScale.Log10;
+            double[] x = levels.Select(l => ResultJson.Number(l, "level")).ToArray();
+            foreach (string phase in Phases)
+            {
+                log.AddSeries(phase, x, levels.Select(l => ResultJson.Number(ResultJson.Property(l, phase), "seconds")).ToArray());
+            }
+
+            figures.Add(new NamedFigure($"phases-{ResultJson.Slug(name)}-log", log));
         }
 
         return figures;

@@ -35,10 +35,13 @@ public sealed class PhasesCommandTests : ExperimentCliHarness
             Assert.True(levels.Sum(l => l.GetProperty("execute").GetProperty("seconds").GetDouble()) > 0);
 
             var chart = PlotAssert.Model<StackedBarChart>(outDir, $"phases-{name}");
+            var log = PlotAssert.Model<LinePlot>(outDir, $"phases-{name}-log");
+            Assert.Equal(AxisScale.Log10, log.YAxis.Scale);
             Assert.Equal(levels.Select(l => l.GetProperty("level").GetInt32().ToString(System.Globalization.CultureInfo.InvariantCulture)), chart.Categories);
             foreach (string phase in new[] { "split", "execute", "merge" })
             {
                 Assert.Equal(levels.Select(l => l.GetProperty(phase).GetProperty("seconds").GetDouble()), chart.Segments.Single(s => s.Name == phase).Values);
+                Assert.Equal(levels.Select(l => l.GetProperty(phase).GetProperty("seconds").GetDouble()), log.Series.Single(s => s.Name == phase).Y);
             }
         }
 

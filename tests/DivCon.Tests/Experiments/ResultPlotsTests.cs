@@ -104,7 +104,13 @@ public sealed class ResultPlotsTests
           { "level": 1, "split": { "count": 1, "seconds": 0.5 }, "execute": { "count": 0, "seconds": 0 }, "merge": { "count": 1, "seconds": 0.25 } },
           { "level": 2, "split": { "count": 0, "seconds": 0 }, "execute": { "count": 2, "seconds": 3.0 }, "merge": { "count": 0, "seconds": 0 } } ] } ] }
         """;
-        NamedFigure phase = Assert.Single(ResultPlots.FromJson(phases));
+        IReadOnlyList<NamedFigure> phaseFigures = ResultPlots.FromJson(phases);
+        Assert.Equal(["phases-m", "phases-m-log"], phaseFigures.Select(f => f.Name));
+        var logView = Assert.IsType<LinePlot>(phaseFigures[1].Figure);
+        Assert.Equal(AxisScale.Log10, logView.YAxis.Scale);
+        Assert.Equal([0.5, 0.0], logView.Series.Single(s => s.Name == "split").Y);
+        Assert.Equal([0.0, 3.0], logView.Series.Single(s => s.Name == "execute").Y);
+        NamedFigure phase = phaseFigures[0];
         Assert.Equal("phases-m", phase.Name);
         var stacked = Assert.IsType<StackedBarChart>(phase.Figure);
         Assert.Equal(["1", "2"], stacked.Categories);
