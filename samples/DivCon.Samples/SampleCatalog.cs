@@ -48,6 +48,7 @@ public static class SampleCatalog
             StrassenMultiply.ProgramName => new StrassenMultiply(size, seed),
             QuickSort.ProgramName => new QuickSort(size, seed),
             MergeSort.ProgramName => new MergeSort(size, seed),
+            WorkInflation.WorkInflationBenchmark.ProgramName => new WorkInflation.WorkInflationBenchmark(size, seed),
             _ => throw new ArgumentException($"Unknown sample program '{name}'. Valid names: {string.Join(", ", Names)}.", nameof(name)),
         };
         settings?.ApplyTo(program);

@@ -18,6 +18,7 @@ public static class CliApp
         var root = new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
         root.Subcommands.Add(Commands.TopologyCommand.Create());
+        root.Subcommands.Add(Commands.SimulateCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
         var programs = HarnessWiring.Programs();
         var schemes = HarnessWiring.Schemes();
@@ -30,6 +31,9 @@ public static class CliApp
         root.Subcommands.Add(GranularityCommand.Create());
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        root.Subcommands.Add(FactoredCommand.Create(programs));
         return root;
     }
 

@@ -10,4 +10,12 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="Discarded">Runs still going at a limit, discarded.</param>
 /// <param name="Ntt">NTT = C^MP / C^SP with its delta-method interval; null without C^MP.</param>
 /// <param name="Np">NP = 1 / NTT; null without C^MP.</param>
-public sealed record ProgramResult(string Program, Estimate Csp, Estimate? Cmp, int Runs, int Discarded, RatioEstimate? Ntt, RatioEstimate? Np);
+public sealed record ProgramResult(string Program, Estimate Csp, Estimate? Cmp, int Runs, int Discarded, RatioEstimate? Ntt, RatioEstimate? Np)
+{
+    /// <summary>
+    /// The factored decomposition of this program's multiprogram runs (issue 7), filled by a scheme with per-program
+    /// core-time accounting through <see cref="global::DivCon.Harness.Factored.MultiprogramFactored.Compute"/>; null when the scheme has
+    /// none, which cyclic.json reports as <c>"factored": null</c> with <see cref="global::DivCon.Harness.Factored.MultiprogramFactored.NoAccountingReason"/>.
+    /// </summary>
+    public global::DivCon.Harness.Factored.MultiprogramFactored? Factored { get; init; }
+}

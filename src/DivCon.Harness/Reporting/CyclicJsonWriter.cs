@@ -1,5 +1,6 @@
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Statistics;
 
 namespace DivCon.Harness.Reporting;
@@ -14,7 +15,8 @@ namespace DivCon.Harness.Reporting;
 ///   "method": { "confidence", "programIntervals", "schemeIntervals", "comparisons" },
 ///   "baselines": [ { "program", "csp": E, "spSeconds": [..], "sequentialSeconds", "scalability" } ],
 ///   "schemes": [ { "scheme", "description", "antt": E, "mntt": E, "stp": E,
-///                  "programs": [ { "program", "csp": E, "cmp": E|null, "runs", "discarded", "ntt": R|null, "np": R|null } ],
+///                  "programs": [ { "program", "csp": E, "cmp": E|null, "runs", "discarded", "ntt": R|null, "np": R|null,
+///                                  "factored": F|null, "factoredReason": string|null } ],
 ///                  "repetitions": [ { "repetition", "ntt": [..], "antt", "mntt", "stp" } ],
 ///                  "schedulers": [ { "program", "kind", "schedulerId", "workers", "pinned", "processors", "idleSeconds",
 ///                                    "tasksExecuted", "steals", "coreSeconds" } ],
@@ -23,7 +25,9 @@ namespace DivCon.Harness.Reporting;
 /// E (a sample) = { "mean", "ci99": [lo, hi] | null, "sd", "rsd", "n" }
 /// R (a ratio)  = { "mean", "ci99": [lo, hi] | null, "sd", "rsd", "se", "df", "n", "nSp" }
 /// </code>
-/// Seconds throughout. Issue 7 adds a per-program <c>"factored"</c> object beside <c>"ntt"</c>.
+/// F (see <see cref="CyclicFactoredJson"/>) = { "coresHeld", "tmp", "ip", "wp", "fp", "ts", "t1", "telision", "intervalSeconds",
+///   "coreSecondsHeld", "idleSeconds", "speedups": { "linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision" } }
+/// Seconds throughout.
 /// </summary>
 public static class CyclicJsonWriter
 {
@@ -180,6 +184,7 @@ public static class CyclicJsonWriter
             Ratio(w, p.Ntt);
             w.WritePropertyName("np");
             Ratio(w, p.Np);
+            CyclicFactoredJson.Write(w, p.Factored);
             w.WriteEndObject();
         }
 

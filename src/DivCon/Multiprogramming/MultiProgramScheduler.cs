@@ -451,6 +451,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _stopRepartitioner = true;
         _tickSignal.Set();
         _repartitioner.Join();
+        _tickSignal.Dispose();
         _pool.BeginShutdown();
         _pool.Join();
         _meter.Dispose();

@@ -22,6 +22,9 @@
 //   fence sees the increment. The only thing the producer needs from the compiler is that its load stays after
 //   its store in program order, which a volatile store followed by a volatile load gives on RyuJIT.
 //   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
+//   With idle lending (a MultiProgramScheduler option) a producer also wakes a worker when any worker of the pool
+//   is parked (WorkerPool.HasParkedLender, same asymmetric pairing), so a program whose own workers are busy, or
+//   which holds none, can borrow an idle worker of another program until the next repartitioning.
 //
 // External queuing and shutdown (required: a task accepted is never stranded)
 //   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes
@@ -183,7 +186,7 @@ internal sealed class WorkQueueSet
         // No fence here (required ordering, not free): this volatile load follows the task's volatile publication in
         // program order; the hardware reordering of the two is closed by the sleeper's process-wide barrier in
         // Worker.Park (see the header).
-        if (Volatile.Read(ref _parked.Value) != 0)
+        if (Volatile.Read(ref _parked.Value) != 0 || _pool.HasParkedLender)
         {
             _pool.WakeOneFor(this);
         }

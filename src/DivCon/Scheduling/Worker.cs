@@ -318,6 +318,12 @@ internal sealed class Worker
         // re-check below (asymmetric pair with WorkQueueSet.SignalWork, which has no fence). Assign's CAS and
         // BeginShutdown's barrier are full fences on their side, so the same barrier also pairs with them.
         set?.AddParked();
+        bool lender = set is not null && _pool.IsLending;
+        if (lender)
+        {
+            _pool.AddParkedLender(); // idle lending: producers of other programs may wake us (WorkerPool.HasParkedLender)
+        }
+
         Interlocked.MemoryBarrierProcessWide();
 
         bool block = ReferenceEquals(_assigned, set)
@@ -331,6 +337,11 @@ internal sealed class Worker
 
         Interlocked.Exchange(ref _parkState, ParkRunning);
         set?.RemoveParked();
+        if (lender)
+        {
+            _pool.RemoveParkedLender();
+        }
+
         _parkedOn = null;
     }
 }

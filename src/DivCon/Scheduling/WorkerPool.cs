@@ -16,6 +16,14 @@ internal sealed class WorkerPool
     // Written once by BeginShutdown; read by workers (loop, park re-check).
     private volatile bool _shuttingDown;
 
+    // Idle lending only: workers parked on any set (Interlocked by sleepers; read by producers of every set, which
+    // then wake a parked worker of another program: WorkQueueSet.SignalWork). Same asymmetric pairing as a set's
+    // own parked count (the sleeper's process-wide barrier).
+    private PaddedCounter _parkedLenders;
+
+    // Set by Start from IdleWorkFinder; read on every push (never written afterwards).
+    private bool _lending;
+
     /// <param name="name">Thread name prefix.</param>
     /// <param name="workerCount">Number of workers (slots).</param>
     /// <param name="processors">Per worker, the processor to pin it to; null for unpinned workers.</param>
@@ -61,6 +69,7 @@ internal sealed class WorkerPool
     /// <summary>Starts every worker and waits until each has pinned itself (or failed to) and entered its set.</summary>
     public void Start()
     {
+        _lending = IdleWorkFinder is not null;
         foreach (Worker worker in _workers)
         {
             worker.Start();
@@ -68,6 +77,22 @@ internal sealed class WorkerPool
 
         _started.Wait();
     }
+
+    /// <summary>
+    /// Producer (WorkQueueSet.SignalWork): with lending, whether some worker is parked anywhere, so that work queued
+    /// for a program whose own workers are all busy (or which holds none) can wake an idle worker of another.
+    /// </summary>
+    internal bool HasParkedLender
+    {
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        get => _lending && Volatile.Read(ref _parkedLenders.Value) != 0;
+    }
+
+    internal bool IsLending => _lending;
+
+    internal void AddParkedLender() => Interlocked.Increment(ref _parkedLenders.Value);
+
+    internal void RemoveParkedLender() => Interlocked.Decrement(ref _parkedLenders.Value);
 
     internal void ReportStarted() => _started.Signal();
 
@@ -98,7 +123,7 @@ internal sealed class WorkerPool
             }
         }
 
-        if (IdleWorkFinder is not null)
+        if (_lending)
         {
             // Lending: no worker of the set is parked; a worker parked on another set may come and help.
             for (int k = 0; k < n; k++)

@@ -118,6 +118,9 @@ internal sealed class MarkedTree
     /// <summary>Ids that did not run exactly once (at most 10).</summary>
     public int[] NotExactlyOnce() => Enumerable.Range(0, Size).Where(i => Volatile.Read(ref _runs[i]) != 1).Take(10).ToArray();
 
+    /// <summary>The managed thread ids the tasks ran on.</summary>
+    public IReadOnlySet<int> Threads() => _startThread.Concat(_endThread).ToHashSet();
+
     /// <summary>Tasks that ended on another thread than the one they started on.</summary>
     public int ChangedThread() => Enumerable.Range(0, Size).Count(i => _startThread[i] != _endThread[i]);
 }

@@ -55,16 +55,25 @@ public sealed class MultiProgramSchedulerTests
     public void Under_chaos_every_task_runs_exactly_once_on_one_thread_and_allocations_stay_whole()
         => ChaosRun(depth: 17, programs: 4, seed: 1);
 
+    /// <summary>The same with idle lending: workers also move themselves (CAS) while the mover reassigns them.</summary>
+    [Fact]
+    public void Under_chaos_with_idle_lending_every_task_still_runs_exactly_once()
+        => ChaosRun(depth: 15, programs: 4, seed: 5, lending: true);
+
     [StressTheory]
     [Trait("Category", "Stress")]
     [InlineData(19, 4, 2)]
     [InlineData(17, 8, 3)]
     [InlineData(19, 2, 4)]
-    public void Stress_chaos(int depth, int programs, int seed) => ChaosRun(depth, programs, seed);
-
-    private static void ChaosRun(int depth, int programs, int seed)
+    public void Stress_chaos(int depth, int programs, int seed)
     {
-        using var mps = Create(new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1));
+        ChaosRun(depth, programs, seed);
+        ChaosRun(depth, programs, seed, lending: true);
+    }
+
+    private static void ChaosRun(int depth, int programs, int seed, bool lending = false)
+    {
+        using var mps = Create(new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1), lending);
         ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}")).ToArray();
         MarkedTree[] trees = handles.Select(_ => new MarkedTree(depth)).ToArray();
         Assert.True(trees[0].Size >= 200_000 || depth < 17);
@@ -91,7 +100,8 @@ public sealed class MultiProgramSchedulerTests
                         violations.Enqueue("a worker is assigned to no program while programs exist");
                     }
 
-                    foreach ((int id, int cores) in s.CoresByProgram)
+                    // With lending a worker may serve another program than the allocation says until the next tick.
+                    foreach ((int id, int cores) in lending ? new Dictionary<int, int>() : s.CoresByProgram)
                     {
                         int assigned = s.WorkerPrograms.Count(p => p == id);
                         if (assigned != cores)
@@ -150,6 +160,12 @@ public sealed class MultiProgramSchedulerTests
         {
             Assert.Empty(trees[i].NotExactlyOnce());
             Assert.Equal(0, trees[i].ChangedThread());
+
+            // Moves lend the pool's threads: no other thread ever ran a task (none created or replaced).
+            Assert.Subset(mps.Pool.Workers.Select(w => w.Thread.ManagedThreadId).ToHashSet(), trees[i].Threads().ToHashSet());
+            ProgramHandle h = handles[i];
+            MarkedTree tree = trees[i];
+            Wait.Until(() => h.GetStatistics().TasksExecuted >= tree.Size, "the workers have counted every task");
             Assert.Equal(trees[i].Size, handles[i].GetStatistics().TasksExecuted);
         }
 
@@ -194,7 +210,12 @@ public sealed class MultiProgramSchedulerTests
         Task[] pendingA = Enumerable.Range(0, 500).Select(_ => Run(a, () => Thread.SpinWait(10), a.CancellationToken)).ToArray();
         Task[] pendingB = Enumerable.Range(0, 500).Select(_ => Run(b, () => Thread.SpinWait(10), b.CancellationToken)).ToArray();
         Task disposing = Task.Run(mps.Dispose);
-        Thread.Sleep(50);
+        Wait.Until(
+            () => mode == ProgramRemoval.CancelTasks
+                ? a.CancellationToken.IsCancellationRequested && b.CancellationToken.IsCancellationRequested
+                : a.IsRemoving && b.IsRemoving,
+            "Dispose has begun removing the programs");
+        Assert.False(disposing.IsCompleted, "Dispose returned while tasks were still blocked.");
         gate.Set();
         Wait.For(disposing, Timeout, "Dispose");
         Task[] pending = [.. pendingA, .. pendingB];
@@ -347,7 +368,8 @@ public sealed class MultiProgramSchedulerTests
         var tree = new MarkedTree(12);
         tree.Start(a.Scheduler);
         Wait.For(tree.Done, Timeout);
-        Thread.Sleep(50);
+        Wait.Until(() => a.GetStatistics().TasksExecuted >= tree.Size, "the workers have counted every task");
+        Thread.Sleep(20);
         ProgramStatistics s = a.GetStatistics();
         double held = s.CoreTime.TotalMilliseconds;
         double wall = s.Workers.Elapsed.TotalMilliseconds;
@@ -441,7 +463,7 @@ public sealed class MultiProgramSchedulerTests
         ProgramHandle a = mps.AddProgram("metrics-a");
         ProgramHandle b = mps.AddProgram("metrics-b");
         Wait.For(Task.WhenAll(Enumerable.Range(0, 100).Select(_ => Run(a, () => { }))), Timeout);
-        Thread.Sleep(20);
+        Wait.Until(() => a.GetStatistics().TasksExecuted >= 100, "the workers have counted every task");
         listener.RecordObservableInstruments();
 
         double Value(string instrument, string program) => measurements.Where(m => m.Instrument == instrument && m.Program == program).Select(m => m.Value).LastOrDefault(double.NaN);
@@ -461,6 +483,7 @@ public sealed class MultiProgramSchedulerTests
         ProgramHandle b = mps.AddProgram("starved");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });
         Assert.Equal(0, b.Allocation);
+        Thread.Sleep(50); // every worker parks (on a): b's tasks must wake one of them
 
         // a has nothing to do: a worker of a lends itself to b.
         Wait.For(Task.WhenAll(Enumerable.Range(0, 200).Select(_ => Run(b, () => Thread.SpinWait(100)))), Timeout, "the starved program's tasks");

@@ -94,6 +94,7 @@ public abstract class SchedulerContractTests
         const int Children = 400;
         var byThread = new ConcurrentDictionary<Thread, ConcurrentQueue<int>>();
         Thread? parentThread = null;
+        int stolen = 0;
         Task parent = Task.Factory.StartNew(
             () =>
             {
@@ -105,7 +106,18 @@ public abstract class SchedulerContractTests
                         () =>
                         {
                             byThread.GetOrAdd(Thread.CurrentThread, _ => new ConcurrentQueue<int>()).Enqueue(child);
-                            Thread.SpinWait(20_000); // long enough for the other worker to wake and steal
+                            if (Thread.CurrentThread == parentThread)
+                            {
+                                // The owner holds on (bounded) until the other worker has stolen, so that even a
+                                // heavily loaded machine, which may delay the thief's wake-up, exercises a steal.
+                                SpinWait.SpinUntil(() => Volatile.Read(ref stolen) > 0, TimeSpan.FromSeconds(10));
+                            }
+                            else
+                            {
+                                Interlocked.Increment(ref stolen);
+                            }
+
+                            Thread.SpinWait(20_000);
                         },
                         TaskCreationOptions.AttachedToParent);
                 }

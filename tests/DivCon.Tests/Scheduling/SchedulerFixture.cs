@@ -46,6 +46,21 @@ internal static class Wait
         Assert.True(task.Wait(limit), $"{what ?? "The task"} did not finish within {limit.TotalSeconds} s.");
     }
 
+    /// <summary>
+    /// Polls <paramref name="condition"/> until it holds (bounded). For counters a worker updates just after a task
+    /// completes: the task's completion is visible to the test a moment before the worker's bookkeeping.
+    /// </summary>
+    public static void Until(Func<bool> condition, string what, TimeSpan? timeout = null)
+    {
+        TimeSpan limit = timeout ?? Long;
+        var sw = System.Diagnostics.Stopwatch.StartNew();
+        while (!condition())
+        {
+            Assert.True(sw.Elapsed < limit, $"Timed out after {limit.TotalSeconds} s waiting until {what}.");
+            Thread.Sleep(1);
+        }
+    }
+
     public static T For<T>(Task<T> task, TimeSpan? timeout = null, string? what = null)
     {
         For((Task)task, timeout, what);

@@ -145,6 +145,7 @@ public sealed class WorkStealingTaskSchedulerTests
         using var s = new WorkStealingTaskScheduler(workers);
         Assert.Equal(SpawnTree.Size(19), SpawnTree.Run(s, 19, TimeSpan.FromSeconds(120)));
         Assert.True(SpawnTree.Size(19) >= 1_000_000);
+        Wait.Until(() => s.GetStatistics().TasksExecuted >= SpawnTree.Size(19), "the workers have counted every task");
         Assert.Equal(SpawnTree.Size(19), s.GetStatistics().TasksExecuted);
     }
 
@@ -217,6 +218,7 @@ public sealed class WorkStealingTaskSchedulerTests
     {
         using var s = new WorkStealingTaskScheduler(2);
         Assert.Equal(SpawnTree.Size(12), SpawnTree.Run(s, 12, TimeSpan.FromSeconds(60)));
+        Wait.Until(() => s.GetStatistics().TasksExecuted >= SpawnTree.Size(12), "the workers have counted every task");
         SchedulerStatistics before = s.GetStatistics();
         Assert.Equal(SpawnTree.Size(12), before.TasksExecuted);
         Assert.Equal(before.Workers.Sum(w => w.TasksExecuted), before.TasksExecuted);

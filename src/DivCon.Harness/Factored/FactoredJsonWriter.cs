@@ -1,0 +1,173 @@
+using System.Globalization;
+using System.Text.Json;
+using DivCon.Harness.Cyclic;
+
+namespace DivCon.Harness.Factored;
+
+/// <summary>
+/// Writes <c>factored.json</c> (issue 7). Shape (seconds; non-finite values as null):
+/// <code>
+/// { "kind": "factored", "schemaVersion": 1, "startedUtc", "elapsedSeconds",
+///   "machine": { "processorCount", "affinity", "os", "runtime", "architecture", "gitCommit", "gitDirty" },
+///   "configuration": { "size", "seed", "runs", "warmupRuns", "workerCounts" },
+///   "method": "...",
+///   "programs": [ { "program", "ts", "t1", "telision",
+///                   "points": [ { "p", "tp", "ip", "wp", "fp",
+///                                 "speedups": { "linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision" } } ],
+///                   "samples": { "ts": [..], "telision": [..], "parallel": [ { "p", "tp": [..], "ip": [..] } ] } } ] }
+/// </code>
+/// </summary>
+public static class FactoredJsonWriter
+{
+    /// <summary>The method note recorded in the file.</summary>
+    public const string Method =
+        "Acar, Charguéraud, Rainey: factored speedups. ts, t1, tp, ip, telision are means over the runs in samples; "
+        + "t1 is the mean of the P = 1 runs (parallel program on a 1-worker work-stealing scheduler); ip is the workers' idle time during a run "
+        + "from the scheduler's counters; wp = p·tp − ip; fp = p·tp − ip − t1; linear = p, maximal = p·ts/t1, idleSpecific = p·ts/(t1 + ip), "
+        + "inflationSpecific = p·ts/(p·tp − ip), actual = ts/tp, elision = p·ts/telision (granularity = problem size): ratios of means, not means of ratios.";
+
+    /// <summary>Writes <paramref name="result"/> to <paramref name="stream"/>.</summary>
+    public static void Write(FactoredResult result, Stream stream)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(stream);
+        using var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
+        w.WriteStartObject();
+        w.WriteString("kind", "factored");
+        w.WriteNumber("schemaVersion", 1);
+        w.WriteString("startedUtc", result.StartedUtc.UtcDateTime.ToString("o", CultureInfo.InvariantCulture));
+        Number(w, "elapsedSeconds", result.ElapsedSeconds);
+
+        MachineInfo m = result.Machine;
+        w.WriteStartObject("machine");
+        w.WriteNumber("processorCount", m.ProcessorCount);
+        w.WriteStartArray("affinity");
+        foreach (int id in m.Affinity)
+        {
+            w.WriteNumberValue(id);
+        }
+
+        w.WriteEndArray();
+        w.WriteString("os", m.OperatingSystem);
+        w.WriteString("runtime", m.Runtime);
+        w.WriteString("architecture", m.Architecture);
+        w.WriteString("gitCommit", m.GitCommit);
+        if (m.GitDirty is bool dirty)
+        {
+            w.WriteBoolean("gitDirty", dirty);
+        }
+        else
+        {
+            w.WriteNull("gitDirty");
+        }
+
+        w.WriteEndObject();
+
+        w.WriteStartObject("configuration");
+        w.WriteString("size", result.Size);
+        w.WriteNumber("seed", result.Seed);
+        w.WriteNumber("runs", result.Settings.Runs);
+        w.WriteNumber("warmupRuns", result.Settings.WarmupRuns);
+        w.WriteStartArray("workerCounts");
+        foreach (int p in result.Settings.WorkerCounts)
+        {
+            w.WriteNumberValue(p);
+        }
+
+        w.WriteEndArray();
+        w.WriteEndObject();
+        w.WriteString("method", Method);
+
+        w.WriteStartArray("programs");
+        foreach (FactoredProgramResult program in result.Programs)
+        {
+            WriteProgram(w, program);
+        }
+
+        w.WriteEndArray();
+        w.WriteEndObject();
+    }
+
+    /// <summary>Writes the <c>speedups</c> object (also used by the multiprogram decomposition in cyclic.json).</summary>
+    public static void WriteSpeedups(Utf8JsonWriter w, FactoredSpeedups speedups)
+    {
+        ArgumentNullException.ThrowIfNull(w);
+        ArgumentNullException.ThrowIfNull(speedups);
+        w.WriteStartObject();
+        foreach (string name in FactoredSpeedups.Names)
+        {
+            Number(w, name, speedups.Get(name));
+        }
+
+        w.WriteEndObject();
+    }
+
+    private static void WriteProgram(Utf8JsonWriter w, FactoredProgramResult program)
+    {
+        w.WriteStartObject();
+        w.WriteString("program", program.Program);
+        Number(w, "ts", program.Ts);
+        Number(w, "t1", program.T1);
+        Number(w, "telision", program.Telision);
+        w.WriteStartArray("points");
+        foreach (FactoredPoint point in program.Points)
+        {
+            w.WriteStartObject();
+            Number(w, "p", point.P);
+            Number(w, "tp", point.Tp);
+            Number(w, "ip", point.Ip);
+            Number(w, "wp", point.Wp);
+            Number(w, "fp", point.Fp);
+            w.WritePropertyName("speedups");
+            WriteSpeedups(w, point.Speedups);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteStartObject("samples");
+        Numbers(w, "ts", program.Samples.Sequential);
+        Numbers(w, "telision", program.Samples.Elision);
+        w.WriteStartArray("parallel");
+        foreach (var (p, runs) in program.Samples.Parallel.OrderBy(kv => kv.Key))
+        {
+            w.WriteStartObject();
+            w.WriteNumber("p", p);
+            Numbers(w, "tp", runs.Select(r => r.Seconds).ToArray());
+            Numbers(w, "ip", runs.Select(r => r.IdleSeconds).ToArray());
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteEndObject();
+        w.WriteEndObject();
+    }
+
+    private static void Numbers(Utf8JsonWriter w, string name, IReadOnlyList<double> values)
+    {
+        w.WriteStartArray(name);
+        foreach (double v in values)
+        {
+            NumberValue(w, v);
+        }
+
+        w.WriteEndArray();
+    }
+
+    private static void Number(Utf8JsonWriter w, string name, double? value)
+    {
+        w.WritePropertyName(name);
+        NumberValue(w, value);
+    }
+
+    private static void NumberValue(Utf8JsonWriter w, double? value)
+    {
+        if (value is { } v && double.IsFinite(v))
+        {
+            w.WriteNumberValue(v);
+        }
+        else
+        {
+            w.WriteNullValue();
+        }
+    }
+}

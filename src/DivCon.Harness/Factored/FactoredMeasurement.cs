@@ -1,0 +1,75 @@
+namespace DivCon.Harness.Factored;
+
+/// <summary>
+/// Measures one program in isolation for factored speedups: after <see cref="IFactoredProgram.Prepare"/> (input made
+/// before any timing) and the warm-up runs, each repetition times T_s, T_elision and one parallel run per worker count
+/// in turn — interleaved, so that a slow period of a shared machine spreads over every quantity instead of biasing
+/// one — and checks the first result of each kind with <see cref="IFactoredProgram.Verify"/> (not timed). Then
+/// <see cref="FactoredAnalysis.Analyze"/> turns the means into the curves.
+/// </summary>
+public static class FactoredMeasurement
+{
+    /// <summary>Measures <paramref name="program"/>; <paramref name="progress"/> gets one line per repetition.</summary>
+    /// <exception cref="ArgumentException">The settings are invalid (every problem is listed).</exception>
+    public static FactoredProgramResult Measure(
+        IFactoredProgram program,
+        IFactoredMeasurementSource source,
+        FactoredSettings settings,
+        Action<string>? progress = null,
+        CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(settings);
+        IReadOnlyList<string> problems = settings.Validate();
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException("Invalid factored settings: " + string.Join(" ", problems), nameof(settings));
+        }
+
+        int[] workerCounts = settings.WorkerCounts.Append(1).Distinct().Order().ToArray();
+        program.Prepare();
+        for (int w = 0; w < settings.WarmupRuns; w++)
+        {
+            source.MeasureSequential(program, cancellationToken);
+            if (program.HasElision)
+            {
+                source.MeasureElision(program, cancellationToken);
+            }
+
+            source.MeasureParallel(program, workerCounts[^1], cancellationToken);
+        }
+
+        var sequential = new List<double>();
+        var elision = new List<double>();
+        var parallel = workerCounts.ToDictionary(p => p, _ => new List<ParallelRunSample>());
+        for (int run = 0; run < settings.Runs; run++)
+        {
+            sequential.Add(source.MeasureSequential(program, cancellationToken));
+            if (program.HasElision)
+            {
+                elision.Add(source.MeasureElision(program, cancellationToken));
+                if (run == 0)
+                {
+                    program.Verify();
+                }
+            }
+
+            foreach (int p in workerCounts)
+            {
+                parallel[p].Add(source.MeasureParallel(program, p, cancellationToken));
+                if (run == 0)
+                {
+                    program.Verify();
+                }
+            }
+
+            progress?.Invoke($"{program.Name}: run {run + 1}/{settings.Runs} done (T_s {sequential[^1]:0.000} s, "
+                + string.Join(", ", workerCounts.Select(p => $"T_{p} {parallel[p][^1].Seconds:0.000} s")) + ")");
+        }
+
+        var samples = new FactoredSamples(sequential, elision,
+            parallel.ToDictionary(kv => kv.Key, kv => (IReadOnlyList<ParallelRunSample>)kv.Value));
+        return FactoredAnalysis.Analyze(program.Name, samples);
+    }
+}

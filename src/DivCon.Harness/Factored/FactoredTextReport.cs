@@ -1,0 +1,61 @@
+using System.Globalization;
+using System.Text;
+
+namespace DivCon.Harness.Factored;
+
+/// <summary>The readable table and the CSV of a <see cref="FactoredResult"/>.</summary>
+public static class FactoredTextReport
+{
+    /// <summary>The CSV header: one row per program and P.</summary>
+    public const string CsvHeader = "program,p,ts,t1,telision,tp,ip,wp,fp,linear,maximal,idleSpecific,inflationSpecific,actual,elision";
+
+    /// <summary>One table per program: times in seconds, then the six curves.</summary>
+    public static string Table(FactoredResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var b = new StringBuilder();
+        b.AppendLine(CultureInfo.InvariantCulture, $"Factored speedups (size {result.Size}, {result.Settings.Runs} runs per point, means; seconds)");
+        foreach (FactoredProgramResult program in result.Programs)
+        {
+            b.AppendLine();
+            b.AppendLine(CultureInfo.InvariantCulture,
+                $"{program.Program}: T_s {N(program.Ts)}  T_1 {N(program.T1)}  T_elision {N(program.Telision)}");
+            b.AppendLine("   P      T_P      I_P      W_P      F_P | linear maximal idle-sp infl-sp  actual elision");
+            foreach (FactoredPoint p in program.Points)
+            {
+                FactoredSpeedups s = p.Speedups;
+                b.AppendLine(CultureInfo.InvariantCulture,
+                    $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}");
+            }
+        }
+
+        return b.ToString();
+    }
+
+    /// <summary>Writes the CSV (invariant culture, round-trip numbers, empty cell for a missing value).</summary>
+    public static void WriteCsv(FactoredResult result, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.WriteLine(CsvHeader);
+        foreach (FactoredProgramResult program in result.Programs)
+        {
+            foreach (FactoredPoint p in program.Points)
+            {
+                FactoredSpeedups s = p.Speedups;
+                double?[] cells = [p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
+                    s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision];
+                writer.WriteLine(Csv(program.Program) + "," + string.Join(",", cells.Select(C)));
+            }
+        }
+    }
+
+    private static string N(double? value, string format = "0.000") =>
+        value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";
+
+    private static string C(double? value) =>
+        value is { } v && double.IsFinite(v) ? v.ToString("R", CultureInfo.InvariantCulture) : string.Empty;
+
+    private static string Csv(string text) =>
+        text.IndexOfAny([',', '"', '\n', '\r']) >= 0 ? "\"" + text.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : text;
+}

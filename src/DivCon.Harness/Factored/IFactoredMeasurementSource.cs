@@ -1,0 +1,18 @@
+namespace DivCon.Harness.Factored;
+
+/// <summary>
+/// Times single runs for <see cref="FactoredMeasurement"/>. The real source (<see cref="SchedulerMeasurementSource"/>)
+/// uses a stopwatch and the work-stealing scheduler's idle counters; tests pass a fake that returns scripted numbers,
+/// so the pipeline is tested without real timing.
+/// </summary>
+public interface IFactoredMeasurementSource
+{
+    /// <summary>Times one run of the sequential baseline; seconds.</summary>
+    double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken);
+
+    /// <summary>Times one parallel run on <paramref name="workers"/> workers and the workers' total idle time during it.</summary>
+    ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken);
+
+    /// <summary>Times one run of the sequential elision; seconds.</summary>
+    double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken);
+}

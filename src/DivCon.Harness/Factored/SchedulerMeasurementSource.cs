@@ -1,0 +1,128 @@
+using System.Diagnostics;
+using DivCon.Scheduling;
+
+namespace DivCon.Harness.Factored;
+
+/// <summary>
+/// The real <see cref="IFactoredMeasurementSource"/>: wall times from <see cref="Stopwatch"/>; parallel runs on a
+/// <see cref="WorkStealingTaskScheduler"/> with the requested number of unpinned workers (one scheduler per worker
+/// count, made on first use and reused, so thread start-up is never timed); I_P from the scheduler's idle counters.
+/// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next.
+/// </summary>
+/// <remarks>
+/// I_P: the statistics window opens (<see cref="WorkStealingTaskScheduler.ResetStatistics"/>) just before the run
+/// starts and closes (<see cref="WorkStealingTaskScheduler.GetStatistics"/>) just after it is seen to end, so it is
+/// slightly longer than the run. Outside the run no task of it exists and every worker is idle, so the idle time of
+/// the run is the window's idle time minus P·(window − T_P). Each worker's busy + idle equals the window
+/// (the scheduler's instrumentation), so this equals P·T_P − busy.
+/// </remarks>
+public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDisposable
+{
+    private readonly Dictionary<int, WorkStealingTaskScheduler> _schedulers = [];
+    private readonly TimeSpan _runTimeout;
+    private bool _disposed;
+
+    /// <summary>Creates the source; a run longer than <paramref name="runTimeout"/> (default 10 minutes) fails the measurement.</summary>
+    public SchedulerMeasurementSource(TimeSpan? runTimeout = null)
+    {
+        _runTimeout = runTimeout ?? TimeSpan.FromMinutes(10);
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(_runTimeout, TimeSpan.Zero);
+    }
+
+    /// <summary>The statistics window of the last parallel or elision run (for checks of the instrumentation).</summary>
+    public SchedulerStatistics? LastStatistics { get; private set; }
+
+    /// <inheritdoc/>
+    public double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        cancellationToken.ThrowIfCancellationRequested();
+        CollectGarbage();
+        long start = Stopwatch.GetTimestamp();
+        program.RunSequential();
+        return Stopwatch.GetElapsedTime(start).TotalSeconds;
+    }
+
+    /// <inheritdoc/>
+    public ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workers);
+        return Timed(program.Name, workers, s => program.RunParallelAsync(s, cancellationToken), cancellationToken);
+    }
+
+    /// <inheritdoc/>
+    public double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        return Timed(program.Name, 1, s => program.RunElisionAsync(s, cancellationToken), cancellationToken).Seconds;
+    }
+
+    /// <summary>Disposes the schedulers (after their remaining tasks).</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        foreach (WorkStealingTaskScheduler s in _schedulers.Values)
+        {
+            s.Dispose();
+        }
+
+        _schedulers.Clear();
+    }
+
+    /// <summary>I_P of a run of <paramref name="runSeconds"/> inside a window of <paramref name="windowSeconds"/> with <paramref name="windowIdleSeconds"/> idle over <paramref name="workers"/> workers, clamped to [0, P·T_P].</summary>
+    public static double RunIdleSeconds(int workers, double runSeconds, double windowSeconds, double windowIdleSeconds)
+    {
+        double outside = workers * Math.Max(0, windowSeconds - runSeconds);
+        return Math.Clamp(windowIdleSeconds - outside, 0, workers * runSeconds);
+    }
+
+    private ParallelRunSample Timed(string name, int workers, Func<TaskScheduler, Task> run, CancellationToken cancellationToken)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        cancellationToken.ThrowIfCancellationRequested();
+        if (!_schedulers.TryGetValue(workers, out WorkStealingTaskScheduler? scheduler))
+        {
+            scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = workers, ThreadName = $"DivCon factored P={workers}" });
+            _schedulers.Add(workers, scheduler);
+        }
+
+        CollectGarbage();
+        scheduler.ResetStatistics();
+        long start = Stopwatch.GetTimestamp();
+        Task task = run(scheduler);
+        bool finished;
+        try
+        {
+            finished = task.Wait(_runTimeout, cancellationToken);
+        }
+        catch (AggregateException e) when (e.InnerExceptions.Count == 1)
+        {
+            throw new InvalidOperationException($"{name}: a run on {workers} worker(s) failed: {e.InnerException!.Message}", e.InnerException);
+        }
+
+        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        SchedulerStatistics statistics = scheduler.GetStatistics();
+        if (!finished)
+        {
+            throw new TimeoutException($"{name}: a run on {workers} worker(s) took longer than {_runTimeout.TotalSeconds:0} s.");
+        }
+
+        LastStatistics = statistics;
+        double idle = RunIdleSeconds(workers, seconds, statistics.Elapsed.TotalSeconds, statistics.IdleTime.TotalSeconds);
+        return new ParallelRunSample(seconds, idle);
+    }
+
+    private static void CollectGarbage()
+    {
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
+        GC.WaitForPendingFinalizers();
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
+    }
+}

@@ -1,0 +1,303 @@
+using DivCon.Harness.Metrics;
+using DivCon.Harness.Statistics;
+using DivCon.Partitioning;
+using DivCon.Simulation.Engine;
+
+namespace DivCon.Simulation;
+
+/// <summary>
+/// The cyclic test of thesis §5.4.1 on the simulator: C^SP of each program from isolated runs on all cores, then all
+/// programs together under each scheme, each restarted as soon as it finishes, runs still going at the limit
+/// discarded; then the harness's metrics (NTT, NP, ANTT, MNTT, STP) and statistics on the simulated times.
+/// Deterministic: the result depends only on the request.
+/// </summary>
+public static class CyclicSimulator
+{
+    // Run numbers of the isolated phase start here, so they never coincide with multiprogram runs' numbers.
+    private const int IsolatedRunBase = 1 << 24;
+
+    /// <summary>Runs <paramref name="request"/>.</summary>
+    /// <exception cref="ArgumentException">The request is invalid; the message lists every problem.</exception>
+    public static SimulationResult Run(SimulationRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        IReadOnlyList<string> problems = request.Validate();
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException(string.Join(" ", problems), nameof(request));
+        }
+
+        bool needTables = request.Schemes.Any(s => s == HillClimbingPolicy.PolicyName);
+        var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
+        var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
+        for (int r = 0; r < request.Repeat; r++)
+        {
+            // Each repetition is a whole cyclic test with its own seed: other trees (quicksort) and other victims.
+            SimulationRequest repetition = r == 0 ? request : request with { Seed = SimRandom.Derive(request.Seed, (ulong)r) };
+            IReadOnlyList<IsolatedResult> isolated = Isolate(repetition, needTables);
+            isolatedPerRepetition.Add(isolated);
+            foreach (string name in request.Schemes)
+            {
+                (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
+                runsPerScheme[name].Add(RunScheme(repetition, isolated, arrangement, setup));
+            }
+        }
+
+        IReadOnlyList<IsolatedResult> pooled = PoolIsolated(isolatedPerRepetition);
+        var schemes = request.Schemes.Select(name => Summarize(name, pooled, isolatedPerRepetition, runsPerScheme[name])).ToArray();
+        return new SimulationResult(request, pooled, schemes, Compare(schemes));
+    }
+
+    /// <summary>One repetition of one scheme: each program's recorded run durations, its discarded runs, the counters.</summary>
+    internal sealed record SchemeRun(IReadOnlyList<IReadOnlyList<long>> Durations, IReadOnlyList<int> Discarded, SimulationCounters Counters);
+
+    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition)
+    {
+        var pooled = new List<IsolatedResult>();
+        for (int i = 0; i < perRepetition[0].Count; i++)
+        {
+            IsolatedResult first = perRepetition[0][i];
+            long[] runs = perRepetition.SelectMany(rep => rep[i].CspRunsNs).ToArray();
+            pooled.Add(first with
+            {
+                SequentialNs = perRepetition.Average(rep => rep[i].SequentialNs),
+                CspRunsNs = runs,
+                Csp = Descriptive.Summarize(runs.Select(Seconds).ToArray()),
+                Scalability = perRepetition.Average(rep => rep[i].Scalability),
+            });
+        }
+
+        return pooled;
+    }
+
+    private static SchemeResult Summarize(
+        string name, IReadOnlyList<IsolatedResult> pooled, IReadOnlyList<IReadOnlyList<IsolatedResult>> isolated, IReadOnlyList<SchemeRun> runs)
+    {
+        var programs = new List<ProgramResult>();
+        for (int i = 0; i < pooled.Count; i++)
+        {
+            IsolatedResult alone = pooled[i];
+            long[] cmpNs = runs.SelectMany(r => r.Durations[i]).ToArray();
+            int discarded = runs.Sum(r => r.Discarded[i]);
+            if (cmpNs.Length == 0)
+            {
+                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], discarded, null, null));
+                continue;
+            }
+
+            double[] cmp = cmpNs.Select(Seconds).ToArray();
+            RatioEstimate ntt = RatioEstimate.Of(cmp, alone.CspRunsNs.Select(Seconds).ToArray());
+            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), cmpNs, discarded, ntt, ntt.Reciprocal()));
+        }
+
+        var repetitions = new List<SimulatedRepetition>();
+        for (int r = 0; r < runs.Count; r++)
+        {
+            var ntts = new double?[pooled.Count];
+            for (int i = 0; i < pooled.Count; i++)
+            {
+                IReadOnlyList<long> cmp = runs[r].Durations[i];
+                ntts[i] = cmp.Count == 0 ? null : MultiprogramMetrics.Ntt(cmp.Average(), isolated[r][i].CspRunsNs.Average());
+            }
+
+            bool complete = ntts.All(n => n is not null);
+            double[] values = complete ? ntts.Select(n => n!.Value).ToArray() : [];
+            repetitions.Add(new SimulatedRepetition(
+                r + 1,
+                ntts,
+                complete ? MultiprogramMetrics.Antt(values) : null,
+                complete ? MultiprogramMetrics.Mntt(values) : null,
+                complete ? MultiprogramMetrics.Stp(values.Select(n => 1 / n).ToArray()) : null));
+        }
+
+        bool all = repetitions.All(r => r.Antt is not null);
+        return new SchemeResult(
+            name,
+            programs,
+            all ? repetitions.Average(r => r.Antt!.Value) : null,
+            all ? repetitions.Average(r => r.Mntt!.Value) : null,
+            all ? repetitions.Average(r => r.Stp!.Value) : null,
+            repetitions,
+            Sum(runs.Select(r => r.Counters).ToArray()));
+    }
+
+    private static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes)
+    {
+        var comparisons = new List<SchemeComparison>();
+        for (int a = 0; a < schemes.Count; a++)
+        {
+            for (int b = a + 1; b < schemes.Count; b++)
+            {
+                SchemeResult x = schemes[a], y = schemes[b];
+                if (x.Antt is null || y.Antt is null)
+                {
+                    continue;
+                }
+
+                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "antt",
+                    WelchTest.Compare(x.Repetitions.Select(r => r.Antt!.Value).ToArray(), y.Repetitions.Select(r => r.Antt!.Value).ToArray())));
+                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "stp",
+                    WelchTest.Compare(x.Repetitions.Select(r => r.Stp!.Value).ToArray(), y.Repetitions.Select(r => r.Stp!.Value).ToArray())));
+            }
+        }
+
+        return comparisons;
+    }
+
+    private static SimulationCounters Sum(IReadOnlyList<SimulationCounters> all) => new(
+        all.Sum(c => c.Events),
+        all.Sum(c => c.Tasks),
+        all.Sum(c => c.Steals),
+        all.Sum(c => c.FailedSteals),
+        all.Sum(c => c.ContextSwitches),
+        all.Sum(c => c.Preemptions),
+        all.Sum(c => c.ColdStarts),
+        all.Sum(c => c.WorkerMoves),
+        all.Sum(c => c.Loans),
+        all.Sum(c => c.ProgramSwitches),
+        all.Sum(c => c.PolicyCalls),
+        all[0].CoreNs.Keys.ToDictionary(k => k, k => all.Sum(c => c.CoreNs[k])),
+        all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray());
+
+    /// <summary>The isolated phase: <see cref="SimulationRequest.SpRuns"/> runs of each program alone on all cores.</summary>
+    internal static IReadOnlyList<IsolatedResult> Isolate(SimulationRequest request, bool withTables)
+    {
+        var results = new List<IsolatedResult>();
+        foreach (ProgramModel model in request.Programs)
+        {
+            var shape = new TaskTreeShape(model, request.Cores);
+            var durations = new List<long>();
+            var work = new List<long>();
+            long tasks = 0;
+            for (int k = 0; k < request.SpRuns; k++)
+            {
+                (long duration, long runWork, long runTasks) = RunAlone(request, shape, request.Cores, IsolatedRunBase + k);
+                durations.Add(duration);
+                work.Add(runWork);
+                tasks = Math.Max(tasks, runTasks);
+            }
+
+            double tseq = work.Average();
+            Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
+            double scalability = tseq / 1e9 / csp.Mean;
+            List<(int, double)>? table = null;
+            if (withTables)
+            {
+                table = [];
+                for (int p = 1; p < request.Cores; p *= 2)
+                {
+                    (long d, long w, _) = RunAlone(request, shape, p, IsolatedRunBase);
+                    table.Add((p, (double)w / d));
+                }
+
+                table.Add((request.Cores, scalability));
+            }
+
+            results.Add(new IsolatedResult(model.Name, shape.Depth, tasks, tseq, durations, csp, scalability, table));
+        }
+
+        return results;
+    }
+
+    private static (long Duration, long Work, long Tasks) RunAlone(SimulationRequest request, TaskTreeShape shape, int cores, int runIndex)
+    {
+        var pool = new WorkPool(0, cores);
+        var program = new SimProgram
+        {
+            Index = 0,
+            Shape = shape,
+            Seed = ProgramSeed(request.Seed, shape.Model.Name),
+            Pool = pool,
+            FirstRunIndex = runIndex,
+        };
+        var machine = new Machine(cores, request.Parameters, Arrangement.SharedPool, [program], [pool], request.Seed);
+        long duration = machine.RunIsolated(program);
+        return (duration, program.RunWorkNs[0], machine.TasksExecuted);
+    }
+
+    /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
+    internal static SchemeRun RunScheme(
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+    {
+        Machine machine = BuildMachine(request, isolated, arrangement, setup);
+        machine.RunCyclic(request.DurationNs);
+        return new SchemeRun(
+            machine.Programs.Select(p => (IReadOnlyList<long>)p.Durations.ToArray()).ToArray(),
+            machine.Programs.Select(p => p.Current is null ? 0 : 1).ToArray(),
+            Counters(machine));
+    }
+
+    internal static Machine BuildMachine(
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+    {
+        int n = request.Cores;
+        var pools = new List<WorkPool>();
+        if (arrangement == Arrangement.SharedPool)
+        {
+            pools.Add(new WorkPool(0, n));
+        }
+        else
+        {
+            for (int i = 0; i < request.Programs.Count; i++)
+            {
+                pools.Add(new WorkPool(i, n));
+            }
+        }
+
+        var programs = new List<SimProgram>();
+        for (int i = 0; i < request.Programs.Count; i++)
+        {
+            ProgramModel model = request.Programs[i];
+            IsolatedResult alone = isolated[i];
+            programs.Add(new SimProgram
+            {
+                Index = i,
+                Shape = new TaskTreeShape(model, n),
+                Seed = ProgramSeed(request.Seed, model.Name),
+                Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
+                Scalability = alone.Scalability,
+                Table = alone.ScalabilityTable is { } t ? new ScalabilityTable(t) : null,
+            });
+        }
+
+        return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);
+    }
+
+    private static SimulationCounters Counters(Machine m) => new(
+        m.Events,
+        m.TasksExecuted,
+        m.Steals,
+        m.FailedSteals,
+        m.ContextSwitches,
+        m.Preemptions,
+        m.ColdStarts,
+        m.WorkerMoves,
+        m.Loans,
+        m.ProgramSwitches,
+        m.PolicyCalls,
+        new Dictionary<string, long>
+        {
+            ["task"] = m.Buckets[(int)StepKind.Task],
+            ["dispatch"] = m.Buckets[(int)StepKind.Dispatch],
+            ["steal"] = m.Buckets[(int)StepKind.Steal],
+            ["search"] = m.Buckets[(int)StepKind.Search],
+            ["contextSwitch"] = m.Buckets[(int)StepKind.ContextSwitch],
+            ["migration"] = m.Buckets[(int)StepKind.Migration],
+            ["idle"] = m.IdleNs,
+        },
+        m.AllocatedCoreNs?.ToArray());
+
+    /// <summary>A program's seed: from the request's seed and its name (FNV-1a), so its trees do not depend on the workload it is in.</summary>
+    internal static ulong ProgramSeed(ulong seed, string name)
+    {
+        ulong hash = 14695981039346656037UL;
+        foreach (char c in name)
+        {
+            hash = (hash ^ c) * 1099511628211UL;
+        }
+
+        return SimRandom.Derive(seed, hash);
+    }
+
+    private static double Seconds(long ns) => ns / 1e9;
+}

@@ -1,0 +1,376 @@
+using System.Diagnostics;
+using DivCon.Partitioning;
+
+namespace DivCon.Simulation.Engine;
+
+/// <summary>
+/// One discrete-event simulation: N virtual cores, the workers and queues of one scheme, and the programs' runs.
+/// </summary>
+/// <remarks>
+/// <para><b>Time</b> is an integer count of nanoseconds. Events fire in (time, scheduling order); everything that
+/// happens at an event happens at that instant, and a worker's work is a sequence of <i>steps</i> with a duration
+/// (a task, a dispatch, a steal, a failed steal attempt, a context switch, a cold start). Decisions are taken at the
+/// start of a step (a thief removes the task it steals at once, so no two workers take the same task), effects at
+/// its end (a split's children are pushed when the split finishes).</para>
+/// <para><b>Worker loop</b> (DESIGN.md §2): own deque bottom (LIFO) → its pool's global queue → steal the top (FIFO)
+/// of a random victim's deque among the pool's active slots; after <see cref="SimulationParameters.SpinAttempts"/>
+/// failed attempts it looks at every victim once more and then blocks. A push wakes a random blocked worker of the
+/// pool (one per pushed task) after <see cref="SimulationParameters.WakeNs"/>. Because the simulator is single-threaded
+/// the "announce, fence, re-check" protocol of a real scheduler reduces to the final look: no wake-up can be lost.</para>
+/// <para><b>Cores</b>: a worker runs only on a core. With one pinned worker per core (shared, partitioned, isolated)
+/// no core is ever contended. Oversubscribed schemes time-slice: a core's slice ends every
+/// <see cref="SimulationParameters.QuantumNs"/>, and if a worker eligible for it is waiting the running one is
+/// preempted mid-step (its remaining time saved) and queued at the back. Pinned workers wait in their core's queue;
+/// free workers in one global queue that any core serves (an idealised work-conserving OS balancer: no core idles
+/// while a thread waits), and a free worker resumed on a different core pays a cold start.</para>
+/// <para><b>Accounting</b>: every nanosecond of every core is in exactly one bucket (the steps' kinds, or idle), so
+/// Σ buckets = cores · elapsed, and the task bucket equals Σ cost of the task time executed.</para>
+/// </remarks>
+internal sealed partial class Machine
+{
+    private readonly SimulationParameters _p;
+    private readonly EventQueue _events = new();
+    private readonly SimCore[] _cores;
+    private readonly SimWorker[] _workers;
+    private readonly Queue<SimWorker> _freeRunQueue = new();
+    private readonly int[] _freeCores;
+    private readonly int[] _freePosition; // core → index in _freeCores, or -1 (free arrangement only)
+    private int _freeCoreCount;
+    private readonly bool _timeSliced;
+    private readonly SimRandom _random;
+    private readonly long[] _buckets = new long[6];
+    private long _idleNs;
+    private long _now;
+    private bool _multiprogram;
+    private SimProgram? _stopWhenDone;
+    private bool _stopped;
+    private readonly Action<SimProgram, long>? _runFinished;
+
+    public Machine(
+        int cores,
+        SimulationParameters parameters,
+        Arrangement arrangement,
+        IReadOnlyList<SimProgram> programs,
+        IReadOnlyList<WorkPool> pools,
+        ulong seed,
+        PartitioningSetup? partitioning = null,
+        Action<SimProgram, long>? runFinished = null)
+    {
+        _p = parameters;
+        Arrangement = arrangement;
+        Programs = programs;
+        Pools = pools;
+        _random = new SimRandom(seed);
+        _runFinished = runFinished;
+        _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
+        _cores = new SimCore[cores];
+        _freeCores = new int[cores];
+        _freePosition = new int[cores];
+        for (int c = 0; c < cores; c++)
+        {
+            _cores[c] = new SimCore { Id = c };
+        }
+
+        // Free-core set (free arrangement), lowest id on top at the start.
+        for (int c = cores - 1; c >= 0; c--)
+        {
+            _freePosition[c] = _freeCoreCount;
+            _freeCores[_freeCoreCount++] = c;
+        }
+
+        var workers = new List<SimWorker>();
+        switch (arrangement)
+        {
+            case Arrangement.SharedPool:
+                Debug.Assert(pools.Count == 1, "One pool for the shared scheduler.");
+                for (int c = 0; c < cores; c++)
+                {
+                    workers.Add(NewWorker(workers.Count, pools[0], c, c));
+                }
+
+                break;
+            case Arrangement.OversubscribedFree:
+            case Arrangement.OversubscribedPinned:
+                foreach (WorkPool pool in pools)
+                {
+                    for (int c = 0; c < cores; c++)
+                    {
+                        workers.Add(NewWorker(workers.Count, pool, c, arrangement == Arrangement.OversubscribedPinned ? c : -1));
+                    }
+                }
+
+                break;
+            case Arrangement.Partitioned:
+                ArgumentNullException.ThrowIfNull(partitioning);
+                for (int c = 0; c < cores; c++)
+                {
+                    // Placeholder pool until the first decision (Start) assigns every slot.
+                    workers.Add(new SimWorker { Id = c, Pool = pools[0], Slot = c, PinnedCore = c });
+                }
+
+                break;
+            default:
+                throw new ArgumentOutOfRangeException(nameof(arrangement), arrangement, "Unknown arrangement.");
+        }
+
+        _workers = workers.ToArray();
+        Partitioning = partitioning;
+    }
+
+    public Arrangement Arrangement { get; }
+
+    public IReadOnlyList<SimProgram> Programs { get; }
+
+    public IReadOnlyList<WorkPool> Pools { get; }
+
+    public PartitioningSetup? Partitioning { get; }
+
+    public int CoreCount => _cores.Length;
+
+    public long Now => _now;
+
+    public long Steals { get; private set; }
+
+    public long FailedSteals { get; private set; }
+
+    public long ContextSwitches { get; private set; }
+
+    public long Preemptions { get; private set; }
+
+    public long ColdStarts { get; private set; }
+
+    public long WorkerMoves { get; private set; }
+
+    /// <summary>Shared scheduler: tasks that started cold because the worker's previous task was another program's.</summary>
+    public long ProgramSwitches { get; private set; }
+
+    public long TasksExecuted { get; private set; }
+
+    /// <summary>Tasks created over the whole simulation.</summary>
+    public long TasksCreated { get; private set; }
+
+    /// <summary>Tasks queued and not started, over every pool.</summary>
+    public long TasksQueued => Pools.Sum(p => (long)p.TaskCount);
+
+    /// <summary>Tasks started and not finished (on a core, or preempted in the middle).</summary>
+    public long TasksInProgress => _workers.Count(w => (w.Step is StepKind.Task or StepKind.Dispatch or StepKind.Steal or StepKind.Migration && w.Task is not null) || w.SavedTask is not null);
+
+    /// <summary>Every task is queued, in progress or executed: none lost, none run twice (counts must add up).</summary>
+    public bool TasksAccountedFor => TasksCreated == TasksExecuted + TasksQueued + TasksInProgress;
+
+    public long Events { get; private set; }
+
+    /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration.</summary>
+    public IReadOnlyList<long> Buckets => _buckets;
+
+    public long IdleNs => _idleNs;
+
+    private SimWorker NewWorker(int id, WorkPool pool, int slot, int pinnedCore)
+    {
+        pool.AddActive(slot);
+        pool.Serving++;
+        var w = new SimWorker { Id = id, Pool = pool, Slot = slot, PinnedCore = pinnedCore };
+        pool.Sleepers.Add(w);
+        return w;
+    }
+
+    /// <summary>Runs one run of <paramref name="program"/> alone, from an idle machine; returns its duration.</summary>
+    public long RunIsolated(SimProgram program)
+    {
+        _stopWhenDone = program;
+        StartRun(program);
+        Loop(long.MaxValue);
+        Debug.Assert(_stopped, "An isolated run always finishes: every task is eventually executed.");
+        Close();
+        return program.Durations[^1];
+    }
+
+    /// <summary>
+    /// The multiprogram phase of the cyclic test: every program starts at time 0 and restarts as soon as a run
+    /// ends; events after <paramref name="limitNs"/> are not simulated, so runs still going then are discarded.
+    /// </summary>
+    public void RunCyclic(long limitNs)
+    {
+        _multiprogram = true;
+        foreach (SimProgram program in Programs)
+        {
+            StartRun(program);
+        }
+
+        if (Partitioning is not null)
+        {
+            Decide(initial: true);
+            if (Partitioning.Ticks)
+            {
+                _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
+            }
+        }
+
+        Loop(limitNs);
+        _now = limitNs;
+        Close();
+    }
+
+    private void Loop(long limitNs)
+    {
+        while (!_stopped && _events.Count > 0 && _events.Peek().Time <= limitNs)
+        {
+            SimEvent e = _events.Pop();
+            Debug.Assert(e.Time >= _now, "Time never goes backwards.");
+            _now = e.Time;
+            Events++;
+            switch (e.Kind)
+            {
+                case EventKind.StepDone:
+                    SimWorker w = _workers[e.Target];
+                    if (w.Stamp == e.Stamp && w.State == WorkerState.Running)
+                    {
+                        OnStepDone(w);
+                    }
+
+                    break;
+                case EventKind.Wake:
+                    OnWake(_workers[e.Target]);
+                    break;
+                case EventKind.SliceEnd:
+                    OnSliceEnd(_cores[e.Target], e.Stamp);
+                    break;
+                case EventKind.Tick:
+                    Decide(initial: false);
+                    _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Charges every step in progress up to now and closes the cores' idle intervals.</summary>
+    private void Close()
+    {
+        CloseAllocation();
+        foreach (SimCore core in _cores)
+        {
+            if (core.Current is { } w)
+            {
+                if (w.Step != StepKind.None)
+                {
+                    Charge(w.Step, _now - w.StepStart);
+                    w.StepStart = _now;
+                }
+            }
+            else
+            {
+                _idleNs += _now - core.IdleSince;
+                core.IdleSince = _now;
+            }
+        }
+    }
+
+    private void Charge(StepKind kind, long ns) => _buckets[(int)kind] += ns;
+
+    // ---- runs and the D&C tree ------------------------------------------------------------------------------
+
+    private void StartRun(SimProgram program)
+    {
+        int index = program.FirstRunIndex + program.RunsStarted++;
+        ulong seed = SimRandom.Derive(program.Seed, (ulong)index);
+        var run = new ProgramRun { Program = program, Index = index, Seed = seed, StartNs = _now };
+        program.Current = run;
+        TaskTreeShape shape = program.Shape;
+        SimTask first = shape.SequentialNs > 0
+            ? NewTask(TaskKind.Sequential, run, null, shape.SequentialNs)
+            : NodeTask(NewNode(run, null, 1, 1.0, seed));
+        PushGlobal(program.Pool, first);
+    }
+
+    private TreeNode NewNode(ProgramRun run, TreeNode? parent, int level, double fraction, ulong seed) => new()
+    {
+        Run = run,
+        Parent = parent,
+        Level = level,
+        Fraction = fraction,
+        Seed = seed,
+        IsLeaf = run.Program.Shape.IsLeaf(level, fraction),
+    };
+
+    private SimTask NodeTask(TreeNode node)
+    {
+        TaskTreeShape shape = node.Run.Program.Shape;
+        long cost = node.IsLeaf ? shape.ExecuteCost(node.Fraction) : shape.SplitCost(node.Level, node.Fraction);
+        return NewTask(TaskKind.Node, node.Run, node, cost);
+    }
+
+    private SimTask NewTask(TaskKind kind, ProgramRun run, TreeNode? node, long cost)
+    {
+        TasksCreated++;
+        run.CreatedCostNs += cost;
+        run.TasksCreated++;
+        return new SimTask { Kind = kind, Run = run, Node = node, Cost = cost };
+    }
+
+    /// <summary>The effects of a finished task, on the worker that ran it (its pushes go to its own deque).</summary>
+    private void CompleteTask(SimWorker w, SimTask task)
+    {
+        TasksExecuted++;
+        switch (task.Kind)
+        {
+            case TaskKind.Sequential:
+                PushLocal(w, NodeTask(NewNode(task.Run, null, 1, 1.0, task.Run.Seed)));
+                break;
+            case TaskKind.Node when !task.Node!.IsLeaf:
+                TreeNode node = task.Node;
+                TaskTreeShape shape = task.Run.Program.Shape;
+                int b = shape.BranchingFactor;
+                Span<double> fractions = stackalloc double[b];
+                var random = new SimRandom(node.Seed);
+                shape.SplitFractions(node.Fraction, random, fractions);
+                node.PendingChildren = b;
+                for (int k = 0; k < b; k++)
+                {
+                    ulong childSeed = SimRandom.Derive(node.Seed, (ulong)k + 1);
+                    PushLocal(w, NodeTask(NewNode(task.Run, node, node.Level + 1, fractions[k], childSeed)));
+                }
+
+                break;
+            case TaskKind.Node:
+            case TaskKind.Merge:
+                NodeDone(w, task.Node!);
+                break;
+        }
+    }
+
+    private void NodeDone(SimWorker w, TreeNode node)
+    {
+        if (node.Parent is not { } parent)
+        {
+            RunDone(node.Run);
+            return;
+        }
+
+        // The last child to finish queues the merge (§4.2.2: the parent never blocks).
+        if (--parent.PendingChildren == 0)
+        {
+            TaskTreeShape shape = node.Run.Program.Shape;
+            PushLocal(w, NewTask(TaskKind.Merge, node.Run, parent, shape.MergeCost(parent.Level, parent.Fraction)));
+        }
+    }
+
+    private void RunDone(ProgramRun run)
+    {
+        SimProgram program = run.Program;
+        long duration = _now - run.StartNs;
+        program.Durations.Add(duration);
+        program.RunWorkNs.Add(run.CreatedCostNs);
+        program.Current = null;
+        _runFinished?.Invoke(program, duration);
+        if (_stopWhenDone == program)
+        {
+            _stopped = true;
+            return;
+        }
+
+        if (_multiprogram)
+        {
+            StartRun(program); // restarted at once (§5.4.1)
+        }
+    }
+}

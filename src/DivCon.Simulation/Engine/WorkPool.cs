@@ -1,0 +1,76 @@
+namespace DivCon.Simulation.Engine;
+
+/// <summary>
+/// One work-stealing queue superstructure (DESIGN.md §2–3): a global FIFO queue for tasks queued from outside, one
+/// deque per worker slot, the set of slots whose workers serve it now (the steal victims), and its blocked workers.
+/// A standalone scheduler (shared, oversubscribed, isolated runs) has every slot active for good; a program of the
+/// MultiProgramScheduler has the slots its allocation gives it, and they change at moves.
+/// </summary>
+internal sealed class WorkPool
+{
+    private readonly int[] _active;
+    private readonly int[] _positionOf; // slot → index in _active, or -1
+
+    public WorkPool(int id, int slots)
+    {
+        Id = id;
+        Deques = new TaskDeque[slots];
+        for (int i = 0; i < slots; i++)
+        {
+            Deques[i] = new TaskDeque();
+        }
+
+        _active = new int[slots];
+        _positionOf = new int[slots];
+        Array.Fill(_positionOf, -1);
+    }
+
+    public int Id { get; }
+
+    public TaskDeque[] Deques { get; }
+
+    public Queue<SimTask> Global { get; } = new();
+
+    /// <summary>Blocked workers serving this pool (unordered); a push wakes one chosen at random.</summary>
+    public List<SimWorker> Sleepers { get; } = [];
+
+    /// <summary>Tasks queued and not started (global queue plus deques): the O(1) available-task counter.</summary>
+    public int TaskCount { get; set; }
+
+    /// <summary>Workers of this pool that are looking for work (or woken to): while there is one, a push wakes nobody.</summary>
+    public int Searching { get; set; }
+
+    /// <summary>Workers whose current pool is this one (running, runnable or blocked).</summary>
+    public int Serving { get; set; }
+
+    public int ActiveCount { get; private set; }
+
+    public int ActiveAt(int index) => _active[index];
+
+    public bool IsActive(int slot) => _positionOf[slot] >= 0;
+
+    public void AddActive(int slot)
+    {
+        if (_positionOf[slot] >= 0)
+        {
+            return;
+        }
+
+        _positionOf[slot] = ActiveCount;
+        _active[ActiveCount++] = slot;
+    }
+
+    public void RemoveActive(int slot)
+    {
+        int pos = _positionOf[slot];
+        if (pos < 0)
+        {
+            return;
+        }
+
+        int last = _active[--ActiveCount];
+        _active[pos] = last;
+        _positionOf[last] = pos;
+        _positionOf[slot] = -1;
+    }
+}

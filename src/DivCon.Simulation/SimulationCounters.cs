@@ -1,0 +1,30 @@
+namespace DivCon.Simulation;
+
+/// <summary>Counters of one scheme's multiprogram simulation (no wall-clock quantity).</summary>
+/// <param name="Events">Events processed.</param>
+/// <param name="Tasks">Tasks executed.</param>
+/// <param name="Steals">Successful steals.</param>
+/// <param name="FailedSteals">Failed steal attempts.</param>
+/// <param name="ContextSwitches">Core switches between worker threads.</param>
+/// <param name="Preemptions">Workers preempted at the end of a time slice.</param>
+/// <param name="ColdStarts">Threads resumed on another core (free oversubscription).</param>
+/// <param name="WorkerMoves">MultiProgramScheduler workers moved between programs (reallocations and loans).</param>
+/// <param name="Loans">Idle-lending loans.</param>
+/// <param name="ProgramSwitches">Shared scheduler: tasks started cold because the worker's previous task was another program's.</param>
+/// <param name="PolicyCalls">Calls of the policy's Decide.</param>
+/// <param name="CoreNs">Core-time per bucket, ns: task, dispatch, steal, search, contextSwitch, migration, idle.</param>
+/// <param name="AllocatedCoreNs">Per program, core-time its allocation gave it (partitioned schemes), or null.</param>
+public sealed record SimulationCounters(
+    long Events,
+    long Tasks,
+    long Steals,
+    long FailedSteals,
+    long ContextSwitches,
+    long Preemptions,
+    long ColdStarts,
+    long WorkerMoves,
+    long Loans,
+    long ProgramSwitches,
+    int PolicyCalls,
+    IReadOnlyDictionary<string, long> CoreNs,
+    IReadOnlyList<long>? AllocatedCoreNs);

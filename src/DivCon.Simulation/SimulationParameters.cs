@@ -1,0 +1,85 @@
+namespace DivCon.Simulation;
+
+/// <summary>
+/// The modelled costs of the machine and the schedulers, in integer nanoseconds. Every default is a stated guess of
+/// the order of magnitude on a current x86 server (see docs/simulation.md); all are editable on the command line.
+/// </summary>
+public sealed record SimulationParameters
+{
+    /// <summary>Taking a task from the worker's own deque or a global queue and starting it (queue operation, task object).</summary>
+    public long DispatchNs { get; init; } = 200;
+
+    /// <summary>A successful steal from another worker's deque (cache misses on the victim's deque and the task's data).</summary>
+    public long StealNs { get; init; } = 1_000;
+
+    /// <summary>A failed steal attempt (the victim's deque was empty).</summary>
+    public long FailedStealNs { get; init; } = 250;
+
+    /// <summary>Failed steal attempts an idle worker makes before it blocks (it must not burn a core that belongs to someone else).</summary>
+    public int SpinAttempts { get; init; } = 64;
+
+    /// <summary>From a task being queued to a blocked worker running again (OS wake-up latency).</summary>
+    public long WakeNs { get; init; } = 5_000;
+
+    /// <summary>Time slice of the OS scheduler when more workers are runnable than cores (oversubscribed schemes).</summary>
+    public long QuantumNs { get; init; } = 4_000_000;
+
+    /// <summary>Switching a core from one worker thread to another.</summary>
+    public long ContextSwitchNs { get; init; } = 5_000;
+
+    /// <summary>
+    /// A worker starting cold: a MultiProgramScheduler worker moved to another program, or an OS thread resumed on a
+    /// different core than it last ran on (the free oversubscribed scheme): the caches it finds hold someone else's data.
+    /// </summary>
+    public long MigrationNs { get; init; } = 20_000;
+
+    /// <summary>The MultiProgramScheduler's repartitioning interval (DESIGN.md §3: 100 ms).</summary>
+    public long RepartitionIntervalNs { get; init; } = 100_000_000;
+
+    /// <summary>Parameters with every overhead zero (for tests against theory); the quantum and interval are kept.</summary>
+    public static SimulationParameters Ideal { get; } = new()
+    {
+        DispatchNs = 0,
+        StealNs = 0,
+        FailedStealNs = 0,
+        WakeNs = 0,
+        ContextSwitchNs = 0,
+        MigrationNs = 0,
+    };
+
+    /// <summary>Every problem with these parameters, one sentence each; empty when they are valid.</summary>
+    public IReadOnlyList<string> Validate()
+    {
+        var problems = new List<string>();
+        void NonNegative(long value, string name)
+        {
+            if (value < 0)
+            {
+                problems.Add($"{name} must not be negative; got {value}.");
+            }
+        }
+
+        NonNegative(DispatchNs, nameof(DispatchNs));
+        NonNegative(StealNs, nameof(StealNs));
+        NonNegative(FailedStealNs, nameof(FailedStealNs));
+        NonNegative(WakeNs, nameof(WakeNs));
+        NonNegative(ContextSwitchNs, nameof(ContextSwitchNs));
+        NonNegative(MigrationNs, nameof(MigrationNs));
+        if (SpinAttempts < 0)
+        {
+            problems.Add($"SpinAttempts must not be negative; got {SpinAttempts}.");
+        }
+
+        if (QuantumNs <= 0)
+        {
+            problems.Add($"QuantumNs must be positive; got {QuantumNs}.");
+        }
+
+        if (RepartitionIntervalNs <= 0)
+        {
+            problems.Add($"RepartitionIntervalNs must be positive; got {RepartitionIntervalNs}.");
+        }
+
+        return problems;
+    }
+}

@@ -1,0 +1,89 @@
+namespace DivCon.Simulation;
+
+/// <summary>One simulated cyclic test: a workload of program models on a number of cores under some schemes.</summary>
+public sealed record SimulationRequest
+{
+    /// <summary>Virtual cores; positive.</summary>
+    public required int Cores { get; init; }
+
+    /// <summary>The workload's programs (at least one; names distinct).</summary>
+    public required IReadOnlyList<ProgramModel> Programs { get; init; }
+
+    /// <summary>Scheme names from <see cref="SimulationSchemes.Names"/>.</summary>
+    public required IReadOnlyList<string> Schemes { get; init; }
+
+    /// <summary>Seed of every random choice (victims, split fractions).</summary>
+    public ulong Seed { get; init; } = 1;
+
+    /// <summary>Length of the multiprogram phase, simulated ns.</summary>
+    public long DurationNs { get; init; } = 30_000_000_000;
+
+    /// <summary>Isolated runs per program for C^SP (§5.4.1: 5).</summary>
+    public int SpRuns { get; init; } = 5;
+
+    /// <summary>
+    /// Repetitions of the whole cyclic test, each with its own seed (the first with <see cref="Seed"/>); scheme-level
+    /// intervals and significance need at least 2 (the thesis averaged over 21).
+    /// </summary>
+    public int Repeat { get; init; } = 1;
+
+    /// <summary>Costs of the machine and schedulers.</summary>
+    public SimulationParameters Parameters { get; init; } = new();
+
+    /// <summary>Every problem with the request, one sentence each; empty when it can run.</summary>
+    public IReadOnlyList<string> Validate()
+    {
+        var problems = new List<string>();
+        if (Cores < 1)
+        {
+            problems.Add($"Cores must be at least 1; got {Cores}.");
+        }
+
+        if (Programs is null || Programs.Count == 0)
+        {
+            problems.Add("A workload needs at least one program.");
+        }
+        else
+        {
+            foreach (ProgramModel model in Programs)
+            {
+                problems.AddRange(model.Validate());
+            }
+
+            foreach (var dup in Programs.GroupBy(p => p.Name, StringComparer.Ordinal).Where(g => g.Count() > 1))
+            {
+                problems.Add($"Program '{dup.Key}' appears more than once in the workload.");
+            }
+        }
+
+        if (Schemes is null || Schemes.Count == 0)
+        {
+            problems.Add("Give at least one scheme.");
+        }
+        else
+        {
+            foreach (string scheme in Schemes.Where(s => !SimulationSchemes.IsKnown(s)))
+            {
+                problems.Add($"Unknown scheme '{scheme}'; use one of: {string.Join(", ", SimulationSchemes.Names)}.");
+            }
+        }
+
+        if (DurationNs <= 0)
+        {
+            problems.Add($"The duration must be positive; got {DurationNs} ns.");
+        }
+
+        if (Repeat < 1)
+        {
+            problems.Add($"Repeat must be at least 1; got {Repeat}.");
+        }
+
+        if (SpRuns < 1)
+        {
+            problems.Add($"SpRuns must be at least 1; got {SpRuns}.");
+        }
+
+        problems.AddRange(Parameters.Validate());
+        return problems;
+    }
+}

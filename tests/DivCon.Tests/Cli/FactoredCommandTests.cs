@@ -1,0 +1,168 @@
+using System.CommandLine;
+using System.Text.Json;
+using DivCon.Cli;
+using DivCon.Cli.Commands;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
+using DivCon.Harness.Programs;
+using DivCon.Reporting.Plotting;
+using DivCon.Tests.Factored;
+
+namespace DivCon.Tests.Cli;
+
+public sealed class FactoredCommandTests : IDisposable
+{
+    private static readonly string[] Curves = ["linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision"];
+    private readonly string _root = Path.Combine(Path.GetTempPath(), "divcon-cli-tests", Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_root))
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+    }
+
+    private static async Task<(int Code, string Out, string Err)> Run(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        int code = await CliApp.RunAsync(args, output, error).WaitAsync(TimeSpan.FromMinutes(3));
+        return (code, output.ToString(), error.ToString());
+    }
+
+    private static int TwoOrFewer => Math.Min(2, MachineInfo.AffinityMask().Count);
+
+    // Must show 4 (end to end on small sizes, real timing) and 3 (valid PNG whose series are the JSON's numbers).
+    [Fact]
+    public async Task SmallRun_WritesJsonCsvAndOnePngPerProgram_WhosePlottedSeriesAreTheJsonNumbers()
+    {
+        string outDir = Path.Combine(_root, "ok");
+        int n = TwoOrFewer;
+
+        var (code, stdout, stderr) = await Run("factored", "--programs", "quicksort,workinflation", "--size", "small",
+            "--runs", "2", "--warmup", "0", "--max-workers", n.ToString(System.Globalization.CultureInfo.InvariantCulture), "--out", outDir);
+
+        Assert.True(code == 0, stderr);
+        Assert.Contains("quicksort: T_s", stdout);
+        using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
+        JsonElement root = doc.RootElement;
+        Assert.Equal("factored", root.GetProperty("kind").GetString());
+        Assert.Equal(2, root.GetProperty("configuration").GetProperty("runs").GetInt32());
+        var programs = root.GetProperty("programs").EnumerateArray().ToArray();
+        Assert.Equal(["quicksort", "workinflation"], programs.Select(p => p.GetProperty("program").GetString()));
+        foreach (JsonElement program in programs)
+        {
+            string name = program.GetProperty("program").GetString()!;
+            double ts = program.GetProperty("ts").GetDouble();
+            double t1 = program.GetProperty("t1").GetDouble();
+            Assert.True(ts > 0 && t1 > 0 && program.GetProperty("telision").GetDouble() > 0, name);
+            var points = program.GetProperty("points").EnumerateArray().ToArray();
+            Assert.Equal(Enumerable.Range(1, n).Select(p => (double)p), points.Select(p => p.GetProperty("p").GetDouble()));
+            foreach (JsonElement point in points)
+            {
+                double p = point.GetProperty("p").GetDouble();
+                double tp = point.GetProperty("tp").GetDouble();
+                double ip = point.GetProperty("ip").GetDouble();
+                // The identity holds for the written numbers.
+                Assert.Equal(p * tp, t1 + ip + point.GetProperty("fp").GetDouble(), 1e-9);
+                Assert.Equal(p * tp - ip, point.GetProperty("wp").GetDouble(), 1e-9);
+                Assert.Equal(ts / tp, point.GetProperty("speedups").GetProperty("actual").GetDouble(), 1e-9);
+                Assert.All(Curves, c => Assert.True(point.GetProperty("speedups").TryGetProperty(c, out _), c));
+            }
+
+            Assert.Equal(2, program.GetProperty("samples").GetProperty("ts").GetArrayLength());
+
+            // The PNG: signature, non-trivial size, decodable.
+            string png = Path.Combine(outDir, $"factored-{name}.png");
+            byte[] bytes = await File.ReadAllBytesAsync(png);
+            Assert.Equal(new byte[] { 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A }, bytes.Take(8));
+            Assert.True(bytes.Length > 10_000, $"{png}: {bytes.Length} bytes");
+            RgbaImage image = RgbaImage.DecodePng(bytes);
+            Assert.Equal(Figure.DefaultWidth, image.Width);
+
+            // The figure JSON beside it: each curve's points are the factored.json numbers.
+            var plot = Assert.IsType<LinePlot>(Figure.FromJson(await File.ReadAllTextAsync(Path.Combine(outDir, $"factored-{name}.plot.json"))));
+            Assert.Equal(Curves.Length, plot.Series.Count);
+            foreach (string curve in Curves)
+            {
+                LineSeries series = plot.Series.Single(s => s.Name == FactoredPlot.SeriesNames[curve]);
+                Assert.Equal(points.Select(p => p.GetProperty("p").GetDouble()), series.X);
+                Assert.Equal(points.Select(p => p.GetProperty("speedups").GetProperty(curve).GetDouble()), series.Y);
+            }
+        }
+
+        string[] csv = await File.ReadAllLinesAsync(Path.Combine(outDir, "factored.csv"));
+        Assert.Equal(FactoredTextReport.CsvHeader, csv[0]);
+        Assert.Equal(1 + 2 * n, csv.Length);
+    }
+
+    [Fact]
+    public async Task InjectedSource_WritesExactlyTheScriptedDecomposition_AndPlotsNoneWritesNoPng()
+    {
+        string outDir = Path.Combine(_root, "fake");
+        var root = new RootCommand();
+        root.Subcommands.Add(FactoredCommand.Create(ProgramCatalog.CreateDefault(),
+            () => new ScriptedMeasurementSource(ts: 2, te: 2.5, t1: 3, overhead: 0.25, idlePerExtraWorker: 0.1, runPrograms: true)));
+        var output = new StringWriter();
+        var error = new StringWriter();
+
+        int code = await root.Parse(["factored", "--programs", "spin", "--size", "small", "--runs", "3", "--max-workers", "1", "--plots", "none", "--out", outDir])
+            .InvokeAsync(new InvocationConfiguration { Output = output, Error = error }).WaitAsync(TimeSpan.FromMinutes(1));
+
+        Assert.True(code == 0, error.ToString());
+        Assert.Equal(["factored.csv", "factored.json"], Directory.GetFiles(outDir).Select(Path.GetFileName).Order());
+        using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
+        JsonElement program = Assert.Single(doc.RootElement.GetProperty("programs").EnumerateArray());
+        Assert.Equal(2, program.GetProperty("ts").GetDouble());
+        Assert.Equal(3, program.GetProperty("t1").GetDouble());
+        Assert.Equal(JsonValueKind.Null, program.GetProperty("telision").ValueKind); // spin is not a skeleton program
+        JsonElement point = Assert.Single(program.GetProperty("points").EnumerateArray());
+        Assert.Equal(1, point.GetProperty("p").GetDouble());
+        Assert.Equal(2.0 / 3, point.GetProperty("speedups").GetProperty("maximal").GetDouble(), 1e-12);
+        Assert.Equal(JsonValueKind.Null, point.GetProperty("speedups").GetProperty("elision").ValueKind);
+    }
+
+    [Fact]
+    public async Task BadInput_EveryProblemOnItsOwnLine_Exit2_NothingWritten()
+    {
+        string outDir = Path.Combine(_root, "bad");
+
+        var (code, stdout, stderr) = await Run("factored", "--programs", "bubblesort,quicksort,quicksort", "--size", "huge",
+            "--runs", "0", "--warmup", "-1", "--max-workers", "0", "--plots", "svg", "--out", outDir);
+
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Equal(string.Empty, stdout);
+        string[] lines = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Assert.All(lines, l => Assert.StartsWith("divcon factored: ", l));
+        Assert.Contains(lines, l => l.Contains("unknown program 'bubblesort'", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("'quicksort' is listed more than once", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--size 'huge'", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--runs must be at least 1", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--warmup", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--max-workers must be between 1 and", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--plots 'svg'", StringComparison.Ordinal));
+        Assert.Equal(7, lines.Length);
+        Assert.False(Directory.Exists(outDir));
+        Assert.DoesNotContain("   at ", stderr);
+    }
+
+    [Fact]
+    public async Task TooManyWorkers_AndAnUnwritableOut_AreRejected()
+    {
+        int allowed = MachineInfo.AffinityMask().Count;
+        string file = Path.Combine(_root, "a-file");
+        Directory.CreateDirectory(_root);
+        await File.WriteAllTextAsync(file, "x");
+
+        var (code1, _, err1) = await Run("factored", "--programs", "spin", "--max-workers", (allowed + 1).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            "--out", Path.Combine(_root, "x"));
+        var (code2, _, err2) = await Run("factored", "--programs", "spin", "--out", file);
+
+        Assert.Equal(CliApp.UsageError, code1);
+        Assert.Contains($"between 1 and {allowed}", err1);
+        Assert.False(Directory.Exists(Path.Combine(_root, "x")));
+        Assert.Equal(CliApp.UsageError, code2);
+        Assert.Contains("--out:", err2);
+    }
+}

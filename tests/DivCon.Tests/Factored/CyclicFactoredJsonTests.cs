@@ -1,0 +1,117 @@
+using System.Text.Json;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
+using DivCon.Harness.Reporting;
+using DivCon.Harness.Schemes;
+
+namespace DivCon.Tests.Factored;
+
+public sealed class CyclicFactoredJsonTests
+{
+    private static CyclicResult Result(Func<ProgramResult, ProgramResult> fill)
+    {
+        var phase = new PhaseResult(["a", "b"], 10,
+            [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
+        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
+        schemes = schemes.Select(s => s with { Programs = s.Programs.Select(fill).ToArray() }).ToArray();
+        var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x"], "sp", "small", 10, 2, 0, 1, [0, 1], 3, true);
+        var machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null);
+        return new CyclicResult(machine, config, DateTimeOffset.UnixEpoch, 12.5,
+            [new ProgramBaseline("a", [1.0, 1.1], null, null), new ProgramBaseline("b", [2.0, 2.2], null, null)], schemes, comparisons);
+    }
+
+    private static JsonElement[] Programs(CyclicResult result, out JsonDocument doc)
+    {
+        using var stream = new MemoryStream();
+        CyclicJsonWriter.Write(result, stream);
+        doc = JsonDocument.Parse(stream.ToArray());
+        return doc.RootElement.GetProperty("schemes")[0].GetProperty("programs").EnumerateArray().ToArray();
+    }
+
+    [Fact]
+    public void SchemeWithoutAccounting_WritesFactoredNull_WithTheReason()
+    {
+        JsonElement[] programs = Programs(Result(p => p), out JsonDocument doc);
+        using (doc)
+        {
+            Assert.All(programs, p =>
+            {
+                Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").ValueKind);
+                Assert.Contains("no per-program core-time", p.GetProperty("factoredReason").GetString());
+            });
+        }
+    }
+
+    [Fact]
+    public void SchemeWithAccounting_WritesTheDecomposition_WithTheSameSpeedupNamesAsFactoredJson()
+    {
+        // a: 10 s phase, 15 core-seconds held, 3 idle, mean run 2 s (its recorded runs), T_s 2.4, T_1 2.7.
+        CyclicResult result = Result(p => p.Program == "a"
+            ? p with { Factored = MultiprogramFactored.Compute(new ProgramCoreAccounting("a", 10, 15, 3, p.Cmp!.Mean, 2.4, 2.7, null)) }
+            : p with { Factored = MultiprogramFactored.Compute(new ProgramCoreAccounting("b", 10, 5, 1, p.Cmp!.Mean, 4.0, null, null)) });
+
+        JsonElement[] programs = Programs(result, out JsonDocument doc);
+        using (doc)
+        {
+            JsonElement a = programs[0].GetProperty("factored");
+            Assert.Equal(JsonValueKind.Null, programs[0].GetProperty("factoredReason").ValueKind);
+            Assert.Equal(1.5, a.GetProperty("coresHeld").GetDouble(), 12);
+            Assert.Equal(2.0, a.GetProperty("tmp").GetDouble(), 12);
+            Assert.Equal(0.6, a.GetProperty("ip").GetDouble(), 12);
+            Assert.Equal(-0.3, a.GetProperty("fp").GetDouble(), 12);
+            JsonElement speedups = a.GetProperty("speedups");
+            Assert.Equal(FactoredSpeedups.Names, speedups.EnumerateObject().Select(p => p.Name));
+            Assert.Equal(3.6 / 3.3, speedups.GetProperty("idleSpecific").GetDouble(), 12);
+            Assert.Equal(1.2, speedups.GetProperty("actual").GetDouble(), 12);
+            Assert.Equal(JsonValueKind.Null, speedups.GetProperty("elision").ValueKind);
+
+            // b: T_1 not measured → null with that reason, not invented numbers.
+            Assert.Equal(JsonValueKind.Null, programs[1].GetProperty("factored").ValueKind);
+            Assert.Contains("T_1", programs[1].GetProperty("factoredReason").GetString());
+        }
+    }
+}
+
+public sealed class CyclicFactoredAttachTests
+{
+    private static SchemeResult Scheme(params DivCon.Harness.Schemes.SchedulerStats[] schedulers)
+    {
+        var phase = new PhaseResult(["a", "b"], 10,
+            [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
+        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        var (schemes, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
+        return schemes[0] with { Schedulers = schedulers };
+    }
+
+    [Fact]
+    public void PartitionedScheme_DecomposesFromCoreSecondsAndIdle_OthersGetTheNoAccountingReason()
+    {
+        SchemeResult scheme = Scheme(
+            new("MultiProgramScheduler", 1, 1, true, IdleSeconds: 3, CoreSeconds: 15),
+            new("WorkStealingTaskScheduler", 2, 2, false, IdleSeconds: 1));
+
+        SchemeResult attached = CyclicFactored.Attach(scheme, 10, name => name == "a" ? new IsolatedTimes(2.4, 2.7, null) : new IsolatedTimes(4, 4.5, null));
+
+        FactoredPoint a = Assert.IsType<FactoredPoint>(attached.Programs[0].Factored!.Point);
+        Assert.Equal(1.5, a.P, 12);                          // 15 core-seconds over a 10 s window
+        Assert.Equal(2.0, a.Tp, 12);                         // a's mean C^MP
+        Assert.Equal(0.6, a.Ip, 12);
+        Assert.Equal(3.6 / 3.3, a.Speedups.IdleSpecific, 12);
+        Assert.Null(attached.Programs[1].Factored!.Point);
+        Assert.Equal(MultiprogramFactored.NoAccountingReason, attached.Programs[1].Factored!.Reason);
+        Assert.Equal(scheme.Programs.Select(p => p.Ntt), attached.Programs.Select(p => p.Ntt)); // nothing else changes
+    }
+
+    [Fact]
+    public void MissingIsolatedTimes_GiveAReason_AndNoSchedulerStatsAtAll_GiveTheNoAccountingReason()
+    {
+        SchemeResult withStats = Scheme(new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10), new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10));
+        SchemeResult attached = CyclicFactored.Attach(withStats, 10, _ => null);
+        Assert.All(attached.Programs, p => Assert.Contains("T_s", p.Factored!.Reason));
+
+        SchemeResult none = CyclicFactored.Attach(Scheme(), 10, _ => new IsolatedTimes(1, 1, 1));
+        Assert.All(none.Programs, p => Assert.Equal(MultiprogramFactored.NoAccountingReason, p.Factored!.Reason));
+        Assert.Throws<ArgumentOutOfRangeException>(() => CyclicFactored.Attach(none, 0, _ => null));
+    }
+}

@@ -1,0 +1,107 @@
+using DivCon.Simulation;
+
+namespace DivCon.Tests.Simulation;
+
+/// <summary>Must-show 1: the same inputs and seed give byte-identical JSON.</summary>
+public sealed class SimulatorDeterminismTests
+{
+    private static SimulationRequest Request(ulong seed) => new()
+    {
+        Cores = 6,
+        Programs =
+        [
+            SimModels.Sortlike("quick", 2_000_000, 30_000_000, imbalance: new ImbalanceModel(0.3, 0.7)),
+            SimModels.Parallel("wide", 20_000_000),
+        ],
+        Schemes = SimulationSchemes.Names,
+        Seed = seed,
+        DurationNs = 400_000_000,
+        SpRuns = 3,
+        Parameters = new SimulationParameters { QuantumNs = 1_000_000 },
+    };
+
+    private static string Json(SimulationRequest request) =>
+        SimulationReport.ToJson([new NamedResult("w", CyclicSimulator.Run(request))], new Dictionary<string, string> { ["seed"] = "x" });
+
+    [Fact]
+    public void SameRequestAndSeed_GiveByteIdenticalJson()
+    {
+        string first = Json(Request(11));
+        string second = Json(Request(11));
+
+        Assert.Equal(first, second);
+        Assert.Contains("\"antt\"", first, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AnotherSeed_GivesOtherTreesAndVictims()
+    {
+        Assert.NotEqual(Json(Request(11)), Json(Request(12)));
+    }
+
+    [Fact]
+    public void Json_HasTheHarnessCyclicShape()
+    {
+        using var doc = System.Text.Json.JsonDocument.Parse(Json(Request(3)));
+        var result = doc.RootElement.GetProperty("results")[0];
+        foreach (var scheme in result.GetProperty("schemes").EnumerateArray())
+        {
+            Assert.False(string.IsNullOrEmpty(scheme.GetProperty("scheme").GetString()));
+            foreach (string metric in new[] { "antt", "mntt", "stp" })
+            {
+                var m = scheme.GetProperty(metric);
+                Assert.True(m.GetProperty("mean").GetDouble() > 0, metric);
+                Assert.Equal(System.Text.Json.JsonValueKind.Null, m.GetProperty("ci99").ValueKind); // one repetition
+                Assert.Equal(1, m.GetProperty("n").GetInt32());
+            }
+
+            foreach (var program in scheme.GetProperty("programs").EnumerateArray())
+            {
+                Assert.False(string.IsNullOrEmpty(program.GetProperty("program").GetString()));
+                Assert.True(program.GetProperty("csp").GetProperty("mean").GetDouble() > 0);
+                Assert.True(program.GetProperty("cmp").GetProperty("mean").GetDouble() > 0);
+                int runs = program.GetProperty("runs").GetInt32();
+                Assert.True(runs > 0);
+                Assert.InRange(program.GetProperty("discarded").GetInt32(), 0, 1);
+                var ntt = program.GetProperty("ntt");
+                Assert.Equal(runs, ntt.GetProperty("n").GetInt32());
+                if (runs >= 2)
+                {
+                    Assert.Equal(2, ntt.GetProperty("ci99").GetArrayLength());
+                }
+
+                Assert.Equal(1 / ntt.GetProperty("mean").GetDouble(), program.GetProperty("np").GetProperty("mean").GetDouble(), 12);
+            }
+        }
+    }
+
+    [Fact]
+    public void Repetitions_GiveSchemeLevelIntervalsAndWelchComparisons()
+    {
+        SimulationRequest request = Request(5) with { Schemes = [SimulationSchemes.Shared, SimulationSchemes.OversubscribedFree], Repeat = 3 };
+
+        SimulationResult result = CyclicSimulator.Run(request);
+
+        Assert.All(result.Schemes, s => Assert.Equal([1, 2, 3], s.Repetitions.Select(r => r.Repetition)));
+        Assert.All(result.Schemes, s => Assert.Equal(s.Repetitions.Average(r => r.Antt!.Value), s.Antt!.Value, 12));
+        // Each repetition has its own seed: other quicksort trees, so other values.
+        Assert.All(result.Schemes, s => Assert.True(s.Repetitions.Select(r => r.Antt).Distinct().Count() > 1));
+        Assert.Equal(3 * request.SpRuns, result.Isolated[0].CspRunsNs.Count);
+        Assert.Equal(2, result.Comparisons.Count); // one pair, ANTT and STP
+        Assert.All(result.Comparisons, c => Assert.NotNull(c.Test.PValue));
+
+        using var doc = System.Text.Json.JsonDocument.Parse(
+            SimulationReport.ToJson([new NamedResult("w", result)], new Dictionary<string, string>()));
+        var scheme = doc.RootElement.GetProperty("results")[0].GetProperty("schemes")[0];
+        Assert.Equal(2, scheme.GetProperty("antt").GetProperty("ci99").GetArrayLength());
+        Assert.Equal(3, scheme.GetProperty("repetitions").GetArrayLength());
+    }
+
+    [Fact]
+    public void OneRepetition_ComparisonsSayNotEnoughRepetitions()
+    {
+        SimulationResult result = CyclicSimulator.Run(Request(5) with { Schemes = [SimulationSchemes.Shared, SimulationSchemes.OversubscribedFree] });
+
+        Assert.All(result.Comparisons, c => Assert.Equal("not enough repetitions", c.Test.Verdict));
+    }
+}

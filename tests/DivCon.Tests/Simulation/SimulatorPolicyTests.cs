@@ -1,0 +1,121 @@
+using DivCon.Partitioning;
+using DivCon.Simulation;
+using DivCon.Simulation.Engine;
+
+namespace DivCon.Tests.Simulation;
+
+/// <summary>The MultiProgramScheduler's policies are called through IPartitioningPolicy with the simulated program state.</summary>
+public sealed class SimulatorPolicyTests
+{
+    /// <summary>Records every input; gives slots alternately to the programs, shifted by one at each call, so workers move.</summary>
+    private sealed class RecordingPolicy : IPartitioningPolicy
+    {
+        public List<PartitioningInput> Inputs { get; } = [];
+
+        public List<Allocation> Outputs { get; } = [];
+
+        public string Name => "recording";
+
+        public Allocation Decide(PartitioningInput input)
+        {
+            Inputs.Add(input);
+            int m = input.Programs.Count;
+            int shift = Inputs.Count;
+            var owners = Enumerable.Range(0, input.Cores).Select(slot => (slot + shift) % m).ToArray();
+            var allocation = new Allocation(m, owners);
+            Outputs.Add(allocation);
+            return allocation;
+        }
+    }
+
+    private static SimulationRequest Request(int cores, long durationNs) => new()
+    {
+        Cores = cores,
+        Programs =
+        [
+            SimModels.Sortlike("first", 3_000_000, 60_000_000),
+            SimModels.Parallel("second", 30_000_000, sequentialNs: 20_000_000),
+        ],
+        Schemes = [SimulationSchemes.StaticPartitioned],
+        DurationNs = durationNs,
+        SpRuns = 2,
+    };
+
+    [Fact]
+    public void RepartitioningTick_CallsThePolicyEveryInterval_WithScalabilitiesAndAvailableTasks()
+    {
+        SimulationRequest request = Request(cores: 8, durationNs: 1_050_000_000);
+        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
+        var policy = new RecordingPolicy();
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true));
+
+        m.RunCyclic(request.DurationNs);
+
+        // At 0 and at every 100 ms up to 1.05 s: 0, 100, …, 1000 ms.
+        Assert.Equal(11, policy.Inputs.Count);
+        Assert.Equal(11, m.PolicyCalls);
+        for (int call = 0; call < policy.Inputs.Count; call++)
+        {
+            PartitioningInput input = policy.Inputs[call];
+            Assert.Equal(8, input.Cores);
+            Assert.Equal(2, input.Programs.Count);
+            Assert.Equal([0, 1], input.Programs.Select(p => p.ProgramId));
+            Assert.Equal(isolated.Select(i => i.Scalability), input.Programs.Select(p => p.Scalability));
+            Assert.All(input.Programs, p => Assert.True(p.AvailableTasks >= 0));
+            Assert.Same(call == 0 ? null : policy.Outputs[call - 1], input.Previous);
+        }
+
+        // The first decision sees each program's first run queued and nothing else: one task each.
+        Assert.Equal([1, 1], policy.Inputs[0].Programs.Select(p => p.AvailableTasks));
+        // Later ticks see the trees' queued tasks.
+        Assert.Contains(policy.Inputs.Skip(1), i => i.Programs.Any(p => p.AvailableTasks > 1));
+        // Each shift of the allocation moves every worker.
+        Assert.True(m.WorkerMoves >= 8 * 5, $"only {m.WorkerMoves} moves");
+        Assert.True(m.TasksAccountedFor);
+        Assert.All(m.Programs, p => Assert.NotEmpty(p.Durations));
+    }
+
+    [Fact]
+    public void StaticPartitioning_DecidesOnce()
+    {
+        SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000);
+        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
+        var policy = new RecordingPolicy();
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: false));
+
+        m.RunCyclic(request.DurationNs);
+
+        Assert.Single(policy.Inputs);
+        Assert.Equal(0, m.WorkerMoves);
+    }
+
+    [Fact]
+    public void StaticPartitionedScheme_UsesTheRealScalabilityPolicy_AndHoldsItsShares()
+    {
+        SimulationRequest request = Request(cores: 16, durationNs: 500_000_000);
+        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
+        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SimulationSchemes.StaticPartitioned);
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
+
+        m.RunCyclic(request.DurationNs);
+
+        Assert.IsType<ScalabilityPolicy>(setup!.Policy);
+        ScalabilityPlan plan = ScalabilityPolicy.Compute(16, isolated.Select(i => i.Scalability).ToArray());
+        Assert.Equal(plan.Base.Select(c => (long)c * request.DurationNs), m.AllocatedCoreNs!);
+    }
+
+    [Fact]
+    public void IdleLending_LendsWorkersOfAProgramWithoutTasks()
+    {
+        SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000) with { Schemes = [IdleLendingPolicy.PolicyName] };
+        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
+        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(IdleLendingPolicy.PolicyName);
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
+
+        m.RunCyclic(request.DurationNs);
+
+        // The second program's 20 ms sequential part leaves its workers idle: they are lent to the first.
+        Assert.True(m.Loans > 0);
+        Assert.True(m.TasksAccountedFor);
+    }
+}

@@ -1,0 +1,67 @@
+using DivCon.Simulation;
+using DivCon.Simulation.Engine;
+
+namespace DivCon.Tests.Simulation;
+
+/// <summary>The schemes' arrangements behave as modelled: free threads migrate to idle cores, pinned ones cannot.</summary>
+public sealed class SimulatorSchemeTests
+{
+    private static SimulationRequest Request(string scheme) => new()
+    {
+        Cores = 4,
+        Programs =
+        [
+            // Mostly one long sequential task: its thread needs a core, any core.
+            SimModels.Parallel("serial", 4_000_000, sequentialNs: 200_000_000),
+            SimModels.Parallel("wide", 400_000_000),
+        ],
+        Schemes = [scheme],
+        DurationNs = 3_000_000_000,
+        SpRuns = 2,
+        Parameters = new SimulationParameters { QuantumNs = 2_000_000 },
+    };
+
+    private static SchemeResult Run(string scheme) => Assert.Single(CyclicSimulator.Run(Request(scheme)).Schemes);
+
+    [Fact]
+    public void FreeThreads_UseEveryCore_PinnedThreadsWaitForTheirOwn()
+    {
+        SchemeResult free = Run(SimulationSchemes.OversubscribedFree);
+        SchemeResult pinned = Run(SimulationSchemes.OversubscribedPinned);
+
+        // Free: 5 runnable threads share 4 cores, the serial program's thread gets about 4/5 of a core.
+        // Pinned: it shares its own core with one of the wide program's workers, so it gets 1/2.
+        double freeSerial = free.Programs[0].Ntt!.Mean, pinnedSerial = pinned.Programs[0].Ntt!.Mean;
+        Assert.True(pinnedSerial > freeSerial * 1.2, $"pinned {pinnedSerial} vs free {freeSerial}");
+        Assert.InRange(pinnedSerial, 1.6, 2.3);
+        Assert.True(free.Counters.ColdStarts > 0, "free threads move between cores");
+        Assert.Equal(0, pinned.Counters.ColdStarts);
+        Assert.True(free.Counters.Preemptions > 0 && pinned.Counters.Preemptions > 0, "both time-slice");
+    }
+
+    [Fact]
+    public void Shared_And_Partitioned_NeverTimeSlice()
+    {
+        foreach (string scheme in new[] { SimulationSchemes.Shared, SimulationSchemes.StaticPartitioned, SimulationSchemes.DynamicPartitioned })
+        {
+            SchemeResult s = Run(scheme);
+            Assert.Equal(0, s.Counters.Preemptions);
+            Assert.Equal(0, s.Counters.ContextSwitches);
+        }
+    }
+
+    [Fact]
+    public void DynamicRepartitioning_MovesWorkersToTheProgramWithTasks_StaticDoesNot()
+    {
+        SchemeResult dynamic = Run(SimulationSchemes.DynamicPartitioned);
+        SchemeResult fixedShares = Run(SimulationSchemes.StaticPartitioned);
+
+        Assert.True(dynamic.Counters.WorkerMoves > 0);
+        Assert.Equal(0, fixedShares.Counters.WorkerMoves);
+        Assert.True(dynamic.Counters.PolicyCalls > 1);
+        Assert.Equal(1, fixedShares.Counters.PolicyCalls);
+        // While the serial program has one task, task availability gives its idle cores to the wide one.
+        Assert.True(dynamic.Programs[1].Ntt!.Mean < fixedShares.Programs[1].Ntt!.Mean,
+            $"wide: dynamic {dynamic.Programs[1].Ntt!.Mean} vs static {fixedShares.Programs[1].Ntt!.Mean}");
+    }
+}
