@@ -31,8 +31,6 @@ public static class CliApp
         root.Subcommands.Add(GranularityCommand.Create());
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
-        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
-        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
         root.Subcommands.Add(FactoredCommand.Create(programs));
         return root;
     }

@@ -51,6 +51,33 @@ public sealed class PlotCommandTests : ExperimentCliHarness
     }
 
     [Fact]
+    public async Task Plot_redraws_the_factored_commands_figure_identically_and_its_points_are_the_json_speedups()
+    {
+        string outDir = Path.Combine(Root, "factored");
+        var (code, _, stderr) = await Run("factored", "--programs", "mergesort", "--size", "small", "--runs", "1", "--warmup", "0", "--out", outDir);
+        Assert.True(code == 0, stderr);
+
+        string redraw = Path.Combine(Root, "factored-redraw");
+        (code, _, stderr) = await Run("plot", "--from", Path.Combine(outDir, "factored.json"), "--out", redraw);
+        Assert.True(code == 0, stderr);
+        Assert.Equal(await File.ReadAllTextAsync(Path.Combine(outDir, "factored-mergesort.plot.json")),
+            await File.ReadAllTextAsync(Path.Combine(redraw, "factored-mergesort.plot.json")));
+
+        var plot = PlotAssert.Model<LinePlot>(redraw, "factored-mergesort");
+        using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
+        JsonElement[] points = doc.RootElement.GetProperty("programs")[0].GetProperty("points").EnumerateArray().ToArray();
+        foreach (var (curve, series) in DivCon.Harness.Plots.FactoredPlots.SeriesNames)
+        {
+            double[] expected = points.Select(p => PlotAssert.Number(p.GetProperty("speedups"), curve)).ToArray();
+            LineSeries s = plot.Series.Single(x => x.Name == series);
+            for (int i = 0; i < expected.Length; i++)
+            {
+                PlotAssert.Same(expected[i], s.Y[i], $"{curve} {i}");
+            }
+        }
+    }
+
+    [Fact]
     public async Task Symmetric_writes_mntt_and_cyclic_plots_none_writes_no_figures()
     {
         string sym = Path.Combine(Root, "sym");

@@ -126,9 +126,9 @@ public sealed class ResultPlotsTests
           { "p": 2, "tp": 0.6, "ip": 0.05, "wp": 1.15, "fp": 0.05, "speedups": { "linear": 2, "maximal": 1.818, "idleSpecific": 1.739, "inflationSpecific": 1.739, "actual": 1.667, "elision": null } } ] } ] }
         """;
         var f = Assert.IsType<LinePlot>(Assert.Single(ResultPlots.FromJson(factored)).Figure);
-        Assert.Equal(FactoredPlots.Curves, f.Series.Select(s => s.Name));
+        Assert.Equal(FactoredPlots.Curves.Select(c => FactoredPlots.SeriesNames[c]), f.Series.Select(s => s.Name));
         Assert.Equal([0.909, 1.818], f.Series.Single(s => s.Name == "maximal").Y);
-        Assert.Equal([0.909, 1.739], f.Series.Single(s => s.Name == "idleSpecific").Y);
+        Assert.Equal([0.909, 1.739], f.Series.Single(s => s.Name == "idle-time specific").Y);
         Assert.True(double.IsNaN(f.Series.Single(s => s.Name == "elision").Y[1]), "null → gap");
     }
 
