@@ -22,8 +22,15 @@ public static class CliApp
         root.Subcommands.Add(Commands.PlanCommand.Create());
         var programs = HarnessWiring.Programs();
         var schemes = HarnessWiring.Schemes();
-        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
-        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        // Where MultiProgramScheduler schemes leave their allocation timelines for the plots and traces beside the results
+        // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
+        var timelines = new Harness.Plots.SchemeTimelineCollector();
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes, timelines));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes, timelines));
+        root.Subcommands.Add(ScalabilityCommand.Create());
+        root.Subcommands.Add(GranularityCommand.Create());
+        root.Subcommands.Add(PhasesCommand.Create());
+        root.Subcommands.Add(PlotCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(programs));
         return root;
     }

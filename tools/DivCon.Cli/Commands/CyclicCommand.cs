@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 
@@ -14,7 +15,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class CyclicCommand
 {
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
     {
         var shared = new HarnessCommandOptions(defaultOut: Path.Combine("results", "cyclic"));
         var programsOption = new Option<string[]>("--programs")
@@ -49,7 +50,7 @@ internal static class CyclicCommand
             List<ProgramEntry> entries = HarnessCommandRunner.ResolvePrograms(catalog, names, problems);
             return HarnessCommandRunner.RunAsync(parse, shared, "cyclic", problems,
                 (size, seed) => entries.Select(e => (IWorkloadProgram)new SampleProgramAdapter(e.Create(size, seed))).ToArray(),
-                registry, ct);
+                registry, ct, timelines);
         });
         return command;
     }

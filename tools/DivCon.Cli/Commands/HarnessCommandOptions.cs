@@ -62,6 +62,8 @@ internal sealed class HarnessCommandOptions
         DefaultValueFactory = _ => 1,
     };
 
+    public Option<string> Plots { get; } = PlotOption.Create();
+
     public Option<string> Out { get; }
 
     public HarnessCommandOptions(string defaultOut)
@@ -85,5 +87,6 @@ internal sealed class HarnessCommandOptions
         command.Options.Add(SpScheme);
         command.Options.Add(Out);
         command.Options.Add(Seed);
+        command.Options.Add(Plots);
     }
 }

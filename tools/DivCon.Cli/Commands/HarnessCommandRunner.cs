@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
@@ -53,7 +54,8 @@ internal static class HarnessCommandRunner
         List<string> problems,
         Func<ProblemSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
         SchemeRegistry registry,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        SchemeTimelineCollector? timelines = null)
     {
         TextWriter output = parse.InvocationConfiguration.Output;
         TextWriter error = TextWriter.Synchronized(parse.InvocationConfiguration.Error);
@@ -143,6 +145,8 @@ internal static class HarnessCommandRunner
             problems.Add($"--cores must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
         }
 
+        bool png = PlotOption.Read(parse, options.Plots, problems);
+
         string outFolder = parse.GetValue(options.Out) ?? string.Empty;
         if (string.IsNullOrWhiteSpace(outFolder))
         {
@@ -192,6 +196,7 @@ internal static class HarnessCommandRunner
             var experiment = new CyclicExperiment(TimeProvider.System, line => error.WriteLine($"{prefix}: {line}"));
             CyclicResult result = await HarnessThread.RunAsync(() => experiment.RunAsync(plan, cancellationToken));
             IReadOnlyList<string> files = ResultFiles.Write(result, outFolder, kind);
+            files = [.. files, .. ResultPlotFiles.Write(outFolder, Path.Combine(outFolder, $"{kind}.json"), png, timelines?.Snapshot() ?? [])];
             await output.WriteAsync(CyclicTextReport.Table(result));
             await output.WriteAsync(ScalabilityNote(result));
             await error.WriteLineAsync($"{prefix}: wrote {string.Join(", ", files)}");

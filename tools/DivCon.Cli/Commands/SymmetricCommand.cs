@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 
@@ -13,7 +14,7 @@ internal static class SymmetricCommand
 {
     public const int DefaultInstances = 4;
 
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
     {
         var shared = new HarnessCommandOptions(defaultOut: Path.Combine("results", "symmetric"));
         var programOption = new Option<string>("--program")
@@ -49,7 +50,7 @@ internal static class SymmetricCommand
                 (size, seed) => Enumerable.Range(1, instances)
                     .Select(k => (IWorkloadProgram)new SampleProgramAdapter(entries[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entries[0].Name}#{k}")))
                     .ToArray(),
-                registry, ct);
+                registry, ct, timelines);
         });
         return command;
     }

@@ -1,0 +1,87 @@
+using DivCon.Samples;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// What the isolated-program experiments (<c>scalability</c>, <c>granularity</c>, <c>phases</c>) share: which sample
+/// programs, their size and seed, how many unrecorded and recorded runs per measured point, and the processors used
+/// (a subset of the process's affinity mask; the largest P of each experiment).
+/// </summary>
+/// <param name="Programs">Catalogue names of <see cref="SampleCatalog"/>, at least one, no duplicates.</param>
+/// <param name="Size">The problem size.</param>
+/// <param name="Runs">Recorded runs per measured point, at least 1.</param>
+/// <param name="Warmup">Unrecorded runs before them, 0 or more.</param>
+/// <param name="Processors">The processors available to the experiment, at least one.</param>
+/// <param name="Seed">Seeds the programs' inputs.</param>
+/// <param name="RunTimeout">A single run longer than this fails the experiment instead of hanging it.</param>
+public sealed record ExperimentSettings(
+    IReadOnlyList<string> Programs,
+    ProblemSize Size,
+    int Runs,
+    int Warmup,
+    IReadOnlyList<int> Processors,
+    int Seed,
+    TimeSpan RunTimeout)
+{
+    /// <summary>Every problem with these settings, one sentence each; empty when valid.</summary>
+    public IReadOnlyList<string> Validate()
+    {
+        var problems = new List<string>();
+        if (Programs is null || Programs.Count == 0)
+        {
+            problems.Add($"At least one program is needed; valid programs: {string.Join(", ", SampleCatalog.Names)}.");
+        }
+        else
+        {
+            foreach (string p in Programs.Where(p => !SampleCatalog.Names.Contains(p, StringComparer.OrdinalIgnoreCase)))
+            {
+                problems.Add($"Unknown program '{p}'; valid programs: {string.Join(", ", SampleCatalog.Names)}.");
+            }
+
+            foreach (var dup in Programs.GroupBy(p => p, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
+            {
+                problems.Add($"Program '{dup.Key}' is listed more than once.");
+            }
+        }
+
+        if (!Enum.IsDefined(Size))
+        {
+            problems.Add($"Size must be small, medium or thesis; got {Size}.");
+        }
+
+        if (Runs < 1)
+        {
+            problems.Add($"Runs must be at least 1; got {Runs}.");
+        }
+
+        if (Warmup < 0)
+        {
+            problems.Add($"Warmup must be 0 or more; got {Warmup}.");
+        }
+
+        if (Processors is null || Processors.Count == 0)
+        {
+            problems.Add("At least one processor is needed.");
+        }
+        else if (Processors.Distinct().Count() != Processors.Count)
+        {
+            problems.Add("Processors must be distinct.");
+        }
+
+        if (RunTimeout <= TimeSpan.Zero)
+        {
+            problems.Add($"RunTimeout must be positive; got {RunTimeout}.");
+        }
+
+        return problems;
+    }
+
+    internal void ThrowIfInvalid()
+    {
+        IReadOnlyList<string> problems = Validate();
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException("Invalid experiment settings: " + string.Join(" ", problems));
+        }
+    }
+}

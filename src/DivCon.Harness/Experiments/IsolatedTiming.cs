@@ -1,0 +1,92 @@
+using System.Diagnostics;
+using DivCon.Harness.Cyclic;
+using DivCon.Samples;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// Times runs of one program alone: the sequential baseline on the calling thread, or parallel runs on a given
+/// scheduler. Each parallel run is bounded by the settings' run timeout (a hang fails the experiment, it never blocks
+/// it), and the last parallel result is verified against the baseline, so a wrong program cannot produce a number.
+/// </summary>
+internal static class IsolatedTiming
+{
+    public static double[] Sequential(IDivConSample program, ExperimentSettings settings, CancellationToken cancellationToken)
+    {
+        for (int i = 0; i < settings.Warmup; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            program.RunSequential();
+        }
+
+        var seconds = new double[settings.Runs];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            Collect();
+            long start = Stopwatch.GetTimestamp();
+            program.RunSequential();
+            seconds[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        }
+
+        return seconds;
+    }
+
+    public static async Task<double[]> ParallelAsync(
+        IDivConSample program, TaskScheduler scheduler, ExperimentSettings settings, int runs, CancellationToken cancellationToken)
+    {
+        for (int i = 0; i < settings.Warmup; i++)
+        {
+            await RunOnceAsync(program, scheduler, settings, cancellationToken);
+        }
+
+        var seconds = new double[runs];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            Collect();
+            seconds[i] = await RunOnceAsync(program, scheduler, settings, cancellationToken);
+        }
+
+        try
+        {
+            program.Verify();
+        }
+        catch (InvalidOperationException e)
+        {
+            throw new ProgramRunException(program.Name, e.Message, e);
+        }
+
+        return seconds;
+    }
+
+    private static async Task<double> RunOnceAsync(IDivConSample program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        using var runCancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        long start = Stopwatch.GetTimestamp();
+        Task run = program.RunParallelAsync(scheduler, runCancel.Token);
+        try
+        {
+            await run.WaitAsync(settings.RunTimeout, cancellationToken);
+        }
+        catch (TimeoutException)
+        {
+            runCancel.Cancel();
+            throw new ProgramRunException(program.Name, $"{program.Name} did not finish within {settings.RunTimeout.TotalSeconds:0.###} s.");
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            throw new ProgramRunException(program.Name, $"{program.Name} failed: {e.GetType().Name}: {e.Message}", e);
+        }
+
+        return Stopwatch.GetElapsedTime(start).TotalSeconds;
+    }
+
+    // The same discipline as the cyclic test: no collection of the previous run's garbage inside a measurement.
+    private static void Collect()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+    }
+}

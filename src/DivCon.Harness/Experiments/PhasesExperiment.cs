@@ -1,0 +1,58 @@
+using System.Diagnostics;
+using DivCon.Harness.Cyclic;
+using DivCon.Samples;
+using DivCon.Scheduling;
+using DivCon.Skeletons;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// Cumulative split / execute / merge time per recursion level (thesis §7.3, Figure 7.5): each program alone on a
+/// work-stealing scheduler pinned to the settings' processors, with the automatic granularity for that many cores,
+/// warm-up runs unprofiled, then <see cref="ExperimentSettings.Runs"/> runs with a <see cref="PhaseProfiler"/>.
+/// </summary>
+public static class PhasesExperiment
+{
+    /// <summary>Runs the experiment; <paramref name="progress"/> gets one line per program.</summary>
+    /// <exception cref="ProgramRunException">A program failed, hung or computed a wrong result.</exception>
+    public static async Task<PhasesResult> RunAsync(ExperimentSettings settings, int musclesPerCore, Action<string>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        settings.ThrowIfInvalid();
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(musclesPerCore);
+
+        int cores = settings.Processors.Count;
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        long start = Stopwatch.GetTimestamp();
+        var programs = new List<PhaseProgramResult>();
+        using var scheduler = WorkStealingTaskScheduler.CreatePinned(settings.Processors, bestEffort: true);
+        foreach (string name in settings.Programs)
+        {
+            IDivConSample program = SampleCatalog.Create(name, settings.Size, settings.Seed,
+                new SampleSettings { Cores = cores, MusclesPerCore = musclesPerCore });
+            program.Initialize();
+            progress?.Invoke($"{program.Name}: {settings.Runs} profiled runs on {cores} cores (granularity {program.Granularity}) ...");
+
+            // Warm-up unprofiled, then only the recorded runs are profiled.
+            var warm = settings with { Runs = 1 };
+            if (settings.Warmup > 0)
+            {
+                await IsolatedTiming.ParallelAsync(program, scheduler, warm with { Warmup = settings.Warmup - 1 }, 1, cancellationToken);
+            }
+
+            var profiler = new PhaseProfiler();
+            program.Profiler = profiler;
+            double[] wall = await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Warmup = 0 }, settings.Runs, cancellationToken);
+            program.Profiler = null;
+            double runs = settings.Runs;
+            PhaseLevel[] levels = profiler.Snapshot().Select(l => new PhaseLevel(
+                l.Level,
+                l.SplitCount / runs, l.SplitTime.TotalSeconds / runs,
+                l.ExecuteCount / runs, l.ExecuteTime.TotalSeconds / runs,
+                l.MergeCount / runs, l.MergeTime.TotalSeconds / runs)).ToArray();
+            programs.Add(new PhaseProgramResult(program.Name, program.ProblemSize, program.Granularity, program.BranchingFactor, new TimedSample(wall), levels));
+        }
+
+        return new PhasesResult(settings, musclesPerCore, MachineInfo.Capture(), started, Stopwatch.GetElapsedTime(start).TotalSeconds, programs);
+    }
+}

@@ -1,0 +1,69 @@
+using System.Diagnostics;
+using DivCon.Harness.Cyclic;
+using DivCon.Samples;
+using DivCon.Scheduling;
+
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// Speedup vs cores (thesis §7.2, Figures 7.3–7.4): for each program, T_s from its sequential baseline, then T_P on a
+/// work-stealing scheduler with one worker pinned to each of P processors, P = 1 … N, the processors chosen by
+/// <see cref="CpuTopology.SelectContiguous"/> or <see cref="CpuTopology.SelectDispersed"/>. The granularity is fixed
+/// (automatic for N cores) so every P runs the same task tree. Speedup = mean T_s / mean T_P.
+/// </summary>
+public static class ScalabilityExperiment
+{
+    /// <summary>Runs the experiment; <paramref name="progress"/> gets one line per program and curve.</summary>
+    /// <param name="settings">Programs, size, runs; <see cref="ExperimentSettings.Processors"/> are the N processors.</param>
+    /// <param name="selections">At least one, no duplicates.</param>
+    /// <param name="topology">The machine's topology; must contain every processor of the settings.</param>
+    /// <param name="progress">Progress lines, or null.</param>
+    /// <param name="cancellationToken">Stops the experiment between runs (and cancels a running one).</param>
+    /// <exception cref="ProgramRunException">A program failed, hung or computed a wrong result.</exception>
+    public static async Task<ScalabilityResult> RunAsync(
+        ExperimentSettings settings, IReadOnlyList<ProcessorSelection> selections, CpuTopology topology,
+        Action<string>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(selections);
+        ArgumentNullException.ThrowIfNull(topology);
+        settings.ThrowIfInvalid();
+        if (selections.Count == 0 || selections.Distinct().Count() != selections.Count || selections.Any(s => !Enum.IsDefined(s)))
+        {
+            throw new ArgumentException("Selections must be one or more distinct values of ProcessorSelection.", nameof(selections));
+        }
+
+        CpuTopology machine = topology.Restrict(settings.Processors);
+        int n = machine.Processors.Count;
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        long start = Stopwatch.GetTimestamp();
+        var programs = new List<ScalabilityProgramResult>();
+        foreach (string name in settings.Programs)
+        {
+            IDivConSample program = SampleCatalog.Create(name, settings.Size, settings.Seed, new SampleSettings { Cores = n });
+            program.Initialize();
+            progress?.Invoke($"{program.Name}: sequential baseline ({settings.Runs} runs) ...");
+            var ts = new TimedSample(IsolatedTiming.Sequential(program, settings, cancellationToken));
+            var curves = new List<ScalabilityCurve>();
+            foreach (ProcessorSelection selection in selections)
+            {
+                progress?.Invoke($"{program.Name}: {ScalabilityResult.Name(selection)} P = 1 … {n} ...");
+                var points = new List<ScalabilityCorePoint>();
+                for (int p = 1; p <= n; p++)
+                {
+                    IReadOnlyList<int> processors = selection == ProcessorSelection.Contiguous ? machine.SelectContiguous(p) : machine.SelectDispersed(p);
+                    using var scheduler = WorkStealingTaskScheduler.CreatePinned(processors, bestEffort: true);
+                    var tp = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, settings.Runs, cancellationToken));
+                    points.Add(new ScalabilityCorePoint(p, processors, scheduler.IsPinned, tp, ts.Mean / tp.Mean));
+                }
+
+                curves.Add(new ScalabilityCurve(selection, points));
+            }
+
+            programs.Add(new ScalabilityProgramResult(program.Name, program.Granularity, ts, curves));
+        }
+
+        return new ScalabilityResult(settings, selections.ToArray(), MachineInfo.Capture(), started, Stopwatch.GetElapsedTime(start).TotalSeconds, programs);
+    }
+}

@@ -1,0 +1,159 @@
+using System.Diagnostics;
+using System.Text;
+using DivCon.Multiprogramming;
+using DivCon.Reporting.Plotting;
+
+namespace DivCon.Harness.Plots;
+
+/// <summary>
+/// Cores held by each program over time, from a MultiProgramScheduler's <see cref="AllocationTimeline"/>: replays the
+/// moves per worker (a worker belongs to the program of its last move; before its first move to nobody), and emits a
+/// step for a program whenever its count changes. Time is seconds since the scheduler started; the dashed line is the
+/// worker count. Programs are the layers, by id. If the timeline's ring dropped its oldest moves, the plot starts from
+/// the first kept move (the workers' previous programs are taken from it).
+/// </summary>
+public static class AllocationPlot
+{
+    /// <summary>The per-program core counts as step changes, with the layer names (index = layer).</summary>
+    /// <remarks><c>Partial</c> is true when moves were dropped and no final assignment was given: workers not moved since are missing.</remarks>
+    public static (IReadOnlyList<string> Names, IReadOnlyList<StepChange> Changes, double EndSeconds, bool Partial) Changes(SchemeTimeline timeline)
+    {
+        ArgumentNullException.ThrowIfNull(timeline);
+        IReadOnlyList<AllocationMove> moves = timeline.Timeline.GetMoves();
+        int[] ids = timeline.ProgramNames.Keys
+            .Concat(moves.SelectMany(m => new[] { m.FromProgramId, m.ToProgramId }).OfType<int>())
+            .Concat((timeline.FinalWorkerPrograms ?? []).OfType<int>())
+            .Distinct().Order().ToArray();
+        var layer = new Dictionary<int, int>();
+        for (int i = 0; i < ids.Length; i++)
+        {
+            layer[ids[i]] = i;
+        }
+
+        string[] names = ids.Select(id => timeline.ProgramNames.TryGetValue(id, out string? n) ? $"{n} ({id})" : $"program {id}").ToArray();
+        long origin = timeline.Timeline.OriginTimestamp;
+        double Seconds(long ts) => (ts - origin) / (double)Stopwatch.Frequency;
+
+        var changes = new List<StepChange>();
+        for (int i = 0; i < ids.Length; i++)
+        {
+            changes.Add(new StepChange(0, i, 0));
+        }
+
+        var owner = new Dictionary<int, int?>();
+        var held = new int[ids.Length];
+        double end = Math.Max(0, Seconds(timeline.EndTimestamp));
+
+        // When the ring dropped the oldest moves, the plot starts at the first kept move, from the assignment just
+        // before it: exact when the final assignment is known (undo the kept moves from the end, latest first);
+        // otherwise each moved worker's first kept move says whom it served before, and workers never moved since are
+        // missing (the title says so).
+        bool partial = false;
+        if (timeline.Timeline.Dropped > 0 && moves.Count > 0)
+        {
+            double since = Math.Max(0, Seconds(moves[0].Timestamp));
+            var before = new Dictionary<int, int?>();
+            if (timeline.FinalWorkerPrograms is { } final)
+            {
+                for (int w = 0; w < final.Count; w++)
+                {
+                    before[w] = final[w];
+                }
+
+                for (int i = moves.Count - 1; i >= 0; i--)
+                {
+                    before[moves[i].Worker] = moves[i].FromProgramId;
+                }
+            }
+            else
+            {
+                partial = true;
+                foreach (AllocationMove first in moves.GroupBy(m => m.Worker).Select(g => g.First()))
+                {
+                    before[first.Worker] = first.FromProgramId;
+                }
+            }
+
+            foreach (var (worker, program) in before)
+            {
+                owner[worker] = program;
+                if (program is int f)
+                {
+                    held[layer[f]]++;
+                }
+            }
+
+            for (int l = 0; l < held.Length; l++)
+            {
+                changes.Add(new StepChange(since, l, held[l]));
+            }
+        }
+
+        foreach (AllocationMove move in moves)
+        {
+            double t = Math.Max(0, Seconds(move.Timestamp));
+            end = Math.Max(end, t);
+            int? previous = owner.TryGetValue(move.Worker, out int? p) ? p : null;
+            if (previous == move.ToProgramId)
+            {
+                continue;
+            }
+
+            owner[move.Worker] = move.ToProgramId;
+            if (previous is int from)
+            {
+                held[layer[from]]--;
+                changes.Add(new StepChange(t, layer[from], held[layer[from]]));
+            }
+
+            if (move.ToProgramId is int to)
+            {
+                held[layer[to]]++;
+                changes.Add(new StepChange(t, layer[to], held[layer[to]]));
+            }
+        }
+
+        // The plot needs a positive span even when everything happened at time 0.
+        if (!(end > 0))
+        {
+            end = 1e-3;
+        }
+
+        return (names, changes, end, partial);
+    }
+
+    /// <summary>The stacked step plot of <paramref name="timeline"/>, or null when it names no program.</summary>
+    public static StackedStepPlot? Create(SchemeTimeline timeline)
+    {
+        var (names, changes, end, partial) = Changes(timeline);
+        if (names.Count == 0)
+        {
+            return null;
+        }
+
+        var plot = StackedStepPlot.FromChanges(
+            partial ? $"Cores held by each program: {timeline.Scheme} (oldest {timeline.Timeline.Dropped} moves dropped; unmoved workers missing)" : $"Cores held by each program: {timeline.Scheme}", names, changes, end, "Time (s)", "Cores");
+        plot.YAxis.IntegerTicks = true;
+        plot.AddHorizontalLine(timeline.Workers, $"{timeline.Workers} workers");
+        return plot;
+    }
+
+    /// <summary>
+    /// The files of one scheme's timeline: <c>allocation-{scheme}.trace.json</c> (Chrome trace), and beside it
+    /// <c>allocation-{scheme}.png</c> and <c>allocation-{scheme}.plot.json</c> when the timeline names a program.
+    /// </summary>
+    public static IReadOnlyList<(string Name, byte[] Content)> Files(SchemeTimeline timeline, bool png)
+    {
+        ArgumentNullException.ThrowIfNull(timeline);
+        string stem = $"allocation-{ResultJson.Slug(timeline.Scheme)}";
+        var trace = new StringWriter();
+        timeline.Timeline.WriteChromeTrace(trace, timeline.EndTimestamp);
+        var files = new List<(string, byte[])> { ($"{stem}.trace.json", Encoding.UTF8.GetBytes(trace.ToString())) };
+        if (png && Create(timeline) is { } plot)
+        {
+            files.AddRange(ResultPlots.Render([new NamedFigure(stem, plot)]));
+        }
+
+        return files;
+    }
+}

@@ -1,0 +1,99 @@
+using System.Text.Json;
+using DivCon.Reporting.Plotting;
+
+namespace DivCon.Harness.Plots;
+
+/// <summary>
+/// The figures of a <c>scalability.json</c> (thesis Figures 7.3–7.4): speedup vs cores per program for each processor
+/// selection (<c>speedup-contiguous</c>, <c>speedup-dispersed</c>), and, when both were measured, both on one figure
+/// (<c>speedup-contiguous-vs-dispersed</c>: contiguous solid, dispersed dashed). Points are the file's <c>speedup</c>
+/// values; the dashed grey line is linear speedup.
+/// </summary>
+public static class ScalabilityPlots
+{
+    /// <summary>Builds the figures from the root of a scalability result file.</summary>
+    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    {
+        JsonElement[] programs = ResultJson.Array(root, "programs").ToArray();
+        string[] selections = programs.SelectMany(p => ResultJson.Array(p, "curves").Select(c => ResultJson.Text(c, "selection"))).Distinct().ToArray();
+        var figures = new List<NamedFigure>();
+        foreach (string selection in selections)
+        {
+            LinePlot plot = NewPlot($"Speedup vs cores ({selection} allocation)");
+            foreach (JsonElement program in programs)
+            {
+                if (Curve(program, selection) is { } c)
+                {
+                    plot.AddSeries(ResultJson.Text(program, "program"), c.P, c.Speedup);
+                }
+            }
+
+            figures.Add(new NamedFigure($"speedup-{ResultJson.Slug(selection)}", plot));
+        }
+
+        if (selections.Contains("contiguous") && selections.Contains("dispersed"))
+        {
+            LinePlot plot = NewPlot("Speedup vs cores: contiguous (solid) vs dispersed (dashed)");
+            int k = 0;
+            foreach (JsonElement program in programs)
+            {
+                string name = ResultJson.Text(program, "program");
+                PlotColor color = Palette.Get(k++);
+                if (Curve(program, "contiguous") is { } c)
+                {
+                    plot.AddSeries($"{name} contiguous", c.P, c.Speedup, MarkerShape.Circle, LinePattern.Solid, color);
+                }
+
+                if (Curve(program, "dispersed") is { } d)
+                {
+                    plot.AddSeries($"{name} dispersed", d.P, d.Speedup, MarkerShape.Square, LinePattern.Dashed, color);
+                }
+            }
+
+            figures.Add(new NamedFigure("speedup-contiguous-vs-dispersed", plot));
+        }
+
+        foreach (NamedFigure f in figures)
+        {
+            FromZero((LinePlot)f.Figure);
+        }
+
+        return figures;
+    }
+
+    private static LinePlot NewPlot(string title)
+    {
+        var plot = new LinePlot(title, "Cores P", "Speedup T_s / T_P");
+        plot.XAxis.IntegerTicks = true;
+        plot.AddReferenceLine(ReferenceLine.Identity("linear"));
+        return plot;
+    }
+
+    // As in Figures 7.3–7.4: both axes from 0 (x from 1) up to at least the largest P, so the linear line is visible.
+    private static void FromZero(LinePlot plot)
+    {
+        double maxP = plot.Series.SelectMany(s => s.X).Where(double.IsFinite).DefaultIfEmpty(1).Max();
+        double maxY = plot.Series.SelectMany(s => s.Y).Where(double.IsFinite).DefaultIfEmpty(1).Max();
+        plot.XAxis.SetLimits(maxP > 1 ? 1 : 0.5, maxP > 1 ? maxP : 1.5);
+        plot.YAxis.SetLimits(0, Math.Max(maxP, maxY) * 1.05);
+    }
+
+    private static (double[] P, double[] Speedup)? Curve(JsonElement program, string selection)
+    {
+        foreach (JsonElement curve in ResultJson.Array(program, "curves"))
+        {
+            if (ResultJson.Text(curve, "selection") == selection)
+            {
+                JsonElement[] points = ResultJson.Array(curve, "points").ToArray();
+                if (points.Length == 0)
+                {
+                    return null;
+                }
+
+                return (points.Select(p => ResultJson.Number(p, "p")).ToArray(), points.Select(p => ResultJson.Number(p, "speedup")).ToArray());
+            }
+        }
+
+        return null;
+    }
+}
