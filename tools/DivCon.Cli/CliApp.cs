@@ -23,6 +23,7 @@ public static class CliApp
         var schemes = HarnessWiring.Schemes();
         root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
         root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        root.Subcommands.Add(CompareStealingCommand.Create(programs));
         return root;
     }
 
