@@ -32,6 +32,9 @@ public static class CliApp
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(programs));
+        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
+        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
+        root.Subcommands.Add(CompareStealingCommand.Create(programs));
         return root;
     }
 

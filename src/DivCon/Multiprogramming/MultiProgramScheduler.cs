@@ -120,7 +120,17 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _policy = options.Policy ?? _fallback;
         _interval = options.RepartitionInterval;
         _disposeMode = options.DisposeMode;
+        if (!Enum.IsDefined(options.StealingScope))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
+        }
+
+        // Slot i is on processors[i] (pinned, or one per processor when unpinned).
+        StealGroups? groups = StealGroups.Resolve(
+            processors.Length, options.StealingGroups, options.StealingTopology, options.StealingScope == StealingScope.CacheGroupFirst, processors, nameof(options));
         _pool = new WorkerPool(options.ThreadName, processors.Length, pinner is null ? null : processors, pinner);
+        _pool.StealGroups = groups;
+        _pool.StealingScope = options.StealingScope;
         if (options.IdleLending)
         {
             _pool.IdleWorkFinder = FindIdleWork;

@@ -1,3 +1,4 @@
+using DivCon.Scheduling;
 using DivCon.Partitioning;
 
 namespace DivCon.Multiprogramming;
@@ -41,6 +42,28 @@ public sealed class MultiProgramSchedulerOptions
 
     /// <summary>How many moves the <see cref="AllocationTimeline"/> keeps (oldest dropped first); at least 1.</summary>
     public int TimelineCapacity { get; init; } = 1 << 16;
+
+    /// <summary>
+    /// Which victims a thief tries first: <see cref="Scheduling.StealingScope.All"/> (default: every other worker from a
+    /// random start) or <see cref="Scheduling.StealingScope.CacheGroupFirst"/> (its own cache group first, then the
+    /// others). The groups come from <see cref="StealingGroups"/>, else <see cref="StealingTopology"/>, else (only for
+    /// CacheGroupFirst) the detected topology. Statistics split steals into same-group and remote ones.
+    /// </summary>
+    public StealingScope StealingScope { get; init; } = StealingScope.All;
+
+    /// <summary>
+    /// The machine whose cache groups define the stealing groups (a synthetic one for tests); null: detected when
+    /// <see cref="StealingScope"/> is CacheGroupFirst. Pinned workers are in their processor's group; unpinned
+    /// worker i counts as on the topology's i-th processor (round-robin).
+    /// </summary>
+    public CpuTopology? StealingTopology { get; init; }
+
+    /// <summary>
+    /// Explicit stealing groups of worker indexes (each worker in exactly one group), overriding
+    /// <see cref="StealingTopology"/>; null: from the topology. With neither and scope All, every worker is in one
+    /// group (every steal counts as local).
+    /// </summary>
+    public IReadOnlyList<IReadOnlyList<int>>? StealingGroups { get; init; }
 
     /// <summary>Prefix of the worker threads' names.</summary>
     public string ThreadName { get; init; } = "DivCon mp worker";

@@ -41,6 +41,12 @@ public sealed class ProgramStatistics
     /// <summary>Successful steals between the program's deques.</summary>
     public long Steals => Workers.Steals;
 
+    /// <summary>Steals from a worker of the thief's own stealing (cache) group.</summary>
+    public long LocalSteals => Workers.LocalSteals;
+
+    /// <summary>Steals from a worker of another stealing group.</summary>
+    public long RemoteSteals => Workers.RemoteSteals;
+
     /// <summary>Workers moved to the program.</summary>
     public long MovesIn { get; }
 

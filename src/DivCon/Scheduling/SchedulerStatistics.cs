@@ -18,6 +18,9 @@ public sealed class SchedulerStatistics
         {
             TasksExecuted += w.TasksExecuted;
             Steals += w.Steals;
+            LocalSteals += w.LocalSteals;
+            RemoteSteals += w.RemoteSteals;
+            WaitingTime += w.WaitingTime;
             StealTime += w.StealTime;
             BusyTime += w.BusyTime;
             IdleTime += w.IdleTime;
@@ -35,6 +38,18 @@ public sealed class SchedulerStatistics
 
     /// <summary>Successful steals by all workers.</summary>
     public long Steals { get; }
+
+    /// <summary>Successful steals from a worker of the thief's own stealing (cache) group, all workers.</summary>
+    public long LocalSteals { get; }
+
+    /// <summary>Successful steals from a worker of another stealing group, all workers.</summary>
+    public long RemoteSteals { get; }
+
+    /// <summary>Seed 002's scheduling overhead, all workers: time in successful steal sweeps (= <see cref="StealTime"/>).</summary>
+    public TimeSpan SchedulingOverhead => StealTime;
+
+    /// <summary>Seed 002's idle time, all workers: <see cref="IdleTime"/> without the successful steal sweeps.</summary>
+    public TimeSpan WaitingTime { get; }
 
     /// <summary>Time all workers spent in successful steal sweeps.</summary>
     public TimeSpan StealTime { get; }

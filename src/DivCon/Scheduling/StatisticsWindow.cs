@@ -31,7 +31,7 @@ internal sealed class StatisticsWindow
         {
             WorkerCounterValues v = _set.ReadCounters(i, now) - baseline.Values[i];
             workers[i] = new WorkerStatistics(
-                i, _processorOf(i), v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks));
+                i, _processorOf(i), v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
         }
 
         return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers);

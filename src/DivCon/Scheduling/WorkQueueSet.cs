@@ -55,6 +55,10 @@ internal sealed class WorkQueueSet
     private readonly ITaskExecutor _executor;
     private readonly WorkerPool _pool;
 
+    // The pool's stealing groups and scope, fixed before the set is created (null: one group, scope All).
+    private readonly StealGroups? _stealGroups;
+    private readonly StealingScope _scope;
+
     // Workers serving this set that are parked or about to park. Written by sleepers (Interlocked); read by producers.
     private PaddedCounter _parked;
 
@@ -71,6 +75,8 @@ internal sealed class WorkQueueSet
     {
         _pool = pool;
         _executor = executor;
+        _stealGroups = pool.StealGroups;
+        _scope = pool.StealingScope;
         Name = name;
         _deques = new WorkStealingDeque<Task>[pool.WorkerCount];
         for (int i = 0; i < _deques.Length; i++)
@@ -237,11 +243,19 @@ internal sealed class WorkQueueSet
     }
 
     /// <summary>
-    /// Thief at <paramref name="slot"/>: one sweep over the other slots from a random start. Sets
-    /// <paramref name="missed"/> when a victim was busy (work may still be there).
+    /// Thief at <paramref name="slot"/>: one sweep over the other slots. Scope All: every other slot from a random
+    /// start. Scope CacheGroupFirst: the slots of its own stealing group from a random start, then (only if that found
+    /// nothing) the other groups' slots from a random start. Sets <paramref name="missed"/> when a victim was busy
+    /// (work may still be there); <paramref name="remote"/> tells whether the victim was in another group.
     /// </summary>
-    public Task? TrySteal(int slot, ref uint random, ref bool missed)
+    /// <remarks>
+    /// Restricted stealing never skips a victim: the two sweeps together visit every other slot once, so a thief that
+    /// finds nothing has seen every deque empty (or busy: missed), exactly as with All; the no-lost-wake-up and exit
+    /// protocols (which rely on a failed sweep + HasVisibleWork) are unchanged.
+    /// </remarks>
+    public Task? TrySteal(int slot, ref uint random, ref bool missed, out bool remote)
     {
+        remote = false;
         int n = _deques.Length;
         if (n == 1)
         {
@@ -254,6 +268,25 @@ internal sealed class WorkQueueSet
         x ^= x >> 17;
         x ^= x << 5;
         random = x;
+        StealGroups? groups = _stealGroups;
+        if (groups is null)
+        {
+            return SweepAll(slot, (int)(x % (uint)n), ref missed);
+        }
+
+        if (_scope == StealingScope.CacheGroupFirst)
+        {
+            Task? task = SweepList(slot, groups.Local[slot], x, ref missed);
+            if (task is not null)
+            {
+                return task;
+            }
+
+            task = SweepList(slot, groups.Remote[slot], x >> 16, ref missed);
+            remote = task is not null;
+            return task;
+        }
+
         int start = (int)(x % (uint)n);
         for (int k = 0; k < n; k++)
         {
@@ -269,6 +302,62 @@ internal sealed class WorkQueueSet
             }
 
             Task? task = _deques[victim].TrySteal(ref missed);
+            if (task is not null)
+            {
+                _counters[slot].Taken++;
+                remote = !groups.SameGroup(slot, victim);
+                return task;
+            }
+        }
+
+        return null;
+    }
+
+    private Task? SweepAll(int slot, int start, ref bool missed)
+    {
+        int n = _deques.Length;
+        for (int k = 0; k < n; k++)
+        {
+            int victim = start + k;
+            if (victim >= n)
+            {
+                victim -= n;
+            }
+
+            if (victim == slot)
+            {
+                continue;
+            }
+
+            Task? task = _deques[victim].TrySteal(ref missed);
+            if (task is not null)
+            {
+                _counters[slot].Taken++;
+                return task;
+            }
+        }
+
+        return null;
+    }
+
+    private Task? SweepList(int slot, int[] victims, uint random, ref bool missed)
+    {
+        int n = victims.Length;
+        if (n == 0)
+        {
+            return null;
+        }
+
+        int start = (int)(random % (uint)n);
+        for (int k = 0; k < n; k++)
+        {
+            int i = start + k;
+            if (i >= n)
+            {
+                i -= n;
+            }
+
+            Task? task = _deques[victims[i]].TrySteal(ref missed);
             if (task is not null)
             {
                 _counters[slot].Taken++;

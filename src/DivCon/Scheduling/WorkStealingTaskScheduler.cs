@@ -62,7 +62,16 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
         ArgumentNullException.ThrowIfNull(options);
         ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
         (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options);
+        if (!Enum.IsDefined(options.StealingScope))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
+        }
+
+        StealGroups? groups = StealGroups.Resolve(
+            workerCount, options.StealingGroups, options.StealingTopology, options.StealingScope == StealingScope.CacheGroupFirst, _processors, nameof(options));
         _pool = new WorkerPool(options.ThreadName, workerCount, _processors, pinner);
+        _pool.StealGroups = groups;
+        _pool.StealingScope = options.StealingScope;
         _queues = new WorkQueueSet(_pool, this, $"{nameof(WorkStealingTaskScheduler)} {Id}", dequeInitialCapacity, dequeStartIndex);
         foreach (Worker worker in _pool.Workers)
         {

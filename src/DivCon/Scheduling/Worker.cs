@@ -251,11 +251,20 @@ internal sealed class Worker
 
             bool missed = false;
             long stealStart = Stopwatch.GetTimestamp();
-            task = serving.TrySteal(Slot, ref random, ref missed);
+            task = serving.TrySteal(Slot, ref random, ref missed, out bool remote);
             if (task is not null)
             {
                 now = Stopwatch.GetTimestamp();
                 counters.Steals++;
+                if (remote)
+                {
+                    counters.RemoteSteals++;
+                }
+                else
+                {
+                    counters.LocalSteals++;
+                }
+
                 counters.StealTicks += now - stealStart;
                 counters.Transition(WorkerCounters.StateBusy, now);
                 WakeAnotherIfWorkLeft(serving);

@@ -24,7 +24,7 @@ namespace DivCon.Scheduling;
 /// version is odd or changed. Steals and tasks are single counters read without it.
 /// </para>
 /// </remarks>
-[StructLayout(LayoutKind.Explicit, Size = (2 * PaddingSize) + 80)]
+[StructLayout(LayoutKind.Explicit, Size = (2 * PaddingSize) + 96)]
 internal struct WorkerCounters
 {
     /// <summary>Cache-line padding on each side of the fields (two lines: adjacent-line prefetch pairs lines).</summary>
@@ -61,6 +61,14 @@ internal struct WorkerCounters
     // (monotone). Written with Volatile.Write after the task's own pushes, so a reader that sees it sees them.
     [FieldOffset(PaddingSize + 72)]
     public long Finished;
+
+    // Successful steals from a victim in the thief's own stealing group / in another group (owner only; their sum
+    // is Steals).
+    [FieldOffset(PaddingSize + 80)]
+    public long LocalSteals;
+
+    [FieldOffset(PaddingSize + 88)]
+    public long RemoteSteals;
 
     [FieldOffset(PaddingSize + 32)]
     private long _busyTicks;
@@ -131,7 +139,7 @@ internal struct WorkerCounters
 
 /// <summary>A point-in-time copy of one slot's counters, in ticks (for subtraction of a reset baseline).</summary>
 internal readonly record struct WorkerCounterValues(
-    long TasksExecuted, long Steals, long StealTicks, long BusyTicks, long IdleTicks)
+    long TasksExecuted, long Steals, long StealTicks, long BusyTicks, long IdleTicks, long LocalSteals, long RemoteSteals)
 {
     public static WorkerCounterValues Read(ref WorkerCounters counters, long now)
     {
@@ -141,7 +149,9 @@ internal readonly record struct WorkerCounterValues(
             Volatile.Read(ref counters.Steals),
             Volatile.Read(ref counters.StealTicks),
             busy,
-            idle);
+            idle,
+            Volatile.Read(ref counters.LocalSteals),
+            Volatile.Read(ref counters.RemoteSteals));
     }
 
     public static WorkerCounterValues operator -(WorkerCounterValues a, WorkerCounterValues b) => new(
@@ -149,14 +159,18 @@ internal readonly record struct WorkerCounterValues(
         a.Steals - b.Steals,
         a.StealTicks - b.StealTicks,
         a.BusyTicks - b.BusyTicks,
-        a.IdleTicks - b.IdleTicks);
+        a.IdleTicks - b.IdleTicks,
+        a.LocalSteals - b.LocalSteals,
+        a.RemoteSteals - b.RemoteSteals);
 
     public static WorkerCounterValues operator +(WorkerCounterValues a, WorkerCounterValues b) => new(
         a.TasksExecuted + b.TasksExecuted,
         a.Steals + b.Steals,
         a.StealTicks + b.StealTicks,
         a.BusyTicks + b.BusyTicks,
-        a.IdleTicks + b.IdleTicks);
+        a.IdleTicks + b.IdleTicks,
+        a.LocalSteals + b.LocalSteals,
+        a.RemoteSteals + b.RemoteSteals);
 
     public static long Now() => Stopwatch.GetTimestamp();
 }

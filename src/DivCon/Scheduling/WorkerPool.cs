@@ -45,6 +45,12 @@ internal sealed class WorkerPool
 
     public int WorkerCount => _workers.Length;
 
+    /// <summary>Stealing groups of the slots (null: one group). Set before any queue set is created on the pool.</summary>
+    public StealGroups? StealGroups { get; set; }
+
+    /// <summary>The victim order of thieves. Set before any queue set is created on the pool.</summary>
+    public StealingScope StealingScope { get; set; }
+
     public IReadOnlyList<Worker> Workers => _workers;
 
     public Action<int>? Pinner { get; }
