@@ -8,4 +8,15 @@ internal static class SchedulerKind
     public const int Workers = 2;
 
     public static WorkStealingTaskScheduler CreateWorkStealing() => new(Workers);
+
+    /// <summary>
+    /// Restricted stealing with every worker in its own group: each steal first sweeps an empty own group, then
+    /// widens (the most the restricted sweep can cost on this 2-core machine with one shared cache).
+    /// </summary>
+    public static WorkStealingTaskScheduler CreateCacheGroupFirst() => new(new WorkStealingSchedulerOptions
+    {
+        WorkerCount = Workers,
+        StealingScope = StealingScope.CacheGroupFirst,
+        StealingGroups = Enumerable.Range(0, Workers).Select(i => (IReadOnlyList<int>)[i]).ToArray(),
+    });
 }

@@ -14,22 +14,34 @@ namespace DivCon.Benchmarks.Scheduling;
 public class SpawnTreeBenchmarks
 {
     private WorkStealingTaskScheduler? _workStealing;
+    private WorkStealingTaskScheduler? _cacheGroupFirst;
 
     /// <summary>Tree depth: 2^(Depth+1) - 1 tasks.</summary>
     [Params(16, 18, 20)]
     public int Depth { get; set; }
 
     [GlobalSetup]
-    public void Setup() => _workStealing = SchedulerKind.CreateWorkStealing();
+    public void Setup()
+    {
+        _workStealing = SchedulerKind.CreateWorkStealing();
+        _cacheGroupFirst = SchedulerKind.CreateCacheGroupFirst();
+    }
 
     [GlobalCleanup]
-    public void Cleanup() => _workStealing?.Dispose();
+    public void Cleanup()
+    {
+        _workStealing?.Dispose();
+        _cacheGroupFirst?.Dispose();
+    }
 
     [Benchmark(Baseline = true, Description = "Default")]
     public long Default() => SpawnTree.Run(TaskScheduler.Default, Depth);
 
     [Benchmark(Description = "WorkStealing(2)")]
     public long WorkStealing() => SpawnTree.Run(_workStealing!, Depth);
+
+    [Benchmark(Description = "WorkStealing(2) CacheGroupFirst")]
+    public long CacheGroupFirst() => SpawnTree.Run(_cacheGroupFirst!, Depth);
 
     private sealed class Config : ManualConfig
     {

@@ -7,7 +7,10 @@
 //              FIFO queue.
 //   owner    - the worker serving slot i: pops slot i's deque, drains it into the global queue when it leaves.
 //   thief    - a worker serving this set that found its own deque and the global queue empty: steals from the
-//              other slots, starting at a random one, never waiting on a busy victim.
+//              other slots, starting at a random one, never waiting on a busy victim. With StealingScope
+//              CacheGroupFirst it sweeps its own stealing group first and the other groups after; the two sweeps
+//              together still visit every other slot once, so a failed sweep means the same as with All (nothing
+//              visible, or a busy victim: missed) and the parking and exit protocols below are unchanged.
 //   supplier - the WorkerPool: told when work appears while some of the set's workers are parked.
 //
 // No lost wake-up (required), written on both sides. It is an asymmetric Dekker pair: the frequent side (a push)

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using DivCon.Multiprogramming;
 using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
 
 namespace DivCon.Tests.Scheduling;
 
@@ -123,6 +124,46 @@ public sealed class RestrictedStealingTests
             SchedulerStatistics s = scheduler.GetStatistics();
             Assert.Equal(s.Steals, s.LocalSteals + s.RemoteSteals);
             Assert.All(s.Workers, w => Assert.Equal(w.Steals, w.LocalSteals + w.RemoteSteals));
+        }
+        finally
+        {
+            fixture.Dispose();
+        }
+    }
+
+    /// <summary>Long version: repeated trees, scopes and group shapes (catches a lost task or wake-up in the widened sweep).</summary>
+    [StressTheory]
+    [Trait("Category", "Stress")]
+    [InlineData(StealingScope.CacheGroupFirst)]
+    [InlineData(StealingScope.All)]
+    public void Stress_repeated_spawn_trees_with_stealing_groups(StealingScope scope)
+    {
+        int[][][] shapes = [[[0, 1], [2, 3]], [[0], [1], [2], [3]], [[0, 1, 2], [3]]];
+        foreach (int[][] shape in shapes)
+        {
+            for (int round = 0; round < 20; round++)
+            {
+                A_tree_with_groups_runs_every_task(scope, shape, depth: 16);
+            }
+        }
+    }
+
+    private static void A_tree_with_groups_runs_every_task(StealingScope scope, int[][] groups, int depth)
+    {
+        // The continuation-completed spawn tree of the contract tests (no blocking waits).
+        var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+        {
+            WorkerCount = 4,
+            StealingScope = scope,
+            StealingGroups = groups,
+        });
+        var fixture = new WorkStealingFixture(scheduler);
+        try
+        {
+            Assert.Equal(SpawnTree.Size(depth), SpawnTree.Run(scheduler, depth, Bound));
+            Wait.Until(
+                () => scheduler.GetStatistics() is var s && s.Steals == s.LocalSteals + s.RemoteSteals,
+                "the steal counts add up");
         }
         finally
         {
