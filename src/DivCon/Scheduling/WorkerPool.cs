@@ -191,8 +191,50 @@ internal sealed class WorkerPool
     }
 
     /// <summary>Waits for every worker thread to exit; false on timeout.</summary>
-    public bool Join(TimeSpan timeout) => _exited.Wait(timeout);
+    public bool Join(TimeSpan timeout)
+    {
+        if (timeout == Timeout.InfiniteTimeSpan)
+        {
+            Join();
+            return true;
+        }
+
+        long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        if (!_exited.Wait(timeout))
+        {
+            return false;
+        }
+
+        // A worker signals _exited as its last statement, so its thread may still be alive for a moment after the
+        // wait: join the threads too, so "joined" means no thread of the pool is left (never the calling thread,
+        // which may be a worker disposing its own pool).
+        foreach (Worker worker in _workers)
+        {
+            if (worker.Thread == Thread.CurrentThread)
+            {
+                continue;
+            }
+
+            long remaining = Math.Max(0, deadline - Stopwatch.GetTimestamp());
+            if (!worker.Thread.Join(TimeSpan.FromSeconds((double)remaining / Stopwatch.Frequency)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     /// <summary>Waits for every worker thread to exit.</summary>
-    public void Join() => _exited.Wait();
+    public void Join()
+    {
+        _exited.Wait();
+        foreach (Worker worker in _workers)
+        {
+            if (worker.Thread != Thread.CurrentThread)
+            {
+                worker.Thread.Join();
+            }
+        }
+    }
 }
