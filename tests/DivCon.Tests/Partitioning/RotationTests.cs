@@ -128,16 +128,45 @@ public sealed class RotationTests
             int window = (programs + cores - 1) / cores;
             foreach (string name in PartitioningPolicies.Names)
             {
-                var history = Decisions(PartitioningPolicies.Create(name), cores, loads, 2 * window);
+                var history = Decisions(PartitioningPolicies.Create(name), cores, loads, 3 * window);
                 Assert.All(history, a => Assert.Equal(cores, a.Counts.Sum()));
                 Assert.All(history, a => Assert.All(a.Counts, n => Assert.InRange(n, 0, 1)));
-                for (int p = 0; p < programs; p++)
+                for (int start = 0; start + window <= history.Count; start++)
                 {
-                    int program = p;
-                    Assert.True(
-                        history.Skip(window).Take(window).Any(a => a.Counts[program] == 1),
-                        $"{name}: program {program} starved, case {c}");
+                    for (int p = 0; p < programs; p++)
+                    {
+                        int program = p;
+                        Assert.True(
+                            history.Skip(start).Take(window).Any(a => a.Counts[program] == 1),
+                            $"{name}: program {program} had no core in decisions {start}..{start + window - 1}, case {c}");
+                    }
                 }
+            }
+        }
+    }
+
+    [Fact]
+    public void RandomInputs_EnoughCores_CountsAreThoseWithoutAPrevious()
+    {
+        var rng = new Random(6603);
+        for (int c = 0; c < 400; c++)
+        {
+            int programs = rng.Next(1, 8);
+            int cores = programs + rng.Next(0, 6);
+            var loads = Enumerable.Range(0, programs)
+                .Select(i => new ProgramLoad(i + 1, Math.Round(0.5 + (rng.NextDouble() * 20), 2), rng.Next(0, 12)))
+                .ToArray();
+
+            // Any previous allocation over the same programs, even a lopsided one.
+            var owners = Enumerable.Range(0, cores).Select(_ => rng.Next(programs)).ToArray();
+            var previous = new Allocation(programs, owners);
+            foreach (string name in PartitioningPolicies.Names)
+            {
+                IPartitioningPolicy policy = PartitioningPolicies.Create(name);
+                Allocation fresh = policy.Decide(new PartitioningInput(cores, loads));
+                Allocation next = policy.Decide(new PartitioningInput(cores, loads, Previous: previous, PreviousProgramIds: loads.Select(l => l.ProgramId).ToArray()));
+                Assert.Equal(fresh.Counts, next.Counts);
+                Assert.DoesNotContain(AllocationReason.Rotation, next.Reasons);
             }
         }
     }
