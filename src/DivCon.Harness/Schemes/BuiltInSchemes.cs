@@ -39,7 +39,7 @@ public static class BuiltInSchemes
         "Every program on TaskScheduler.Default (the .NET thread pool): shared, unpinned, injects threads as it sees fit.";
 
     private const string StaticText =
-        "MultiProgramScheduler: one pinned pool; each program holds a fixed share of the cores proportional to its scalability (decided on arrival, never repartitioned).";
+        "MultiProgramScheduler: one pinned pool; each program holds a fixed share of the cores proportional to its scalability (decided on arrival; re-evaluated every 100 ms only so that, with fewer cores than programs, the cores rotate among them, a no-op otherwise).";
 
     private const string DynamicText =
         "MultiProgramScheduler: scalability shares, repartitioned every 100 ms by task availability (Figure 5.20).";
@@ -48,7 +48,7 @@ public static class BuiltInSchemes
         "MultiProgramScheduler: equal shares of the cores whatever the scalability, re-evaluated every 100 ms (the remainder goes to the programs with the most available tasks).";
 
     private const string HillClimbingText =
-        "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup).";
+        "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup); re-evaluated every 100 ms only so that the cores rotate when there are fewer cores than programs.";
 
     private const string IdleLendingText =
         "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves another program with queued tasks until the next tick.";
@@ -101,10 +101,10 @@ public static class BuiltInSchemes
         OversubscribedPinned(WorkStealingSchedulers.Create),
         Shared(WorkStealingSchedulers.Create),
         TplDefault,
-        StaticPartitioned(c => new MultiProgramPool(c.Processors, new ScalabilityPolicy(), Timeout.InfiniteTimeSpan)),
+        StaticPartitioned(c => new MultiProgramPool(c.Processors, new ScalabilityPolicy(), DynamicInterval)),
         DynamicPartitioned(c => new MultiProgramPool(c.Processors, new TaskAvailabilityPolicy(), DynamicInterval)),
         Partitioned(EqualSharesName, EqualSharesText, "§5.3 (baseline)", c => new MultiProgramPool(c.Processors, new EqualSharesPolicy(), DynamicInterval)),
-        Partitioned(HillClimbingName, HillClimbingText, "§8.2", c => new MultiProgramPool(c.Processors, new HillClimbingPolicy(), Timeout.InfiniteTimeSpan)),
+        Partitioned(HillClimbingName, HillClimbingText, "§8.2", c => new MultiProgramPool(c.Processors, new HillClimbingPolicy(), DynamicInterval)),
         Partitioned(IdleLendingName, IdleLendingText, "§8.2 (beyond the thesis)",
             c => new MultiProgramPool(c.Processors, new IdleLendingPolicy(), DynamicInterval, idleLending: true)),
     ]);

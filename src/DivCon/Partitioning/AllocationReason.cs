@@ -32,4 +32,10 @@ public enum AllocationReason
 
     /// <summary>Redistributed because a program left.</summary>
     ProgramExit,
+
+    /// <summary>
+    /// Given because the program held no core in the previous decision while there are fewer cores than programs
+    /// (the cores rotate so that no program is starved for good).
+    /// </summary>
+    Rotation,
 }

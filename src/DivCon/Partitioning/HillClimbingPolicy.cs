@@ -21,7 +21,10 @@ namespace DivCon.Partitioning;
 /// proportional shares. Each round is O(m); the number of rounds is capped at cores · m (it ends far sooner: each
 /// round strictly lowers the ANTT).</para>
 /// <para><b>Edges.</b> No programs: nothing to do. Fewer cores than programs: the proportional allocation is
-/// returned unchanged (every program with a core holds exactly one, and the predicted ANTT is infinite either way).</para>
+/// returned unchanged (every program with a core holds exactly one, and the predicted ANTT is infinite either way);
+/// <see cref="Decide"/> then rotates those single cores among the programs as <see cref="ScalabilityPolicy"/> does
+/// (<see cref="Rotation"/>: programs that held no core in the previous allocation first, round robin, each within
+/// ⌈programs / cores⌉ decisions; recorded as <see cref="AllocationReason.Rotation"/>).</para>
 /// </remarks>
 public sealed class HillClimbingPolicy : IPartitioningPolicy
 {
@@ -45,7 +48,10 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
                 .ToArray();
         }
 
-        return Placement.Place(input, plan.Final, reasons);
+        int[]? rotated = Rotation.Apply(input, plan.Final, _ => true);
+        return rotated is null
+            ? Placement.Place(input, plan.Final, reasons)
+            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Final, reasons));
     }
 
     /// <summary>The search for <paramref name="input"/> with every accepted move.</summary>

@@ -16,7 +16,11 @@ namespace DivCon.Partitioning;
 /// <para>Fewer cores than programs: no program gets a second core while another has none. The cores go one each to
 /// the programs with the highest scalability (ties: lower index); the others get zero cores until a later decision
 /// (for example after a program leaves) gives them some. This is what the lowest-score rule gives when started
-/// from zero cores everywhere.</para>
+/// from zero cores everywhere. <see cref="Decide"/> then rotates the cores (<see cref="Rotation"/>): when a previous
+/// allocation is given, programs that held no core in it come first, round robin in that same order, so over
+/// successive decisions every program gets a core within ⌈programs / cores⌉ decisions; such cores are recorded as
+/// <see cref="AllocationReason.Rotation"/>. <see cref="Plan"/> and <see cref="Compute"/> show the decision without
+/// rotation. With cores ≥ programs rotation never applies.</para>
 /// <para>Cost: O(m) expected for m programs (a quickselect picks the remainder receivers), plus O(z log m) when z
 /// programs need the at-least-one transfer.</para>
 /// </remarks>
@@ -33,7 +37,10 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
     {
         ScalabilityPlan plan = Plan(input);
         var reasons = plan.Base.Select(c => Enumerable.Repeat(AllocationReason.ScalabilityShare, c).ToArray()).ToArray();
-        return Placement.Place(input, plan.Base, reasons);
+        int[]? rotated = Rotation.Apply(input, plan.Base, _ => true);
+        return rotated is null
+            ? Placement.Place(input, plan.Base, reasons)
+            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Base, reasons));
     }
 
     /// <summary>The base allocation for <paramref name="input"/> with its intermediate steps.</summary>

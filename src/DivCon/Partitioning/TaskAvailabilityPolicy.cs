@@ -19,6 +19,12 @@ namespace DivCon.Partitioning;
 /// program with tasks and no core (score 0) over any program holding one; zero tasks everywhere → every base is
 /// capped to 0, step 3 has no eligible program, and step 4 deals all cores by lowest score (one each first while
 /// cores ≥ programs, then by scalability), so idle cores stay spread as the scores say.</para>
+/// <para>Rotation: when more programs have available tasks than there are cores, the steps above give one core each
+/// to the most scalable of them, for good while the input stays the same. <see cref="Decide"/> then rotates the
+/// cores (<see cref="Rotation"/>): given a previous allocation, programs with tasks that held no core in it come
+/// first, round robin in the same order, so each gets a core within ⌈programs with tasks / cores⌉ decisions
+/// (recorded as <see cref="AllocationReason.Rotation"/>). <see cref="Plan"/> and <see cref="Compute"/> show the
+/// thesis's decision without rotation; with cores ≥ programs rotation never applies.</para>
 /// <para>Property: a program exceeds its available tasks only when no other program is short of tasks.</para>
 /// </remarks>
 public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
@@ -33,7 +39,11 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
     public Allocation Decide(PartitioningInput input)
     {
         TaskAvailabilityPlan plan = Plan(input);
-        return Placement.Place(input, plan.Final, ReasonsOf(plan));
+        AllocationReason[][] reasons = ReasonsOf(plan);
+        int[]? rotated = Rotation.Apply(input, plan.Final, i => input.Programs[i].AvailableTasks > 0);
+        return rotated is null
+            ? Placement.Place(input, plan.Final, reasons)
+            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Final, reasons));
     }
 
     /// <summary>The decision for <paramref name="input"/> with every intermediate step.</summary>

@@ -10,11 +10,11 @@ namespace DivCon.Tests.Harness;
 /// Issue 6 must-show 3, for every scheme the CLI can run: a short real multiprogram phase, then the schedulers' own
 /// statistics must show the scheme's arrangement (shared vs separate schedulers, worker counts, pinning, one pool
 /// whose allocations add up to its workers). Schemes wired later are covered by the same test; a partitioned scheme
-/// must also say whether it repartitions periodically (<see cref="DynamicSchemes"/>) or not.
+/// must also say whether its decision follows the programs' load (<see cref="DynamicSchemes"/>) or is static.
 /// </summary>
 public sealed class SchemeArrangementRunTests
 {
-    /// <summary>The partitioned schemes that repartition every interval; the others decide on arrival and exit only.</summary>
+    /// <summary>The partitioned schemes whose decision follows the load; the static ones re-decide every interval only to rotate cores.</summary>
     private static readonly string[] DynamicSchemes =
         [BuiltInSchemes.DynamicPartitionedName, BuiltInSchemes.EqualSharesName, BuiltInSchemes.IdleLendingName];
 
@@ -128,29 +128,31 @@ public sealed class SchemeArrangementRunTests
     [Theory]
     [InlineData(BuiltInSchemes.StaticPartitionedName)]
     [InlineData(BuiltInSchemes.HillClimbingName)]
-    public async Task StaticScheme_FewerCoresThanPrograms_StarvedProgramIsReported_AndThePhaseStillEnds(string name)
+    public async Task StaticScheme_FewerCoresThanPrograms_CoresRotate_EveryProgramRecordsRuns(string name)
     {
-        // A static partition of 2 cores among 3 programs gives one of them no core for the whole phase: its first run
-        // can neither finish nor, once canceled at the limit, end until a worker picks its queued task up.
+        // 2 cores, 3 programs: without rotation the least scalable program would hold no core for the whole phase.
+        // The scheme re-decides every 100 ms and the policy rotates the cores, so every program finishes runs.
         int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
+        if (processors.Length < 2)
+        {
+            return; // needs fewer cores than programs with at least two cores to divide
+        }
+
         IWorkloadProgram[] programs = Enumerable.Range(0, 3)
-            .Select(i => (IWorkloadProgram)new SampleProgramAdapter(new SyntheticSpinProgram($"p{i}", ProblemSize.Small, 2_000_000, 8, 0.1 * i, i + 1)))
+            .Select(i => (IWorkloadProgram)new SampleProgramAdapter(new SyntheticSpinProgram($"p{i}", ProblemSize.Small, 200_000, 4, 0.1 * i, i + 1)))
             .ToArray();
         SchemeRegistry registry = HarnessWiring.Schemes();
-        var settings = new CyclicSettings(TimeSpan.FromSeconds(2), SpRuns: 2, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(3), SpRuns: 1, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
             StopGrace: TimeSpan.FromSeconds(20), RunTimeout: TimeSpan.FromSeconds(30));
         var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(BuiltInSchemes.OversubscribedFreeName)!, "small", settings);
 
         CyclicResult result = await HarnessThread.RunAsync(() => new CyclicExperiment(TimeProvider.System).RunAsync(plan)).WaitAsync(TimeSpan.FromSeconds(90));
 
         SchemeResult scheme = Assert.Single(result.Schemes);
-        int starved = programs.Length - processors.Length;
-        Assert.Equal(starved, scheme.Programs.Count(p => p.Runs == 0));
-        Assert.Equal(starved, scheme.Schedulers.Count(s => s.Workers == 0));
+        Assert.All(scheme.Programs, p => Assert.True(p.Runs > 0, $"{name}: {p.Program} recorded no run"));
         Assert.Equal(processors.Length, scheme.Schedulers.Sum(s => s.Workers));
-        Assert.True(starved == scheme.Warnings.Count(w => w.Contains("gave it almost no core", StringComparison.Ordinal)),
-            string.Join("; ", scheme.Warnings) + " | " + string.Join("; ", scheme.Schedulers.Select(s => $"{s.Workers} {s.CoreSeconds} {s.IdleSeconds} {s.MovesIn}/{s.MovesOut}")));
-        Assert.Null(scheme.Antt); // no system metric without every program's runs
+        Assert.All(scheme.Schedulers, s => Assert.True(s.CoreSeconds > 0, $"{name}: a program never held a core"));
+        Assert.NotNull(scheme.Antt);
     }
 
     private static async Task<(IReadOnlyList<SchedulerStats> Stats, PhaseResult Phase)> RunPhase(
@@ -195,16 +197,18 @@ public sealed class SchemeArrangementRunTests
         Assert.All(stats, s => Assert.True(s.IdleSeconds >= 0 && s.BusySeconds > 0 && s.CoreSeconds >= s.BusySeconds));
         Assert.True(stats.Sum(s => s.MovesIn) >= cores, "every worker moved to a program at least once");
 
-        // Two programs arrived: two repartitionings. A static scheme makes no other; a dynamic one ticks every 100 ms.
+        // Every partitioned scheme re-decides every 100 ms (the static ones so that cores can rotate when there are
+        // fewer cores than programs). Here cores ≥ programs, so a static scheme's ticks change nothing: the only moves
+        // are the arrivals' (all cores to the first program, then the second program's share).
         long repartitions = stats.Max(s => s.Repartitions!.Value);
+        Assert.True(repartitions > 2, $"{name}: {repartitions} repartitionings in 1.5 s");
         if (StaticSchemes.Contains(name))
         {
-            Assert.Equal(2, repartitions);
+            Assert.Equal(cores + (long)stats[1].Workers!.Value, stats.Sum(s => s.MovesIn ?? 0));
         }
         else
         {
             Assert.Contains(name, DynamicSchemes);
-            Assert.True(repartitions > 2, $"{name}: {repartitions} repartitionings in 1.5 s");
         }
     }
 }

@@ -1,0 +1,106 @@
+namespace DivCon.Partitioning;
+
+/// <summary>
+/// The one rotation rule every policy applies when there are fewer cores than programs that want one (so some
+/// program must go without): cores rotate, so no program is starved for good.
+/// </summary>
+/// <remarks>
+/// <para>Applies only when the number of eligible programs (all programs, or for task availability those with
+/// available tasks) exceeds the cores and a previous allocation is known. In that regime every policy gives one
+/// core each to the <c>cores</c> eligible programs that come first in the order "higher scalability, then lower
+/// index" (<see cref="ProgramPriority.Compare"/> with equal scores). Rotation keeps the one-core-each result but
+/// picks the programs in this order instead: first the eligible programs that held no core in the previous
+/// allocation (mapped through <see cref="PartitioningInput.PreviousProgramIds"/>; a program that has just arrived
+/// held none), in the policy order read cyclically from just after the block of previous holders (the first
+/// holder, in policy order, followed by a non-holder); then the previous holders in policy order.</para>
+/// <para>With an unchanged input the holders form one cyclic block in policy order after the first decision, and
+/// each decision moves the block forward by <c>cores</c> programs: round robin, so every eligible program gets a
+/// core within ⌈m / cores⌉ decisions for m eligible programs. (Ordering the waiting programs by plain policy order
+/// would not: with 5 programs on 2 cores the two least scalable could alternate with nobody but each other.)</para>
+/// <para>When cores ≥ eligible programs, or on the first decision, nothing changes: the thesis's behaviour.</para>
+/// </remarks>
+internal static class Rotation
+{
+    /// <summary>
+    /// The per-program counts after rotation, or <see langword="null"/> when rotation does not apply and the
+    /// policy's own <paramref name="counts"/> stand. <paramref name="eligible"/>: which programs may get a core.
+    /// </summary>
+    public static int[]? Apply(PartitioningInput input, IReadOnlyList<int> counts, Func<int, bool> eligible)
+    {
+        int m = input.Programs.Count;
+        int cores = input.Cores;
+        if (m <= cores || input.Previous is null || input.PreviousProgramIds is null)
+        {
+            return null;
+        }
+
+        // Policy order over the eligible programs: higher scalability, then lower index.
+        var order = Enumerable.Range(0, m).Where(eligible).ToArray();
+        if (order.Length <= cores)
+        {
+            return null;
+        }
+
+        Array.Sort(order, (a, b) => ProgramPriority.Compare(0, input.Programs[a].Scalability, a, 0, input.Programs[b].Scalability, b));
+
+        var heldById = new Dictionary<int, bool>();
+        for (int i = 0; i < input.PreviousProgramIds.Count; i++)
+        {
+            heldById[input.PreviousProgramIds[i]] = input.Previous.Counts[i] > 0;
+        }
+
+        int e = order.Length;
+        var held = order.Select(p => heldById.TryGetValue(input.Programs[p].ProgramId, out bool h) && h).ToArray();
+
+        // Start just after the block of holders: the first holder (in policy order) whose successor is waiting.
+        int start = 0;
+        for (int r = 0; r < e; r++)
+        {
+            if (held[r] && !held[(r + 1) % e])
+            {
+                start = (r + 1) % e;
+                break;
+            }
+        }
+
+        var result = new int[m];
+        int given = 0;
+        for (int k = 0; k < e && given < cores; k++)
+        {
+            int r = (start + k) % e;
+            if (!held[r])
+            {
+                result[order[r]] = 1;
+                given++;
+            }
+        }
+
+        for (int r = 0; r < e && given < cores; r++)
+        {
+            if (held[r])
+            {
+                result[order[r]] = 1;
+                given++;
+            }
+        }
+
+        return result;
+    }
+
+    /// <summary>
+    /// Per program, the reason of each of its cores after rotation: a program that keeps the policy's count keeps
+    /// its policy reasons; one that gains a core it would not have had gets <see cref="AllocationReason.Rotation"/>.
+    /// </summary>
+    public static AllocationReason[][] Reasons(IReadOnlyList<int> rotated, IReadOnlyList<int> policyCounts, AllocationReason[][] policyReasons)
+    {
+        var reasons = new AllocationReason[rotated.Count][];
+        for (int i = 0; i < rotated.Count; i++)
+        {
+            reasons[i] = rotated[i] <= policyCounts[i]
+                ? policyReasons[i].Take(rotated[i]).ToArray()
+                : Enumerable.Repeat(AllocationReason.Rotation, rotated[i]).ToArray();
+        }
+
+        return reasons;
+    }
+}
