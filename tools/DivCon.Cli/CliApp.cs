@@ -21,10 +21,10 @@ public static class CliApp
         root.Subcommands.Add(Commands.SimulateCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
         var programs = HarnessWiring.Programs();
-        var schemes = HarnessWiring.Schemes();
         // Where MultiProgramScheduler schemes leave their allocation timelines for the plots and traces beside the results
         // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
         var timelines = new Harness.Plots.SchemeTimelineCollector();
+        var schemes = HarnessWiring.Schemes(timelines);
         root.Subcommands.Add(CyclicCommand.Create(programs, schemes, timelines));
         root.Subcommands.Add(SymmetricCommand.Create(programs, schemes, timelines));
         root.Subcommands.Add(ScalabilityCommand.Create());
@@ -32,8 +32,6 @@ public static class CliApp
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(programs));
-        root.Subcommands.Add(CyclicCommand.Create(programs, schemes));
-        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes));
         root.Subcommands.Add(CompareStealingCommand.Create(programs));
         return root;
     }

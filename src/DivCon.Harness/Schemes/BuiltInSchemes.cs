@@ -1,3 +1,4 @@
+using DivCon.Harness.Plots;
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 
@@ -95,17 +96,21 @@ public static class BuiltInSchemes
     }
 
     /// <summary>Every scheme, in report order, each over the real schedulers.</summary>
-    public static SchemeRegistry CreateRegistry() => new(
+    /// <param name="timelines">
+    /// Where the MultiProgramScheduler schemes leave their allocation timelines when a phase ends (for the allocation
+    /// plots and Chrome traces beside the results), or null.
+    /// </param>
+    public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) => new(
     [
         OversubscribedFree(WorkStealingSchedulers.Create),
         OversubscribedPinned(WorkStealingSchedulers.Create),
         Shared(WorkStealingSchedulers.Create),
         TplDefault,
-        StaticPartitioned(c => new MultiProgramPool(c.Processors, new ScalabilityPolicy(), DynamicInterval)),
-        DynamicPartitioned(c => new MultiProgramPool(c.Processors, new TaskAvailabilityPolicy(), DynamicInterval)),
-        Partitioned(EqualSharesName, EqualSharesText, "§5.3 (baseline)", c => new MultiProgramPool(c.Processors, new EqualSharesPolicy(), DynamicInterval)),
-        Partitioned(HillClimbingName, HillClimbingText, "§8.2", c => new MultiProgramPool(c.Processors, new HillClimbingPolicy(), DynamicInterval)),
+        StaticPartitioned(c => new MultiProgramPool(c.Processors, new ScalabilityPolicy(), DynamicInterval, timelines: timelines, scheme: StaticPartitionedName)),
+        DynamicPartitioned(c => new MultiProgramPool(c.Processors, new TaskAvailabilityPolicy(), DynamicInterval, timelines: timelines, scheme: DynamicPartitionedName)),
+        Partitioned(EqualSharesName, EqualSharesText, "§5.3 (baseline)", c => new MultiProgramPool(c.Processors, new EqualSharesPolicy(), DynamicInterval, timelines: timelines, scheme: EqualSharesName)),
+        Partitioned(HillClimbingName, HillClimbingText, "§8.2", c => new MultiProgramPool(c.Processors, new HillClimbingPolicy(), DynamicInterval, timelines: timelines, scheme: HillClimbingName)),
         Partitioned(IdleLendingName, IdleLendingText, "§8.2 (beyond the thesis)",
-            c => new MultiProgramPool(c.Processors, new IdleLendingPolicy(), DynamicInterval, idleLending: true)),
+            c => new MultiProgramPool(c.Processors, new IdleLendingPolicy(), DynamicInterval, idleLending: true, timelines: timelines, scheme: IdleLendingName)),
     ]);
 }

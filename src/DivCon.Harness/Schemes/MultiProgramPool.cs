@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using System.Globalization;
+using DivCon.Harness.Plots;
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 
@@ -33,6 +35,8 @@ public sealed class MultiProgramPool : IMultiprogramPool
     private readonly object _lock = new();
     private readonly List<ProgramHandle> _programs = [];  // written by AddProgram before the phase starts
     private readonly string _kind;
+    private readonly SchemeTimelineCollector? _timelines;
+    private readonly string _scheme;
     private SchedulerStats[]? _frozen;                     // under _lock: statistics at the first stopped run
     private Timer? _drain;                                 // under _lock: repartitions while stopped runs drain
 
@@ -41,7 +45,15 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <param name="policy">Divides the workers among the programs.</param>
     /// <param name="interval">Time between periodic repartitionings, or <see cref="Timeout.InfiniteTimeSpan"/> for none (static).</param>
     /// <param name="idleLending">Whether a worker whose program has no task may serve another program until the next repartitioning.</param>
-    public MultiProgramPool(IReadOnlyList<int> processors, IPartitioningPolicy policy, TimeSpan interval, bool idleLending = false)
+    /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed (with <paramref name="scheme"/>), or null.</param>
+    /// <param name="scheme">The scheme's name, for the timeline's plot and trace files.</param>
+    public MultiProgramPool(
+        IReadOnlyList<int> processors,
+        IPartitioningPolicy policy,
+        TimeSpan interval,
+        bool idleLending = false,
+        SchemeTimelineCollector? timelines = null,
+        string? scheme = null)
     {
         ArgumentNullException.ThrowIfNull(processors);
         ArgumentNullException.ThrowIfNull(policy);
@@ -53,6 +65,8 @@ public sealed class MultiProgramPool : IMultiprogramPool
             IdleLending = idleLending,
             ThreadName = "mp " + policy.Name,
         });
+        _timelines = timelines;
+        _scheme = scheme ?? policy.Name;
         Id = Interlocked.Increment(ref s_nextPoolId);
         string every = interval == Timeout.InfiniteTimeSpan
             ? "on arrival/exit only"
@@ -167,6 +181,21 @@ public sealed class MultiProgramPool : IMultiprogramPool
             }
         }
 
+        // The phase is over: leave the allocation timeline (moves, reasons, final assignment) for the plots.
+        _timelines?.Add(CaptureTimeline());
         Scheduler.Dispose();
+    }
+
+    /// <summary>The allocation timeline so far, with the programs' names and the current assignment of every worker.</summary>
+    public SchemeTimeline CaptureTimeline()
+    {
+        var names = new Dictionary<int, string>();
+        foreach (ProgramHandle program in _programs)
+        {
+            names[program.Id] = program.Name;
+        }
+
+        return new SchemeTimeline(
+            _scheme, Scheduler.Timeline, Scheduler.WorkerCount, names, Stopwatch.GetTimestamp(), Scheduler.GetSnapshot().WorkerPrograms);
     }
 }

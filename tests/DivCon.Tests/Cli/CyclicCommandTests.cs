@@ -29,6 +29,28 @@ public sealed class CyclicCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task PartitionedScheme_WritesItsAllocationPlotAndChromeTraceBesideTheResults()
+    {
+        string outDir = Path.Combine(_root, "alloc");
+
+        var (code, _, stderr) = await Run("cyclic", "--programs", "quicksort,mergesort", "--schemes", "dynamic-partitioned,tpl-default",
+            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+
+        Assert.True(code == 0, stderr);
+        string png = Path.Combine(outDir, "allocation-dynamic-partitioned.png");
+        byte[] bytes = await File.ReadAllBytesAsync(png);
+        Assert.Equal(new byte[] { 0x89, (byte)'P', (byte)'N', (byte)'G' }, bytes[..4]);
+        Assert.True(bytes.Length > 5_000, $"{png} is only {bytes.Length} bytes");
+        using JsonDocument trace = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "allocation-dynamic-partitioned.trace.json")));
+        string traceText = trace.RootElement.GetRawText();
+        Assert.Contains("quicksort", traceText, StringComparison.Ordinal);
+        Assert.Contains("mergesort", traceText, StringComparison.Ordinal);
+
+        // Only MultiProgramScheduler schemes have a timeline.
+        Assert.False(File.Exists(Path.Combine(outDir, "allocation-tpl-default.png")));
+    }
+
+    [Fact]
     public async Task ShortRun_WritesValidJsonWithEveryField_CsvReportAndTable()
     {
         string outDir = Path.Combine(_root, "ok");

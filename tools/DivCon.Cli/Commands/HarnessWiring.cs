@@ -14,7 +14,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class HarnessWiring
 {
-    public static SchemeRegistry Schemes() => BuiltInSchemes.CreateRegistry();
+    public static SchemeRegistry Schemes(Harness.Plots.SchemeTimelineCollector? timelines = null) => BuiltInSchemes.CreateRegistry(timelines);
 
     public static ProgramCatalog Programs() => ProgramCatalog.CreateDefault();
 
