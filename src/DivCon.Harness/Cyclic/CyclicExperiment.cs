@@ -1,6 +1,8 @@
 using System.Globalization;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Cyclic;
 
@@ -40,6 +42,7 @@ public sealed class CyclicExperiment
         var sequentialSeconds = new double?[n];
         var repetitions = new List<RepetitionData>();
         var schedulers = new Dictionary<string, IReadOnlyList<SchedulerStats>>();
+        var accounting = new Dictionary<string, AccountingTotals>();
 
         for (int r = 0; r < s.Repeat; r++)
         {
@@ -68,9 +71,14 @@ public sealed class CyclicExperiment
                 CollectGarbage();
                 var context = new SchemeContext(
                     programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
+                // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
+                // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
+                // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
+                long windowStart = _clock.GetTimestamp();
+                var firstStop = new long[1];
                 using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
                 var phasePrograms = programs
-                    .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, ct)))
+                    .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, () => MarkStop(firstStop), ct)))
                     .ToArray();
                 string label = $"rep {r + 1}/{s.Repeat} {scheme.Name}";
                 Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
@@ -88,18 +96,30 @@ public sealed class CyclicExperiment
                         string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', repetition {r + 1})"), e.InnerException);
                 }
 
+                long snapshotAt = _clock.GetTimestamp();
                 schedulers[scheme.Name] = arrangement.Snapshot();
+                long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
+                AccountingTotals.Add(accounting, scheme.Name, schedulers[scheme.Name], Seconds(windowEnd - windowStart));
                 phases[scheme.Name] = phase;
             }
 
             repetitions.Add(new RepetitionData(sp, phases));
         }
 
-        var (schemeResults, comparisons) = CyclicAnalysis.Analyze(
+        IsolatedTimes?[] isolated = accounting.Values.Any(a => a.HasAccounting)
+            ? await MeasureIsolatedTimesAsync(plan, sequentialSeconds, started, cancellationToken)
+            : new IsolatedTimes?[n];
+        var (analyzed, comparisons) = CyclicAnalysis.Analyze(
             programs.Select(p => p.Name).ToArray(),
             plan.Schemes.Select(x => (x.Name, x.Description)).ToArray(),
             repetitions,
             schedulers);
+        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i].Name, i => isolated[i]);
+        IReadOnlyList<SchemeResult> schemeResults = analyzed
+            .Select(x => accounting.TryGetValue(x.Scheme, out AccountingTotals? a) && a.WindowSeconds > 0
+                ? CyclicFactored.Attach(x, a.WindowSeconds, a.Stats(), name => byName.GetValueOrDefault(name))
+                : x)
+            .ToArray();
         var baselines = Enumerable.Range(0, n)
             .Select(i => new ProgramBaseline(programs[i].Name, repetitions.SelectMany(rep => rep.SingleProgramSeconds[i]).ToArray(),
                 sequentialSeconds[i], scalability[i]))
@@ -107,6 +127,64 @@ public sealed class CyclicExperiment
         return new CyclicResult(MachineInfo.Capture(), CyclicPlanRecord.From(plan), startedUtc, Seconds(_clock.GetTimestamp() - started),
             baselines, schemeResults, comparisons);
     }
+
+    /// <summary>Number of timed runs of T_1, and of T_s when the scalability measurement made none.</summary>
+    internal const int IsolatedRuns = 2;
+
+    /// <summary>
+    /// Isolated T_s and T_1 per program for the multiprogram decomposition, once per experiment and only when a scheme
+    /// reported per-program accounting: T_1 is the mean of <see cref="IsolatedRuns"/> parallel runs on a 1-worker
+    /// <see cref="WorkStealingTaskScheduler"/> (pinned to the first processor where possible); T_s is the scalability
+    /// measurement's sequential run when one was made (partitioned schemes need it), else the mean of <see cref="IsolatedRuns"/> runs.
+    /// Cost on the default job (medium, three programs): about 7 s of its ≈ 2 min.
+    /// The programs' inputs were made when they were built, before any timing. The JIT is warm from the C^SP runs.
+    /// </summary>
+    private async Task<IsolatedTimes?[]> MeasureIsolatedTimesAsync(CyclicPlan plan, double?[] sequentialSeconds, long started, CancellationToken cancellationToken)
+    {
+        CyclicSettings s = plan.Settings;
+        var result = new IsolatedTimes?[plan.Programs.Count];
+        long t0 = _clock.GetTimestamp();
+        for (int i = 0; i < plan.Programs.Count; i++)
+        {
+            IWorkloadProgram program = plan.Programs[i];
+            var ts = new List<double>();
+            if (sequentialSeconds[i] is double known)
+            {
+                ts.Add(known);
+            }
+
+            // Reuse the scalability measurement's run when there is one (it is T_s on the same input): saves a run.
+            while (ts.Count < (sequentialSeconds[i] is null ? IsolatedRuns : 1))
+            {
+                CollectGarbage();
+                long t = _clock.GetTimestamp();
+                Guard(program.Name, "its sequential baseline (T_s)", 0, program.RunSequential);
+                ts.Add(Seconds(_clock.GetTimestamp() - t));
+            }
+
+            CollectGarbage();
+            using WorkStealingTaskScheduler one = WorkStealingTaskScheduler.CreatePinned([s.Processors[0]], bestEffort: true);
+            var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(one, ct));
+            IReadOnlyList<double> t1;
+            try
+            {
+                t1 = await CyclicProtocol.RunIsolatedAsync(phaseProgram, IsolatedRuns, _clock, s.RunTimeout, cancellationToken);
+            }
+            catch (ProgramRunException e)
+            {
+                throw new ProgramRunException(e.Program, $"{e.Message} (T_1 on one worker)", e.InnerException);
+            }
+
+            Guard(program.Name, "the check of its result on one worker", 0, program.Verify);
+            result[i] = new IsolatedTimes(ts.Average(), t1.Average(), null);
+            Log(started, $"t1   {program.Name,-16} T_s {ts.Average():0.000} s, T_1 {t1.Average():0.000} s ({ts.Count} + {IsolatedRuns} runs)");
+        }
+
+        Log(started, $"isolated T_s / T_1 for the factored speedups took {Seconds(_clock.GetTimestamp() - t0):0.0} s");
+        return result;
+    }
+
+    private void MarkStop(long[] firstStop) => Interlocked.CompareExchange(ref firstStop[0], Math.Max(1, _clock.GetTimestamp()), 0);
 
     private async Task<IReadOnlyList<double>> MeasureAloneAsync(CyclicPlan plan, int i, int r, long started, CancellationToken cancellationToken)
     {
@@ -142,9 +220,14 @@ public sealed class CyclicExperiment
     /// <see cref="ISchedulerArrangement.OnRunStopping"/>). Returns the program's own task, so the protocol sees exactly
     /// what it would without the notification.
     /// </summary>
-    private static Task RunInPhaseAsync(ISchedulerArrangement arrangement, int i, IWorkloadProgram program, CancellationToken ct)
+    private static Task RunInPhaseAsync(ISchedulerArrangement arrangement, int i, IWorkloadProgram program, Action markStop, CancellationToken ct)
     {
-        CancellationTokenRegistration stopping = ct.Register(() => arrangement.OnRunStopping(i));
+        // markStop first: the window's end is taken just before the pool freezes its statistics.
+        CancellationTokenRegistration stopping = ct.Register(() =>
+        {
+            markStop();
+            arrangement.OnRunStopping(i);
+        });
         Task run;
         try
         {
@@ -253,4 +336,57 @@ public sealed class CyclicExperiment
     }
 
     private double Seconds(long ticks) => (double)ticks / _clock.TimestampFrequency;
+
+    /// <summary>
+    /// One scheme's per-program core-seconds and idle seconds summed over its repetitions' statistics windows, and the
+    /// windows' total length, so P = Σ core / Σ window is the mean cores held over every repetition (the runs pooled in
+    /// C^MP). A program whose scheduler reported no core-time in any repetition has none (null).
+    /// </summary>
+    private sealed class AccountingTotals(int programs)
+    {
+        private readonly double?[] _core = new double?[programs];
+        private readonly double?[] _idle = new double?[programs];
+        private readonly bool[] _idleMissing = new bool[programs];
+        private readonly List<SchedulerStats> _last = [];
+        private bool _missing;
+
+        public double WindowSeconds { get; private set; }
+
+        public bool HasAccounting => !_missing && _core.Any(c => c is not null);
+
+        public static void Add(Dictionary<string, AccountingTotals> all, string scheme, IReadOnlyList<SchedulerStats> stats, double windowSeconds)
+        {
+            if (!all.TryGetValue(scheme, out AccountingTotals? t))
+            {
+                all[scheme] = t = new AccountingTotals(stats.Count);
+            }
+
+            t.WindowSeconds += windowSeconds;
+            t._last.Clear();
+            t._last.AddRange(stats);
+            for (int i = 0; i < stats.Count; i++)
+            {
+                if (stats[i].CoreSeconds is not double core)
+                {
+                    t._missing = true;
+                    continue;
+                }
+
+                t._core[i] = (t._core[i] ?? 0) + core;
+                if (stats[i].IdleSeconds is double idle)
+                {
+                    t._idle[i] = (t._idle[i] ?? 0) + idle;
+                }
+                else
+                {
+                    t._idleMissing[i] = true;
+                }
+            }
+        }
+
+        /// <summary>The last snapshot with core and idle seconds replaced by the totals (null throughout if a repetition lacked them).</summary>
+        public IReadOnlyList<SchedulerStats> Stats() => _last
+            .Select((s, i) => s with { CoreSeconds = _missing ? null : _core[i], IdleSeconds = _missing || _idleMissing[i] ? null : _idle[i] })
+            .ToArray();
+    }
 }

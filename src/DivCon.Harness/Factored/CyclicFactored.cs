@@ -21,6 +21,19 @@ public static class CyclicFactored
     public static SchemeResult Attach(SchemeResult scheme, double windowSeconds, Func<string, IsolatedTimes?> isolated)
     {
         ArgumentNullException.ThrowIfNull(scheme);
+        return Attach(scheme, windowSeconds, scheme.Schedulers, isolated);
+    }
+
+    /// <summary>
+    /// As <see cref="Attach(SchemeResult, double, Func{string, IsolatedTimes?})"/>, reading core and idle seconds from
+    /// <paramref name="accounting"/> (one per program, in program order) instead of <see cref="SchemeResult.Schedulers"/>:
+    /// for totals over several repetitions, whose windows sum to <paramref name="windowSeconds"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="windowSeconds"/> is not finite and positive.</exception>
+    public static SchemeResult Attach(SchemeResult scheme, double windowSeconds, IReadOnlyList<SchedulerStats> accounting, Func<string, IsolatedTimes?> isolated)
+    {
+        ArgumentNullException.ThrowIfNull(scheme);
+        ArgumentNullException.ThrowIfNull(accounting);
         ArgumentNullException.ThrowIfNull(isolated);
         if (!double.IsFinite(windowSeconds) || windowSeconds <= 0)
         {
@@ -31,7 +44,7 @@ public static class CyclicFactored
         for (int i = 0; i < programs.Length; i++)
         {
             ProgramResult p = scheme.Programs[i];
-            SchedulerStats? stats = i < scheme.Schedulers.Count ? scheme.Schedulers[i] : null;
+            SchedulerStats? stats = i < accounting.Count ? accounting[i] : null;
             MultiprogramFactored factored;
             if (stats?.CoreSeconds is not double coreSeconds)
             {

@@ -47,6 +47,15 @@ public static class CyclicJsonWriter
             + "seconds, tasks, steals; for a partitioned pool, worker moves in/out (arrivals, repartitionings, loans) and repartitionings.",
         ["comparisons"] = "Welch's unequal-variance t-test on the per-repetition antt and stp of each pair of schemes, two-sided, significant when p < 0.01; "
             + "\"not enough repetitions\" when either has fewer than two.",
+        ["factored"] = "Per program, for schemes whose scheduler accounts per-program core-time and idle time (the MultiProgramScheduler's "
+            + "partitioned schemes): the statistics window runs from just before the arrangement registers the programs (the pool's counters "
+            + "start there) to the first run stopped at the limit (the pool freezes its counters then), summed over repetitions "
+            + "(intervalSeconds); coreSecondsHeld and idleSeconds are the pool's counters summed over the same windows. Runs discarded at the "
+            + "limit are inside the window (their core-time counts), but only recorded runs make tmp (mean C^MP): the decomposition uses rates, "
+            + "coresHeld = core/interval and ip = idle/interval·tmp. ts and t1 are measured alone once per test after the phases, only when "
+            + "some scheme has accounting: t1 = mean of 2 runs on a 1-worker work-stealing scheduler, ts = the scalability "
+            + "measurement's sequential run when one was made (partitioned schemes need it), else the mean of 2 sequential runs. Then wp = coresHeld·tmp − ip, fp = wp − t1 and the speedups as in factored.json. Other schemes: "
+            + "factored null with factoredReason.",
     };
 
     /// <summary>Writes <paramref name="result"/> to <paramref name="stream"/>.</summary>

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
 
 namespace DivCon.Harness.Reporting;
 
@@ -97,7 +98,36 @@ public static class CyclicTextReport
         }
 
         AppendSchedulers(b, result);
+        AppendFactored(b, result);
         return b.ToString();
+    }
+
+    /// <summary>Issue 7: each program's factored speedups inside the multiprogram phase, or why there are none.</summary>
+    private static void AppendFactored(StringBuilder b, CyclicResult result)
+    {
+        b.Append("\n## Factored speedups in the multiprogram phase\n\n"
+            + "P = mean cores the program held (core-seconds / statistics window, from the arrangement's creation to the first run "
+            + "stopped at the limit, summed over repetitions); T_MP = mean recorded run; I and F per run; T_s and T_1 (1-worker "
+            + "work-stealing scheduler) measured alone once per test. Only the partitioned schemes keep this accounting.\n\n");
+        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s | linear | maximal | idle-specific | inflation-specific | actual |\n");
+        b.Append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            foreach (ProgramResult p in s.Programs)
+            {
+                if (p.Factored?.Point is { } f && p.Factored.Accounting is { } a)
+                {
+                    FactoredSpeedups x = f.Speedups;
+                    b.Append(CultureInfo.InvariantCulture,
+                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Number(f.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Number(x.Actual, "0.00")} |\n");
+                }
+                else
+                {
+                    string reason = p.Factored?.Reason ?? MultiprogramFactored.NoAccountingReason;
+                    b.Append(CultureInfo.InvariantCulture, $"| {s.Scheme} | {p.Program} | n/a: {reason} | | | | | | | | | | |\n");
+                }
+            }
+        }
     }
 
     private static string Title(CyclicPlanRecord c) =>
