@@ -93,7 +93,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     {
         lock (_lock)
         {
-            return _frozen is not null ? _frozen[program] : LiveStats(program);
+            return _frozen is not null ? _frozen[program] : LiveStats(program, Scheduler.GetSnapshot());
         }
     }
 
@@ -107,7 +107,10 @@ public sealed class MultiProgramPool : IMultiprogramPool
                 return;
             }
 
-            _frozen = Enumerable.Range(0, _programs.Count).Select(LiveStats).ToArray();
+            // One snapshot for every program: with idle lending a worker can move between two reads, and separate
+            // snapshots would then count its processor for two programs.
+            MultiProgramSnapshot snapshot = Scheduler.GetSnapshot();
+            _frozen = Enumerable.Range(0, _programs.Count).Select(i => LiveStats(i, snapshot)).ToArray();
             try
             {
                 // The setter repartitions at once (under the scheduler's lock); the timer re-evaluates as runs drain.
@@ -134,11 +137,10 @@ public sealed class MultiProgramPool : IMultiprogramPool
         }
     }
 
-    private SchedulerStats LiveStats(int program)
+    private SchedulerStats LiveStats(int program, MultiProgramSnapshot snapshot)
     {
         ProgramHandle handle = _programs[program];
         ProgramStatistics s = handle.GetStatistics();
-        MultiProgramSnapshot snapshot = Scheduler.GetSnapshot();
         IReadOnlyList<int> pinnedTo = Scheduler.PinnedProcessors;
         int[]? processors = Scheduler.IsPinned
             ? Enumerable.Range(0, snapshot.WorkerPrograms.Count).Where(slot => snapshot.WorkerPrograms[slot] == handle.Id).Select(slot => pinnedTo[slot]).ToArray()

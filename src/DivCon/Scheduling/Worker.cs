@@ -241,6 +241,13 @@ internal sealed class Worker
         int spins = 0;
         while (true)
         {
+            // A move takes effect before the next task is taken: a worker reassigned while it was looking for work
+            // (or parked) must not take one more task of the program it no longer serves.
+            if (!ReferenceEquals(_assigned, serving))
+            {
+                return null; // the caller switches sets at this task boundary
+            }
+
             Task? task = serving.TryDequeueGlobal(Slot);
             if (task is not null)
             {
@@ -269,11 +276,6 @@ internal sealed class Worker
                 counters.Transition(WorkerCounters.StateBusy, now);
                 WakeAnotherIfWorkLeft(serving);
                 return task;
-            }
-
-            if (!ReferenceEquals(_assigned, serving))
-            {
-                return null; // moved: the caller switches sets at this task boundary
             }
 
             if (_pool.IsShuttingDown)
