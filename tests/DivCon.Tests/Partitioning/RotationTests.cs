@@ -54,6 +54,29 @@ public sealed class RotationTests
         }
     }
 
+    [Theory]
+    [InlineData(2, 3)]
+    [InlineData(2, 5)]
+    [InlineData(3, 7)]
+    public void EqualShares_FewerCoresThanPrograms_EveryProgramGetsACoreWithinCeilingProgramsOverCores(int cores, int programs)
+    {
+        var loads = Enumerable.Range(0, programs).Select(i => new ProgramLoad(100 + i, 1.0 + i, 50 + i)).ToArray();
+        int window = (programs + cores - 1) / cores;
+        var history = Decisions(new DivCon.Multiprogramming.EqualSharesPolicy(), cores, loads, 4 * window);
+
+        Assert.All(history, a => Assert.Equal(cores, a.Counts.Sum()));
+        for (int start = 0; start + window <= history.Count; start++)
+        {
+            for (int p = 0; p < programs; p++)
+            {
+                int program = p;
+                Assert.True(
+                    history.Skip(start).Take(window).Any(a => a.Counts[program] == 1),
+                    $"equal-shares: program {program} had no core in decisions {start}..{start + window - 1}");
+            }
+        }
+    }
+
     [Fact]
     public void FirstDecision_IsThePolicysOwn_MostScalableFirst()
     {
