@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
+using DivCon.Harness.Statistics;
 
 namespace DivCon.Harness.Reporting;
 
@@ -138,6 +139,14 @@ public static class CyclicTextReport
     {
         if (result.Comparisons.Count == 0)
         {
+            return;
+        }
+
+        if (bullet.Length == 0 && result.Comparisons.All(c => c.Test.PValue is null))
+        {
+            // The console table says it once rather than once per pair and metric (report.md keeps every line).
+            b.Append(CultureInfo.InvariantCulture,
+                $"\nSignificance: {WelchTest.NotEnoughRepetitions} for Welch's t-test between any two schemes ({result.Configuration.Repeat} repetition{(result.Configuration.Repeat == 1 ? string.Empty : "s")}); run with --repeat 2 or more.\n");
             return;
         }
 

@@ -112,7 +112,7 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public void Table_PrintsOneSignificanceLinePerPairAndMetric()
+    public void Table_PrintsOneSignificanceLinePerPairAndMetric_OrOneLineWithoutRepetitions()
     {
         PhaseResult Phase(double a, double b) => new(["a", "b"], 10, [new RunRecord(0, 0, a, true), new RunRecord(1, 0, b, true)]);
         RepetitionData Rep(double j) => new([[1.0], [2.0]], new Dictionary<string, PhaseResult> { ["x"] = Phase(2 + j, 4), ["y"] = Phase(4 + j, 8 - j) });
@@ -126,8 +126,11 @@ public sealed class ReportTests
 
         Assert.Contains("ANTT x vs y: significant at 99 % (difference -2.000,", table, StringComparison.Ordinal);
         Assert.Contains("STP x vs y: ", table, StringComparison.Ordinal);
-        Assert.Contains("ANTT x vs y: not enough repetitions", single, StringComparison.Ordinal);
-        Assert.Contains("STP x vs y: not enough repetitions", single, StringComparison.Ordinal);
+        Assert.Contains("Significance: not enough repetitions for Welch's t-test between any two schemes (1 repetition); run with --repeat 2 or more.", single, StringComparison.Ordinal);
+        Assert.DoesNotContain("x vs y", single, StringComparison.Ordinal);
+        string singleMarkdown = CyclicTextReport.Markdown(new CyclicResult(machine, config with { Repeat = 1 }, DateTimeOffset.UnixEpoch, 1, [], oneRep.Schemes, oneRep.Comparisons));
+        Assert.Contains("ANTT x vs y: not enough repetitions", singleMarkdown, StringComparison.Ordinal);
+        Assert.Contains("STP x vs y: not enough repetitions", singleMarkdown, StringComparison.Ordinal);
     }
 
     [Fact]
