@@ -1,22 +1,17 @@
 namespace DivCon.Tests.Packaging;
 
 /// <summary>
-/// The code shown in the documentation is the code the package test compiles and runs: docs/README-draft.md shows
-/// samples/QuickStart/Program.cs whole, and the package README (src/DivCon/README.md) its QuickStart region.
+/// The code shown in the documentation is the code the package test compiles and runs: the repository's README and
+/// the package README (src/DivCon/README.md) show the QuickStart region of samples/QuickStart/Program.cs verbatim.
 /// </summary>
 public sealed class QuickStartDocumentationTests
 {
     private static string ProgramSource => Normalize(File.ReadAllText(Path.Combine(RepositoryLayout.QuickStartFolder, "Program.cs")));
 
-    [Fact]
-    public void ReadmeDraft_ShowsTheQuickStartProgramVerbatim()
-    {
-        string readme = Normalize(File.ReadAllText(Path.Combine(RepositoryLayout.Root, "docs", "README-draft.md")));
-        Assert.Contains(CodeBlocks(readme), block => block == ProgramSource);
-    }
-
-    [Fact]
-    public void PackageReadme_ShowsTheQuickStartRegionVerbatim()
+    [Theory]
+    [InlineData("README.md")]
+    [InlineData("src/DivCon/README.md")]
+    public void Readme_ShowsTheQuickStartRegionVerbatim(string readmePath)
     {
         string source = ProgramSource;
         int start = source.IndexOf("#region QuickStart\n", StringComparison.Ordinal);
@@ -24,7 +19,7 @@ public sealed class QuickStartDocumentationTests
         Assert.True(start >= 0 && end > start, "samples/QuickStart/Program.cs should have a '#region QuickStart' … '#endregion'.");
         string region = source[(start + "#region QuickStart\n".Length)..end].TrimEnd();
 
-        string readme = Normalize(File.ReadAllText(Path.Combine(RepositoryLayout.Root, "src", "DivCon", "README.md")));
+        string readme = Normalize(File.ReadAllText(Path.Combine(RepositoryLayout.Root, readmePath)));
         Assert.Contains(CodeBlocks(readme), block => block.Contains(region, StringComparison.Ordinal));
     }
 
