@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
+using static DivCon.Harness.Reporting.ResultJson;
 
 namespace DivCon.Harness.Factored;
 
@@ -153,21 +154,4 @@ public static class FactoredJsonWriter
         w.WriteEndArray();
     }
 
-    private static void Number(Utf8JsonWriter w, string name, double? value)
-    {
-        w.WritePropertyName(name);
-        NumberValue(w, value);
-    }
-
-    private static void NumberValue(Utf8JsonWriter w, double? value)
-    {
-        if (value is { } v && double.IsFinite(v))
-        {
-            w.WriteNumberValue(v);
-        }
-        else
-        {
-            w.WriteNullValue();
-        }
-    }
 }

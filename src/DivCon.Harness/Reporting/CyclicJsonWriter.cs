@@ -2,6 +2,7 @@ using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Statistics;
+using static DivCon.Harness.Reporting.ResultJson;
 
 namespace DivCon.Harness.Reporting;
 
@@ -266,76 +267,6 @@ public static class CyclicJsonWriter
         w.WriteEndArray();
         Strings(w, "warnings", s.Warnings);
         w.WriteEndObject();
-    }
-
-    private static void Sample(Utf8JsonWriter w, Estimate? e)
-    {
-        if (e is null)
-        {
-            w.WriteNullValue();
-            return;
-        }
-
-        w.WriteStartObject();
-        Number(w, "mean", e.Mean);
-        Interval(w, e.Ci99);
-        Number(w, "sd", e.StandardDeviation);
-        Number(w, "rsd", e.RelativeStandardDeviation);
-        w.WriteNumber("n", e.Count);
-        w.WriteEndObject();
-    }
-
-    private static void Ratio(Utf8JsonWriter w, RatioEstimate? r)
-    {
-        if (r is null)
-        {
-            w.WriteNullValue();
-            return;
-        }
-
-        w.WriteStartObject();
-        Number(w, "mean", r.Mean);
-        Interval(w, r.Ci99);
-        Number(w, "sd", r.StandardDeviation);
-        Number(w, "rsd", r.RelativeStandardDeviation);
-        Number(w, "se", r.StandardError);
-        Number(w, "df", r.DegreesOfFreedom);
-        w.WriteNumber("n", r.NumeratorCount);
-        w.WriteNumber("nSp", r.DenominatorCount);
-        w.WriteEndObject();
-    }
-
-    private static void Interval(Utf8JsonWriter w, ConfidenceInterval? ci)
-    {
-        if (ci is { } c && double.IsFinite(c.Lower) && double.IsFinite(c.Upper))
-        {
-            w.WriteStartArray("ci99");
-            w.WriteNumberValue(c.Lower);
-            w.WriteNumberValue(c.Upper);
-            w.WriteEndArray();
-        }
-        else
-        {
-            w.WriteNull("ci99");
-        }
-    }
-
-    private static void Number(Utf8JsonWriter w, string name, double? value)
-    {
-        w.WritePropertyName(name);
-        NumberValue(w, value);
-    }
-
-    private static void NumberValue(Utf8JsonWriter w, double? value)
-    {
-        if (value is { } v && double.IsFinite(v))
-        {
-            w.WriteNumberValue(v);
-        }
-        else
-        {
-            w.WriteNullValue();
-        }
     }
 
     private static void Strings(Utf8JsonWriter w, string name, IEnumerable<string> values)
