@@ -66,33 +66,15 @@ internal static class ExperimentCommandRunner
             problems.Add($"--warmup must be 0 or more; got {warmup}.");
         }
 
-        IReadOnlyList<int> affinity = MachineInfo.AffinityMask();
         int? cores = parse.GetValue(options.Cores);
-        if (cores is { } c && (c <= 0 || c > affinity.Count))
-        {
-            problems.Add($"--cores must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
-        }
+        IReadOnlyList<int> affinity = CommandInput.CheckCores(cores, problems);
 
         bool png = PlotOption.Read(parse, options.Plots, problems);
 
         string outFolder = parse.GetValue(options.Out) ?? string.Empty;
-        if (string.IsNullOrWhiteSpace(outFolder))
+        CommandInput.CheckOutFolder(outFolder, problems);
+        if (await CommandInput.ReportAsync(error, prefix, problems))
         {
-            problems.Add("--out needs a folder.");
-        }
-        else if (problems.Count == 0 && ResultFiles.CheckWritable(outFolder) is { } why)
-        {
-            // Checked last so a run with other mistakes creates no folder.
-            problems.Add($"--out: {why}");
-        }
-
-        if (problems.Count > 0)
-        {
-            foreach (string p in problems)
-            {
-                await error.WriteLineAsync($"{prefix}: {p}");
-            }
-
             return CliApp.UsageError;
         }
 

@@ -101,23 +101,9 @@ internal static class FactoredCommand
             }
 
             string outFolder = parse.GetValue(outOption) ?? string.Empty;
-            if (string.IsNullOrWhiteSpace(outFolder))
+            CommandInput.CheckOutFolder(outFolder, problems);
+            if (await CommandInput.ReportAsync(error, prefix, problems))
             {
-                problems.Add("--out needs a folder.");
-            }
-            else if (problems.Count == 0 && ResultFiles.CheckWritable(outFolder) is { } why)
-            {
-                // Checked last so a run with other mistakes creates no folder.
-                problems.Add($"--out: {why}");
-            }
-
-            if (problems.Count > 0)
-            {
-                foreach (string p in problems)
-                {
-                    await error.WriteLineAsync($"{prefix}: {p}");
-                }
-
                 return CliApp.UsageError;
             }
 
