@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using DivCon.Harness.Statistics;
-using static DivCon.Harness.Reporting.ResultJson;
+using static DivCon.Harness.Reporting.ResultJsonShapes;
 
 namespace DivCon.Simulation;
 

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
-using static DivCon.Harness.Reporting.ResultJson;
+using static DivCon.Harness.Reporting.ResultJsonShapes;
 
 namespace DivCon.Harness.Factored;
 

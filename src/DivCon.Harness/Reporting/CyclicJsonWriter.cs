@@ -2,7 +2,7 @@ using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Statistics;
-using static DivCon.Harness.Reporting.ResultJson;
+using static DivCon.Harness.Reporting.ResultJsonShapes;
 
 namespace DivCon.Harness.Reporting;
 

@@ -8,7 +8,7 @@ namespace DivCon.Harness.Reporting;
 /// an estimate is <c>{mean, ci99, sd, rsd, n}</c>, a ratio adds <c>se</c>, <c>df</c>, <c>nSp</c>; a number that is
 /// not finite is written as <c>null</c>, and so is an interval with an infinite end.
 /// </summary>
-public static class ResultJson
+public static class ResultJsonShapes
 {
     /// <summary>Writes an estimate as <c>{mean, ci99, sd, rsd, n}</c>, or <c>null</c>.</summary>
     public static void Sample(Utf8JsonWriter w, Estimate? e)
