@@ -1,5 +1,7 @@
 using System.Text;
+using System.Text.Json;
 using DivCon.Harness.Factored;
+using DivCon.Harness.Plots;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Cli.Commands;
@@ -11,9 +13,6 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class FactoredFiles
 {
-    public static string PlotBaseName(string program) =>
-        "factored-" + string.Concat(program.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
-
     public static IReadOnlyList<string> Write(FactoredResult result, string folder, bool plots)
     {
         ArgumentNullException.ThrowIfNull(result);
@@ -30,12 +29,16 @@ internal static class FactoredFiles
         };
         if (plots)
         {
-            foreach (FactoredProgramResult program in result.Programs)
+            // The figures are drawn from the JSON written beside them, by the same code as `divcon plot --from`,
+            // so what is plotted is exactly what the file says and a redraw equals the original.
+            using var json = new MemoryStream();
+            FactoredJsonWriter.Write(result, json);
+            using JsonDocument document = JsonDocument.Parse(json.ToArray());
+            foreach (NamedFigure figure in FactoredPlots.FromJson(document.RootElement))
             {
-                LinePlot plot = FactoredPlot.Build(program, result.Size);
-                string name = PlotBaseName(program.Program);
-                contents.Add(($"{name}.png", s => s.Write(plot.RenderPng())));
-                contents.Add(($"{name}.plot.json", s => s.Write(utf8.GetBytes(plot.ToJson()))));
+                Figure plot = figure.Figure;
+                contents.Add(($"{figure.Name}.png", s => s.Write(plot.RenderPng())));
+                contents.Add(($"{figure.Name}.plot.json", s => s.Write(utf8.GetBytes(plot.ToJson()))));
             }
         }
 
