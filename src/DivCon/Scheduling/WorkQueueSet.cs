@@ -15,19 +15,37 @@
 //
 // No lost wake-up (required), written on both sides. It is an asymmetric Dekker pair: the frequent side (a push)
 // pays no fence, the rare side (a worker about to block) pays a process-wide one.
-//   producer: publish the task (deque tail / global queue: a volatile store) -> read _parked (volatile load) -> if
-//             > 0 wake one worker parked on this set (WorkerPool.WakeOneFor).
-//   sleeper : (Worker.Park) announce Parked and increment _parked (Interlocked) -> Interlocked.MemoryBarrierProcessWide
-//             (every processor executes a full fence: a producer's store still in a store buffer is drained) -> re-check
-//             the queues (HasVisibleWork), its assignment and shutdown -> only then block.
-//   A producer whose load of _parked retired before the process-wide fence also retired its earlier store of the
-//   task, which the fence drains, so the sleeper's re-check sees the task; a producer whose load retired after the
-//   fence sees the increment. The only thing the producer needs from the compiler is that its load stays after
-//   its store in program order, which a volatile store followed by a volatile load gives on RyuJIT.
+//   producer: publish the task (deque tail / global queue: a volatile store) -> read _parked, then _searching and
+//             _wakePending (volatile loads) -> if a worker is parked, none is searching and no wake is pending, take the
+//             wake token and wake one worker parked on this set (WakeSearcher).
+//   sleeper : (Worker.Park) announce Parked, stop searching (_searching--) and increment _parked (Interlocked) ->
+//             Interlocked.MemoryBarrierProcessWide (every processor executes a full fence: a producer's store still in a
+//             store buffer is drained) -> re-check the queues (HasVisibleWork), its assignment and shutdown -> only then
+//             block.
+//   A producer whose loads retired before the process-wide fence also retired its earlier store of the task, which
+//   the fence drains, so the sleeper's re-check sees the task; a producer whose loads retired after the fence sees the
+//   sleeper's updates. The only thing the producer needs from the compiler is that its loads stay after its store in
+//   program order, which a volatile store followed by volatile loads gives on RyuJIT.
+//
+// Searching workers and the wake token (throttle: one futex wake per idle spell, not one per task). A worker is
+// *searching* from its first spin of the idle path until it takes a task, parks, is moved or exits (_searching counts
+// them). A producer wakes nobody while a worker is searching or a wake is pending. That is safe because of three
+// obligations, each keeping the "someone will look at the queues after this task became visible" promise:
+//   1. A searcher blocks only through Park, i.e. after the process-wide barrier and a re-check (above).
+//   2. A searcher that stops searching any other way (it found a task, was moved, exits) and was the last one wakes a
+//      parked worker of the set if there is one (StopSearching), without looking at the queues: a producer may have
+//      skipped its wake-up because of this searcher, and its task may not be visible here yet.
+//   3. The wake token (_wakePending, taken by CAS 0 -> 1) is held by a waker until a worker it woke leaves Park on this
+//      set, where the woken worker counts itself as searching (_searching++) before it releases the token, so there is
+//      always a searcher or a pending wake. A waker that finds nobody to wake (they were all being woken) releases the
+//      token, executes the process-wide barrier (pairing with producers that read the token with no fence) and looks
+//      again.
+//   The strict form of the promise — every task queued while a worker is parked wakes a worker — is deliberately
+//   given up: a task may wait for a searcher that is still spinning, never for a worker that is blocked.
 //   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
-//   With idle lending (a MultiProgramScheduler option) a producer also wakes a worker when any worker of the pool
-//   is parked (WorkerPool.HasParkedLender, same asymmetric pairing), so a program whose own workers are busy, or
-//   which holds none, can borrow an idle worker of another program until the next repartitioning.
+//   With idle lending (a MultiProgramScheduler option) a producer with no parked worker of its own set wakes a worker
+//   parked on any set (WorkerPool.HasParkedLender, same asymmetric pairing, no token), so a program whose own workers
+//   are busy, or which holds none, can borrow an idle worker of another program until the next repartitioning.
 //
 // External queuing and shutdown (required: a task accepted is never stranded)
 //   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes
@@ -64,6 +82,12 @@ internal sealed class WorkQueueSet
 
     // Workers serving this set that are parked or about to park. Written by sleepers (Interlocked); read by producers.
     private PaddedCounter _parked;
+
+    // Workers serving this set that are searching (see the header). Interlocked by workers; read by producers.
+    private PaddedCounter _searching;
+
+    // The wake token: 1 while a waker's wake-up is on its way to a parked worker (see the header, obligation 3).
+    private PaddedCounter _wakePending;
 
     // Tasks queued by outside producers (Interlocked increments); the workers that take them count -1 on their slot.
     private PaddedCounter _externalQueued;
@@ -192,21 +216,111 @@ internal sealed class WorkQueueSet
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SignalWork()
     {
-        // No fence here (required ordering, not free): this volatile load follows the task's volatile publication in
-        // program order; the hardware reordering of the two is closed by the sleeper's process-wide barrier in
+        // No fence here (required ordering, not free): these volatile loads follow the task's volatile publication in
+        // program order; the hardware reordering of store and loads is closed by the sleeper's process-wide barrier in
         // Worker.Park (see the header).
-        if (Volatile.Read(ref _parked.Value) != 0 || _pool.HasParkedLender)
+        if (Volatile.Read(ref _parked.Value) != 0)
+        {
+            if (Volatile.Read(ref _searching.Value) == 0 && Volatile.Read(ref _wakePending.Value) == 0)
+            {
+                WakeSearcher();
+            }
+        }
+        else if (_pool.HasParkedLender)
         {
             _pool.WakeOneFor(this);
         }
     }
 
-    /// <summary>Sleeper: called by Worker.Park, which then executes the process-wide barrier.</summary>
-    public void AddParked() => Interlocked.Increment(ref _parked.Value);
+    /// <summary>
+    /// Wakes one worker parked on this set, holding the wake token until it leaves Park (header, obligation 3); does
+    /// nothing when the token is taken.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WakeSearcher()
+    {
+        // CAS: a full fence; only one waker at a time holds the token.
+        while (Interlocked.CompareExchange(ref _wakePending.Value, 1, 0) == 0)
+        {
+            if (_pool.TryWakeParkedOn(this))
+            {
+                return; // the woken worker releases the token in Worker.Park (OnUnparked)
+            }
 
-    public void RemoveParked() => Interlocked.Decrement(ref _parked.Value);
+            // Nobody to wake: every parked worker was being woken by someone else, or none is parked any more. A
+            // producer may have skipped its wake-up because it read our token: release it, let every processor fence
+            // (the producer's task is then visible here), and look again.
+            Volatile.Write(ref _wakePending.Value, 0);
+            Interlocked.MemoryBarrierProcessWide();
+            if (Volatile.Read(ref _parked.Value) == 0 || Volatile.Read(ref _searching.Value) != 0 || !HasVisibleWork())
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Worker that found a task at once (ramp-up): wakes a parked worker of this set, token permitting.</summary>
+    public void WakeIfParked()
+    {
+        if (Volatile.Read(ref _parked.Value) != 0)
+        {
+            WakeSearcher();
+        }
+    }
+
+    /// <summary>Worker: starts searching (its first spin of the idle path, header).</summary>
+    public void StartSearching() => Interlocked.Increment(ref _searching.Value);
+
+    /// <summary>
+    /// Worker: stops searching other than by parking (it found a task, was moved, exits). The last searcher wakes a
+    /// parked worker, if any (header, obligation 2).
+    /// </summary>
+    public void StopSearching()
+    {
+        // Interlocked: a full fence, so the parked count read next is not older than the decrement.
+        if (Interlocked.Decrement(ref _searching.Value) == 0 && Volatile.Read(ref _parked.Value) != 0)
+        {
+            WakeSearcher();
+        }
+    }
+
+    /// <summary>
+    /// Sleeper (Worker.Park, before its process-wide barrier): counted as parked; a searcher stops searching in the
+    /// same step.
+    /// </summary>
+    public void OnParking(bool searching)
+    {
+        if (searching)
+        {
+            Interlocked.Decrement(ref _searching.Value);
+        }
+
+        Interlocked.Increment(ref _parked.Value);
+    }
+
+    /// <summary>
+    /// Sleeper leaving Park (woken or not): no longer parked, searching again, then releases the wake token (in this
+    /// order: a producer never sees neither a searcher nor a pending wake while this worker is about to look).
+    /// </summary>
+    public void OnUnparked()
+    {
+        Interlocked.Decrement(ref _parked.Value);
+        Interlocked.Increment(ref _searching.Value);
+        if (Volatile.Read(ref _wakePending.Value) != 0)
+        {
+            Volatile.Write(ref _wakePending.Value, 0);
+        }
+    }
 
     public bool HasParked => Volatile.Read(ref _parked.Value) != 0;
+
+    /// <summary>True when some worker of this set is searching or a wake-up is on its way.</summary>
+    public bool HasSearcherOrPendingWake
+        => Volatile.Read(ref _searching.Value) != 0 || Volatile.Read(ref _wakePending.Value) != 0;
+
+    /// <summary>Tests: the searching count and the wake token.</summary>
+    internal (long Searching, long WakePending, long Parked) WakeState
+        => (Volatile.Read(ref _searching.Value), Volatile.Read(ref _wakePending.Value), Volatile.Read(ref _parked.Value));
 
     /// <summary>Owner: the next task of its own deque (LIFO), or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

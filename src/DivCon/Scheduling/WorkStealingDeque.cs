@@ -35,6 +35,7 @@
 //     (ThreadPoolWorkQueue.WorkStealingQueue) is proven and simpler to state.
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace DivCon.Scheduling;
 
@@ -75,6 +76,16 @@ internal sealed class WorkStealingDeque<T>
         _tail = startIndex;
     }
 
+    /// <summary>
+    /// The array element for index <paramref name="index"/> (any non-negative index: it is masked by the array's own
+    /// length, a power of two, so the access is always in bounds). No bounds or array-covariance check: every array
+    /// is created here as exactly <c>T?[]</c>, and the mask is derived from the array itself, never from a separately
+    /// read field, so a reader holding an older array still indexes within it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ref T? Element(T?[] array, int index)
+        => ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), index & (array.Length - 1));
+
     /// <summary>Items currently in the deque (a racy estimate when read by a thief).</summary>
     public int Count => Math.Max(0, _tail - _head);
 
@@ -97,7 +108,7 @@ internal sealed class WorkStealingDeque<T>
         // Fast path: at least two free slots, so the slot at tail is not the one a thief may be reading at head.
         if (tail < _head + _mask)
         {
-            Volatile.Write(ref _array[tail & _mask], item);
+            Volatile.Write(ref Element(_array, tail), item);
 
             // Publishes the item (release: the element write above is visible before the new tail).
             _tail = tail + 1;
@@ -197,14 +208,14 @@ internal sealed class WorkStealingDeque<T>
 
             if (_head <= tail)
             {
-                int index = tail & _mask;
-                T? item = Volatile.Read(ref _array[index]);
+                ref T? element = ref Element(_array, tail);
+                T? item = Volatile.Read(ref element);
                 if (item is null)
                 {
                     continue; // a hole left by LocalFindAndPop
                 }
 
-                _array[index] = null;
+                element = null;
                 return item;
             }
 
@@ -320,14 +331,14 @@ internal sealed class WorkStealingDeque<T>
                 Interlocked.Exchange(ref _head, head + 1);
                 if (head < _tail)
                 {
-                    int index = head & _mask;
-                    T? item = Volatile.Read(ref _array[index]);
+                        ref T? element = ref Element(_array, head);
+                    T? item = Volatile.Read(ref element);
                     if (item is null)
                     {
                         continue; // a hole: the head already moved past it, try the next item
                     }
 
-                    _array[index] = null;
+                    element = null;
                     return item;
                 }
 

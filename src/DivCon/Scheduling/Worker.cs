@@ -12,15 +12,17 @@
 // Loop: between two tasks the worker reads _assigned (one volatile read). If it changed, it leaves the old set
 // (its deque of that set goes to that set's global queue), and enters the new one, whose global queue it then
 // reads first (its own deque there is empty). A task is never interrupted: moves take effect only here.
-// Finding work: own deque (LIFO) -> global queue (FIFO) -> steal (FIFO end, random first victim) -> spin briefly ->
-// park. Consecutive tasks from the own deque take no timestamp; each switch between looking for work and running
-// a task takes one (WorkerCounters).
+// Finding work: own deque (LIFO) -> global queue (FIFO) -> steal (FIFO end, random first victim) -> spin briefly,
+// counted as searching (producers wake nobody while a worker searches: WorkQueueSet.cs header) -> park.
+// Consecutive tasks from the own deque take no timestamp; each switch between looking for work and running a task
+// takes one (WorkerCounters).
 //
-// Park (required: no lost wake-up): Reset the event; publish _parkedOn and Parked; increment the set's parked
-// count; execute a process-wide memory barrier; then re-check the set's queues, the assignment and shutdown; block
-// only if all are unchanged. Producers (WorkQueueSet.SignalWork: no fence of their own, see its header), movers
-// (Assign: CAS) and shutdown (BeginShutdown: full fence) each publish first, then look at the parked state: either
-// they see this worker parked and wake it, or it sees their change. The process-wide barrier costs microseconds,
+// Park (required: no lost wake-up): Reset the event; publish _parkedOn and Parked; stop searching and increment the
+// set's parked count; execute a process-wide memory barrier; then re-check the set's queues, the assignment and
+// shutdown; block only if all are unchanged. Producers (WorkQueueSet.SignalWork: no fence of their own, see its
+// header), movers (Assign: CAS) and shutdown (BeginShutdown: full fence) each publish first, then look at the parked
+// state: either they see this worker parked (a producer: and nobody searching or being woken) and wake it, or it
+// sees their change. The process-wide barrier costs microseconds,
 // paid only when a worker has already spun without finding work, and it lets every push skip a fence.
 //
 // Shutdown, in order: (1) the pool's owner closes the queue sets to outside producers; (2) BeginShutdown sets
@@ -166,7 +168,7 @@ internal sealed class Worker
             random = 1;
         }
 
-        while (ServeOne(ref serving, ref random))
+        while (ServeSome(ref serving, ref random))
         {
         }
 
@@ -175,11 +177,20 @@ internal sealed class Worker
     }
 
     /// <summary>
-    /// One step of the loop: switch sets if reassigned, then run one task. False when the worker must exit. A
-    /// separate frame per task, so that no stack slot keeps a finished task reachable while the worker idles (an
-    /// unobserved faulted task must be collectable for its exception to be reported).
+    /// One step of the loop: switch sets if reassigned, find one task (own deque, else the idle path), then run it and
+    /// the tasks of the own deque after it, until the deque is empty or a move is pending. False when the worker must
+    /// exit.
     /// </summary>
-    private bool ServeOne(ref WorkQueueSet? serving, ref uint random)
+    /// <remarks>
+    /// A separate, non-inlined frame per busy stretch, for two reasons. (1) No stack slot keeps a finished task
+    /// reachable while the worker idles: the idle path (FindWorkSlow, parking) runs only at the top of this method,
+    /// and the loop leaves only after <c>task</c> was overwritten by a null pop, so an unobserved faulted task is
+    /// collectable and its exception reported. (2) Code quality: the method is entered once per busy stretch, so the
+    /// JIT tiers it up with profile data like any hot method, instead of compiling the worker's endless loop once by
+    /// on-stack replacement.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool ServeSome(ref WorkQueueSet? serving, ref uint random)
     {
         // Volatile read: pairs with Assign's write; a move takes effect here, between tasks.
         WorkQueueSet? assigned = _assigned;
@@ -199,7 +210,8 @@ internal sealed class Worker
             return true;
         }
 
-        Task? task = serving.LocalPop(Slot);
+        int slot = Slot;
+        Task? task = serving.LocalPop(slot);
         if (task is null)
         {
             task = FindWorkSlow(serving, ref random);
@@ -209,7 +221,20 @@ internal sealed class Worker
             }
         }
 
-        serving.Execute(task, Slot);
+        do
+        {
+            serving.Execute(task, slot);
+
+            // A move takes effect at this task boundary (volatile read, as above): the caller switches sets.
+            if (!ReferenceEquals(_assigned, serving))
+            {
+                return true;
+            }
+
+            task = serving.LocalPop(slot);
+        }
+        while (task is not null);
+
         return true;
     }
 
@@ -231,29 +256,43 @@ internal sealed class Worker
     }
 
     /// <summary>The idle path: global queue, steals, spinning, parking. Null when reassigned or free to exit.</summary>
+    /// <remarks>
+    /// Searching (WorkQueueSet.cs header): the worker counts itself as searching from its first spin until it leaves
+    /// this method or parks, and again from the moment it leaves Park. Every exit from this method while searching
+    /// goes through <see cref="WorkQueueSet.StopSearching"/> (obligation 2 of the header); a first attempt that
+    /// succeeds without spinning never touches the count.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private Task? FindWorkSlow(WorkQueueSet serving, ref uint random)
     {
+        // First the global queue, still counted as busy (like the pops between local tasks): a worker fed from the
+        // global queue (tasks queued from outside) then takes no timestamp per task. A timestamp costs 25-45 ns on
+        // this kind of VM, as much as the rest of the scheduling path.
+        if (ReferenceEquals(_assigned, serving) && serving.TryDequeueGlobal(Slot) is { } queued)
+        {
+            return FoundWork(serving, searching: false, queued);
+        }
+
         ref WorkerCounters counters = ref serving.CountersOf(Slot);
         long now = Stopwatch.GetTimestamp();
         counters.Transition(WorkerCounters.StateIdle, now);
         var spinner = default(SpinWait);
         int spins = 0;
+        bool searching = false;
         while (true)
         {
             // A move takes effect before the next task is taken: a worker reassigned while it was looking for work
             // (or parked) must not take one more task of the program it no longer serves.
             if (!ReferenceEquals(_assigned, serving))
             {
-                return null; // the caller switches sets at this task boundary
+                return StopSearching(serving, searching, null); // the caller switches sets at this task boundary
             }
 
             Task? task = serving.TryDequeueGlobal(Slot);
             if (task is not null)
             {
                 counters.Transition(WorkerCounters.StateBusy, Stopwatch.GetTimestamp());
-                WakeAnotherIfWorkLeft(serving);
-                return task;
+                return FoundWork(serving, searching, task);
             }
 
             bool missed = false;
@@ -274,23 +313,24 @@ internal sealed class Worker
 
                 counters.StealTicks += now - stealStart;
                 counters.Transition(WorkerCounters.StateBusy, now);
-                WakeAnotherIfWorkLeft(serving);
-                return task;
+                return FoundWork(serving, searching, task);
             }
 
             if (_pool.IsShuttingDown)
             {
                 if (serving.IsQuiescentForExit())
                 {
-                    return null;
+                    return StopSearching(serving, searching, null);
                 }
 
+                StartSearching(serving, ref searching);
                 spinner.SpinOnce(sleep1Threshold: -1);
                 continue; // shutting down: never block while work may remain
             }
 
             if (missed || spins < SpinLimit)
             {
+                StartSearching(serving, ref searching);
                 spins++;
                 spinner.SpinOnce(sleep1Threshold: -1);
                 continue;
@@ -299,36 +339,65 @@ internal sealed class Worker
             WorkQueueSet? lent = _pool.TryFindIdleWork(this, serving);
             if (lent is not null)
             {
-                return null; // lending (MultiProgramScheduler option): the caller switches at this boundary
+                return StopSearching(serving, searching, null); // lending (MultiProgramScheduler option): the caller switches
             }
 
-            Park(serving);
+            // Park ends our search before its barrier and starts a new one when it returns (woken or not).
+            Park(serving, searching);
+            searching = true;
             spins = 0;
             spinner.Reset();
         }
     }
 
-    // Ramp-up only (not needed for correctness): one producer wake-up per task may have woken a single worker while
-    // several tasks were queued; the worker that got one passes the wake-up on.
-    private void WakeAnotherIfWorkLeft(WorkQueueSet serving)
+    private static void StartSearching(WorkQueueSet serving, ref bool searching)
     {
-        if (serving.HasParked && serving.HasVisibleWork())
+        if (!searching)
         {
-            _pool.WakeOneFor(serving);
+            serving.StartSearching();
+            searching = true;
         }
     }
 
-    private void Park(WorkQueueSet? set)
+    private static Task? StopSearching(WorkQueueSet serving, bool searching, Task? task)
+    {
+        if (searching)
+        {
+            serving.StopSearching();
+        }
+
+        return task;
+    }
+
+    // Found a task. A searcher hands on through StopSearching (obligation 2). A worker that found it at once passes
+    // the wake-up on when a worker is parked, none is searching or being woken, and more work is visible: ramp-up
+    // only, not needed for correctness (one producer wake-up may have stood for several queued tasks).
+    private static Task FoundWork(WorkQueueSet serving, bool searching, Task task)
+    {
+        if (searching)
+        {
+            serving.StopSearching();
+        }
+        else if (serving.HasParked && !serving.HasSearcherOrPendingWake && serving.HasVisibleWork())
+        {
+            serving.WakeIfParked();
+        }
+
+        return task;
+    }
+
+    private void Park(WorkQueueSet? set, bool searching = false)
     {
         _wake.Reset();
         _parkedOn = set;
         Volatile.Write(ref _parkState, ParkParked);
 
-        // Required: no lost wake-up. The increment publishes us to producers; the process-wide barrier drains every
-        // other processor's store buffer, so a producer that has not seen the increment has its task visible to the
-        // re-check below (asymmetric pair with WorkQueueSet.SignalWork, which has no fence). Assign's CAS and
-        // BeginShutdown's barrier are full fences on their side, so the same barrier also pairs with them.
-        set?.AddParked();
+        // Required: no lost wake-up. The increment publishes us to producers (and, for a searcher, the decrement of the
+        // searching count stops them relying on us); the process-wide barrier drains every other processor's store
+        // buffer, so a producer that has not seen the change has its task visible to the re-check below (asymmetric
+        // pair with WorkQueueSet.SignalWork, which has no fence). Assign's CAS and BeginShutdown's barrier are full
+        // fences on their side, so the same barrier also pairs with them.
+        set?.OnParking(searching);
         bool lender = set is not null && _pool.IsLending;
         if (lender)
         {
@@ -347,7 +416,9 @@ internal sealed class Worker
         }
 
         Interlocked.Exchange(ref _parkState, ParkRunning);
-        set?.RemoveParked();
+
+        // Searching again, then the wake token released (WorkQueueSet.cs header, obligation 3).
+        set?.OnUnparked();
         if (lender)
         {
             _pool.RemoveParkedLender();

@@ -109,11 +109,40 @@ internal sealed class WorkerPool
     /// <summary>Waker: wakes one worker parked on <paramref name="set"/>, if any (or, with lending, any parked worker).</summary>
     public void WakeOneFor(WorkQueueSet set)
     {
+        if (TryWakeParkedOn(set) || !_lending)
+        {
+            return;
+        }
+
+        // Lending: no worker of the set is parked; a worker parked on another set may come and help.
         Worker[] workers = _workers;
         int n = workers.Length;
+        int start = WakeStart(n);
+        for (int k = 0; k < n; k++)
+        {
+            int i = start + k;
+            if (i >= n)
+            {
+                i -= n;
+            }
 
-        // A cheap per-thread start spreads concurrent wakers over different workers.
-        int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
+            if (workers[i].ParkedOn is not null && workers[i].TryWake())
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Waker: wakes one worker parked on <paramref name="set"/> itself (never a lender of another set); true if this call
+    /// woke one. The woken worker leaves Worker.Park on <paramref name="set"/>, which is what WorkQueueSet's wake token
+    /// relies on.
+    /// </summary>
+    public bool TryWakeParkedOn(WorkQueueSet set)
+    {
+        Worker[] workers = _workers;
+        int n = workers.Length;
+        int start = WakeStart(n);
         for (int k = 0; k < n; k++)
         {
             int i = start + k;
@@ -125,28 +154,15 @@ internal sealed class WorkerPool
             Worker worker = workers[i];
             if (ReferenceEquals(worker.ParkedOn, set) && worker.TryWake())
             {
-                return;
+                return true;
             }
         }
 
-        if (_lending)
-        {
-            // Lending: no worker of the set is parked; a worker parked on another set may come and help.
-            for (int k = 0; k < n; k++)
-            {
-                int i = start + k;
-                if (i >= n)
-                {
-                    i -= n;
-                }
-
-                if (workers[i].ParkedOn is not null && workers[i].TryWake())
-                {
-                    return;
-                }
-            }
-        }
+        return false;
     }
+
+    // A cheap per-thread start spreads concurrent wakers over different workers.
+    private static int WakeStart(int n) => (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
 
     /// <summary>
     /// Worker about to park with nothing to do in <paramref name="serving"/>: with lending enabled, moves it (by a CAS
