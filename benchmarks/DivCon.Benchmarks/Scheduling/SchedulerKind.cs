@@ -10,6 +10,17 @@ internal static class SchedulerKind
     public static WorkStealingTaskScheduler CreateWorkStealing() => new(Workers);
 
     /// <summary>
+    /// The same scheduler with each worker pinned to one of the first <see cref="Workers"/> processors this process may
+    /// use (best effort: unpinned, and said so in its <c>UnpinnedReason</c>, where pinning is impossible).
+    /// </summary>
+    public static WorkStealingTaskScheduler CreatePinned() => new(new WorkStealingSchedulerOptions
+    {
+        WorkerCount = Workers,
+        Processors = ThreadAffinity.GetProcessAffinity().Take(Workers).ToArray() is { Length: Workers } processors ? processors : null,
+        BestEffortPinning = true,
+    });
+
+    /// <summary>
     /// Restricted stealing with every worker in its own group: each steal first sweeps an empty own group, then
     /// widens (the most the restricted sweep can cost on this 2-core machine with one shared cache).
     /// </summary>

@@ -15,6 +15,7 @@ public class SpawnTreeBenchmarks
 {
     private WorkStealingTaskScheduler? _workStealing;
     private WorkStealingTaskScheduler? _cacheGroupFirst;
+    private WorkStealingTaskScheduler? _pinned;
 
     /// <summary>Tree depth: 2^(Depth+1) - 1 tasks.</summary>
     [Params(16, 18, 20)]
@@ -25,6 +26,7 @@ public class SpawnTreeBenchmarks
     {
         _workStealing = SchedulerKind.CreateWorkStealing();
         _cacheGroupFirst = SchedulerKind.CreateCacheGroupFirst();
+        _pinned = SchedulerKind.CreatePinned();
     }
 
     [GlobalCleanup]
@@ -32,6 +34,7 @@ public class SpawnTreeBenchmarks
     {
         _workStealing?.Dispose();
         _cacheGroupFirst?.Dispose();
+        _pinned?.Dispose();
     }
 
     [Benchmark(Baseline = true, Description = "Default")]
@@ -39,6 +42,9 @@ public class SpawnTreeBenchmarks
 
     [Benchmark(Description = "WorkStealing(2)")]
     public long WorkStealing() => SpawnTree.Run(_workStealing!, Depth);
+
+    [Benchmark(Description = "WorkStealing(2) pinned")]
+    public long Pinned() => SpawnTree.Run(_pinned!, Depth);
 
     [Benchmark(Description = "WorkStealing(2) CacheGroupFirst")]
     public long CacheGroupFirst() => SpawnTree.Run(_cacheGroupFirst!, Depth);

@@ -58,9 +58,9 @@
 //   available   = external + Σ(Pushed - Taken): O(slots), independent of how many tasks are queued; racy reads may
 //                 be off by the tasks in flight and are clamped at zero (a load estimate for policies).
 //   outstanding = external + ΣPushed - ΣFinished, read Finished first, then the pushes (IsIdle). Exact when it reads
-//                 zero: a task counted as finished was pushed before (its push happens-before its take, which
-//                 happens-before the Finished store we read), so the pushes read afterwards include every finished
-//                 task; equal sums then mean every counted push has finished, and nothing else can be running.
+//                 zero: a task counted as finished was counted as pushed before (a worker counts a push before it
+//                 publishes the task, the publication happens-before the take, which happens-before the Finished store
+//                 we read), so the pushes read afterwards include every finished task; equal sums then mean every counted push has finished, and nothing else can be running.
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
@@ -178,8 +178,11 @@ internal sealed class WorkQueueSet
         if (worker is not null && ReferenceEquals(worker.Serving, this))
         {
             int slot = worker.Slot;
-            _deques[slot].LocalPush(task);
+
+            // Count, then publish (required by IsIdle): the deque's publication is a release, so a thief that takes
+            // and finishes this task, and a reader that then sees its Finished count, also see this push counted.
             _counters[slot].Pushed++; // owner only
+            _deques[slot].LocalPush(task);
             SignalWork();
         }
         else
