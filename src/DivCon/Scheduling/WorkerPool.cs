@@ -109,27 +109,10 @@ internal sealed class WorkerPool
     /// <summary>Waker: wakes one worker parked on <paramref name="set"/>, if any (or, with lending, any parked worker).</summary>
     public void WakeOneFor(WorkQueueSet set)
     {
-        if (TryWakeParkedOn(set) || !_lending)
+        if (!TryWakeParkedOn(set) && _lending)
         {
-            return;
-        }
-
-        // Lending: no worker of the set is parked; a worker parked on another set may come and help.
-        Worker[] workers = _workers;
-        int n = workers.Length;
-        int start = WakeStart(n);
-        for (int k = 0; k < n; k++)
-        {
-            int i = start + k;
-            if (i >= n)
-            {
-                i -= n;
-            }
-
-            if (workers[i].ParkedOn is not null && workers[i].TryWake())
-            {
-                return;
-            }
+            // Lending: no worker of the set is parked; a worker parked on another set may come and help.
+            TryWakeFirst(set, static (worker, _) => worker.ParkedOn is not null);
         }
     }
 
@@ -138,11 +121,15 @@ internal sealed class WorkerPool
     /// woke one. The woken worker leaves Worker.Park on <paramref name="set"/>, which is what WorkQueueSet's wake token
     /// relies on.
     /// </summary>
-    public bool TryWakeParkedOn(WorkQueueSet set)
+    public bool TryWakeParkedOn(WorkQueueSet set) => TryWakeFirst(set, static (worker, s) => ReferenceEquals(worker.ParkedOn, s));
+
+    // Wakes the first parked worker that matches, scanning from a per-thread start so that concurrent wakers spread
+    // over different workers; true if this call woke one.
+    private bool TryWakeFirst(WorkQueueSet set, Func<Worker, WorkQueueSet, bool> matches)
     {
         Worker[] workers = _workers;
         int n = workers.Length;
-        int start = WakeStart(n);
+        int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
         for (int k = 0; k < n; k++)
         {
             int i = start + k;
@@ -152,7 +139,7 @@ internal sealed class WorkerPool
             }
 
             Worker worker = workers[i];
-            if (ReferenceEquals(worker.ParkedOn, set) && worker.TryWake())
+            if (matches(worker, set) && worker.TryWake())
             {
                 return true;
             }
@@ -160,9 +147,6 @@ internal sealed class WorkerPool
 
         return false;
     }
-
-    // A cheap per-thread start spreads concurrent wakers over different workers.
-    private static int WakeStart(int n) => (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
 
     /// <summary>
     /// Worker about to park with nothing to do in <paramref name="serving"/>: with lending enabled, moves it (by a CAS
