@@ -43,7 +43,10 @@ public static class SimulationSchemes
         OversubscribedFree => (Arrangement.OversubscribedFree, null),
         OversubscribedPinned => (Arrangement.OversubscribedPinned, null),
         Shared => (Arrangement.SharedPool, null),
-        StaticPartitioned => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(ScalabilityPolicy.PolicyName), Ticks: false)),
+        // Ticks like the harness's static-partitioned scheme (a MultiProgramScheduler with the ScalabilityPolicy and the
+        // 100 ms interval): the shares never change, but with fewer cores than programs the ticks rotate the cores, so no
+        // program is starved for good.
+        StaticPartitioned => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(ScalabilityPolicy.PolicyName), Ticks: true)),
         DynamicPartitioned => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(TaskAvailabilityPolicy.PolicyName), Ticks: true)),
         _ when IsKnown(name) => (Arrangement.Partitioned, new PartitioningSetup(PartitioningPolicies.Create(name), Ticks: true)),
         _ => throw new ArgumentException($"Unknown scheme '{name}'; use one of: {string.Join(", ", Names)}.", nameof(name)),
