@@ -78,15 +78,17 @@ public abstract partial class Figure
             canvas.DrawText(tick.Label, fx0 - tickLength - gap, y, TickPx * s, s_textColor, HAlign.Right, VAlign.Middle);
         }
 
-        foreach (Tick tick in layout.XTicks)
+        for (int i = 0; i < layout.XTicks.Count; i++)
         {
+            Tick tick = layout.XTicks[i];
             double x = Canvas.Crisp(layout.X.ToPixel(tick.Value));
             if (xSpec.Categories is null)
             {
                 canvas.StrokeSegments([new(new(x, fy1), new(x, fy1 + tickLength))], gridWidth, s_frameColor);
             }
 
-            canvas.DrawText(tick.Label, x, fy1 + tickLength + gap, layout.TickFontPx, s_textColor, HAlign.Center, VAlign.Top);
+            double row = layout.XTickRows > 1 ? i % layout.XTickRows : 0;
+            canvas.DrawText(tick.Label, x, fy1 + tickLength + gap + row * layout.XTickRowPx, layout.TickFontPx, s_textColor, HAlign.Center, VAlign.Top);
         }
 
         if (xSpec.Label.Length > 0)

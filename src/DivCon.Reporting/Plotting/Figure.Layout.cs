@@ -42,21 +42,24 @@ public abstract partial class Figure
         double right = 12 * s + (outside ? legendW + 2 * pad : 0);
         double left = 60 * s;
         double tickFont = TickPx * s;
+        double rowPx = tickH + StrokeFont.DescentPx(TickPx * s) + gap;
+        int xRows = 1;
         IReadOnlyList<Tick> xTicks = [], yTicks = [];
         for (int pass = 0; pass < 3; pass++)
         {
-            double plotH = Math.Max(10, height - top - bottom);
+            double plotH = Math.Max(10, height - top - bottom - (xRows - 1) * rowPx);
             yTicks = ySpec.Categories is { } yCategories
                 ? [.. yCategories.Select((c, i) => new Tick(i, c))]
                 : TickGenerator.Generate(ySpec.Scale, ySpec.Min, ySpec.Max, Math.Clamp((int)(plotH / (42 * s)), 2, 10), ySpec.IntegerTicks);
             double yLabelW = yTicks.Count == 0 ? 0 : yTicks.Max(t => StrokeFont.MeasureWidth(t.Label, tickFont));
             left = pad + (ySpec.Label.Length > 0 ? labelH + pad : 0) + yLabelW + gap + tickLength;
             double plotW = Math.Max(10, width - left - right);
-            (xTicks, tickFont) = XTicks(xSpec, plotW, s);
+            (xTicks, tickFont, xRows) = XTicks(xSpec, plotW, s);
             double lastHalf = xTicks.Count == 0 ? 0 : StrokeFont.MeasureWidth(xTicks[^1].Label, tickFont) / 2;
             right = Math.Max(12 * s, lastHalf + 4 * s) + (outside ? legendW + 2 * pad : 0);
         }
 
+        bottom += (xRows - 1) * rowPx;
         var area = new RectD(left, top, Math.Max(left + 10, width - right), Math.Max(top + 10, height - bottom));
         var xMap = new AxisMap(xSpec.Scale, xSpec.Min, xSpec.Max, area.X0, area.X1);
         var yMap = new AxisMap(ySpec.Scale, ySpec.Min, ySpec.Max, area.Y1, area.Y0);
@@ -78,6 +81,8 @@ public abstract partial class Figure
                     XTicks = xTicks,
                     YTicks = yTicks,
                     TickFontPx = tickFont,
+                    XTickRows = xRows,
+                    XTickRowPx = rowPx,
                 };
                 legendBox = BestCorner(area, legendW, legendH, pad, Obstacles(probe).ToList(), s);
             }
@@ -92,6 +97,8 @@ public abstract partial class Figure
             XTicks = xTicks,
             YTicks = yTicks,
             TickFontPx = tickFont,
+            XTickRows = xRows,
+            XTickRowPx = rowPx,
             XMinorTicks = xSpec.Categories is null ? TickGenerator.Minor(xSpec.Scale, xSpec.Min, xSpec.Max, xTicks) : [],
             YMinorTicks = ySpec.Categories is null ? TickGenerator.Minor(ySpec.Scale, ySpec.Min, ySpec.Max, yTicks) : [],
             Legend = legendBox,
@@ -100,20 +107,29 @@ public abstract partial class Figure
     }
 
     /// <summary>X ticks for the plot width: numeric ticks thinned until their labels do not touch; category
-    /// labels shrunk (down to 8 px) until they fit their slots.</summary>
-    private static (IReadOnlyList<Tick> Ticks, double FontPx) XTicks(AxisSpec spec, double plotW, double s)
+    /// labels shrunk (down to 8 px) until they fit their slots, and when even that is too wide, set on two
+    /// alternating rows (each label then has two slots) and shrunk again as needed.</summary>
+    private static (IReadOnlyList<Tick> Ticks, double FontPx, int Rows) XTicks(AxisSpec spec, double plotW, double s)
     {
         double font = TickPx * s;
         if (spec.Categories is { } categories)
         {
             IReadOnlyList<Tick> ticks = [.. categories.Select((c, i) => new Tick(i, c))];
             double slot = plotW / Math.Max(1, categories.Count);
-            while (font > 8 * s && ticks.Any(t => StrokeFont.MeasureWidth(t.Label, font) > slot - 4 * s))
+            for (int rows = 1; ; rows++)
             {
-                font -= 0.5 * s;
-            }
+                font = TickPx * s;
+                while (font > 8 * s && ticks.Any(t => StrokeFont.MeasureWidth(t.Label, font) > rows * slot - 4 * s))
+                {
+                    font -= 0.5 * s;
+                }
 
-            return (ticks, font);
+                bool fits = ticks.All(t => StrokeFont.MeasureWidth(t.Label, font) <= rows * slot - 4 * s);
+                if (fits || rows == 2 || categories.Count < 2)
+                {
+                    return (ticks, font, rows);
+                }
+            }
         }
 
         for (int maxTicks = Math.Clamp((int)(plotW / (70 * s)), 2, 12); ; maxTicks--)
@@ -130,7 +146,7 @@ public abstract partial class Figure
 
             if (!overlap || maxTicks <= 2)
             {
-                return (ticks, font);
+                return (ticks, font, 1);
             }
         }
     }

@@ -224,6 +224,32 @@ public sealed class RenderingTests
     }
 
     [Fact]
+    public void BarChart_LongCategoryLabelsGoOnTwoRowsAndNeverTouch()
+    {
+        string[] schemes = ["oversubscribed-free", "oversubscribed-pinned", "shared", "static-partitioned", "dynamic-partitioned", "hill-climbing", "idle-lending", "equal-shares", "tpl-default"];
+        var chart = new BarChart("ANTT", schemes) { ShowLegend = false };
+        chart.AddSeries("ANTT", [.. schemes.Select((_, i) => 2.0 + i * 0.1)]);
+
+        chart.Render(800, 500, out PlotLayout layout);
+
+        Assert.Equal(2, layout.XTickRows);
+        Assert.True(layout.XTickRowPx > layout.TickFontPx * 0.5);
+        for (int i = 2; i < schemes.Length; i++)
+        {
+            // Neighbours on the same row (two categories apart) leave a gap between their labels.
+            double distance = layout.X.ToPixel(i) - layout.X.ToPixel(i - 2);
+            double halfWidths = (StrokeFont.MeasureWidth(schemes[i], layout.TickFontPx) + StrokeFont.MeasureWidth(schemes[i - 2], layout.TickFontPx)) / 2;
+            Assert.True(distance > halfWidths, $"'{schemes[i - 2]}' and '{schemes[i]}' touch");
+        }
+
+        // Short labels stay on one row.
+        var small = new BarChart("ANTT", ["a", "b", "c"]) { ShowLegend = false };
+        small.AddSeries("ANTT", [1, 2, 3]);
+        small.Render(800, 500, out PlotLayout smallLayout);
+        Assert.Equal(1, smallLayout.XTickRows);
+    }
+
+    [Fact]
     public void BarChart_SingleGroupLabelsBarsWithSeriesNames()
     {
         var chart = new BarChart("ANTT", ["ANTT"]);

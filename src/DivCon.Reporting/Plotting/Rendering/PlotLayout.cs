@@ -22,6 +22,13 @@ internal sealed class PlotLayout
 
     public required double TickFontPx { get; init; }
 
+    /// <summary>Rows of x tick labels: 2 when category labels are too long for one row even at the smallest font;
+    /// then labels alternate between the rows (even indices on the first).</summary>
+    public int XTickRows { get; init; } = 1;
+
+    /// <summary>Height of one row of x tick labels, in pixels.</summary>
+    public double XTickRowPx { get; init; }
+
     public RectD? Legend { get; init; }
 
     public bool LegendOutside { get; init; }
