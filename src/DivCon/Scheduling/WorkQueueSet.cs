@@ -389,12 +389,7 @@ internal sealed class WorkQueueSet
         x ^= x << 5;
         random = x;
         StealGroups? groups = _stealGroups;
-        if (groups is null)
-        {
-            return SweepAll(slot, (int)(x % (uint)n), ref missed);
-        }
-
-        if (_scope == StealingScope.CacheGroupFirst)
+        if (groups is not null && _scope == StealingScope.CacheGroupFirst)
         {
             Task? task = SweepList(slot, groups.Local[slot], x, ref missed);
             if (task is not null)
@@ -407,38 +402,18 @@ internal sealed class WorkQueueSet
             return task;
         }
 
-        int start = (int)(x % (uint)n);
-        for (int k = 0; k < n; k++)
-        {
-            int victim = start + k;
-            if (victim >= n)
-            {
-                victim -= n;
-            }
-
-            if (victim == slot)
-            {
-                continue;
-            }
-
-            Task? task = _deques[victim].TrySteal(ref missed);
-            if (task is not null)
-            {
-                _counters[slot].Taken++;
-                remote = !groups.SameGroup(slot, victim);
-                return task;
-            }
-        }
-
-        return null;
+        Task? stolen = SweepAll(slot, (int)(x % (uint)n), ref missed, out int victim);
+        remote = stolen is not null && groups is not null && !groups.SameGroup(slot, victim);
+        return stolen;
     }
 
-    private Task? SweepAll(int slot, int start, ref bool missed)
+    // Every other slot once, from start on (wrapping); the victim robbed, if any.
+    private Task? SweepAll(int slot, int start, ref bool missed, out int victim)
     {
         int n = _deques.Length;
         for (int k = 0; k < n; k++)
         {
-            int victim = start + k;
+            victim = start + k;
             if (victim >= n)
             {
                 victim -= n;
@@ -457,6 +432,7 @@ internal sealed class WorkQueueSet
             }
         }
 
+        victim = -1;
         return null;
     }
 
