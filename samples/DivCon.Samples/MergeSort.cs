@@ -10,15 +10,12 @@ namespace DivCon.Samples;
 /// always reads from one array and writes the other, whatever depth its children's leaves were at, and the level-1
 /// result lands in <see cref="SortBase{TElement}.SortedElements"/>. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
 /// </summary>
-public sealed class MergeSort : SortBase<int>, IDivConSample
+public sealed class MergeSort : SortProgram
 {
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "mergesort";
 
-    private readonly SortingBaseline _baseline = new();
-    private readonly int[]? _preset;
     private int[]? _buffer;
-    private bool _hasResult;
 
     /// <summary>Creates the program for a named size; the data is made on <see cref="TestableDivCon{TParam, TResult}.Initialize"/> or the first run.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -28,49 +25,22 @@ public sealed class MergeSort : SortBase<int>, IDivConSample
     }
 
     internal MergeSort(ProblemSize size, int length, int seed)
-        : base(length, seed)
+        : base(size, length, seed)
     {
-        Size = size;
     }
 
     // Tests: sorts a copy of the given elements instead of random ones.
     internal MergeSort(int[] elements)
-        : this(Samples.ProblemSize.Small, elements.Length, seed: 0)
+        : base(Samples.ProblemSize.Small, elements.Length, seed: 0, preset: elements)
     {
-        _preset = elements;
     }
 
     /// <inheritdoc/>
-    public string Name => ProgramName;
-
-    /// <inheritdoc/>
-    public ProblemSize Size { get; }
+    public override string Name => ProgramName;
 
     /// <summary>The number of integers for each size: small 2^18, medium 2^23, thesis 2^26 (§4.4.5).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
     public static int LengthFor(ProblemSize size) => QuickSort.LengthFor(size);
-
-    /// <inheritdoc/>
-    public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
-    {
-        _hasResult = false;
-        await RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
-        _hasResult = true;
-    }
-
-    /// <inheritdoc/>
-    public void RunSequential()
-    {
-        Initialize();
-        _baseline.Run(SourceElements);
-    }
-
-    /// <inheritdoc/>
-    public void Verify()
-    {
-        SampleRun.EnsureParallelResult(_hasResult, Name);
-        _baseline.Verify(Name, SourceElements, SortedElements);
-    }
 
     /// <inheritdoc/>
     protected override void InitializeCore()
@@ -78,10 +48,6 @@ public sealed class MergeSort : SortBase<int>, IDivConSample
         base.InitializeCore();
         _buffer = new int[Length];
     }
-
-    /// <inheritdoc/>
-    protected override int[] GenerateElements(int length, int seed) =>
-        _preset is null ? SortingBaseline.GenerateNonNegative(length, seed) : (int[])_preset.Clone();
 
     /// <summary>Copies the range from the source into this level's output array and sorts it there.</summary>
     protected override ElementRange ExecuteMuscle(ElementRange problem, int level)

@@ -19,10 +19,7 @@ public sealed class MonteCarloPi : GranularDivCon<PointRange, long>, IDivConSamp
 
     private readonly int _branchingFactor;
     private readonly ulong _key;
-    private long _result;
-    private bool _hasResult;
-    private long _baseline;
-    private bool _hasBaseline;
+    private readonly ExactResult _count = new();
 
     /// <summary>Creates the program for a named size (no data to make: the seed is the input).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -55,10 +52,10 @@ public sealed class MonteCarloPi : GranularDivCon<PointRange, long>, IDivConSamp
     public override int BranchingFactor => _branchingFactor;
 
     /// <summary>Points inside the circle in the last successful parallel run.</summary>
-    public long InsideCount => _result;
+    public long InsideCount => _count.Parallel;
 
     /// <summary>The π estimate of the last successful parallel run.</summary>
-    public double Estimate => 4.0 * _result / ProblemSize;
+    public double Estimate => 4.0 * _count.Parallel / ProblemSize;
 
     /// <summary>
     /// The allowed |estimate − π|: six standard deviations of the estimator, 6 · 4 · √(p(1 − p) / N) with p = π/4
@@ -68,43 +65,23 @@ public sealed class MonteCarloPi : GranularDivCon<PointRange, long>, IDivConSamp
 
     /// <summary>The number of points for each size: small 2^20, medium 2^27, thesis 2^30 (§4.4.2).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
-    public static long PointsFor(ProblemSize size) => size switch
-    {
-        Samples.ProblemSize.Small => 1L << 20,
-        Samples.ProblemSize.Medium => 1L << 27,
-        Samples.ProblemSize.Thesis => 1L << 30,
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
-    };
+    public static long PointsFor(ProblemSize size) =>
+        SampleRun.BySize(size, 1L << 20, 1L << 27, 1L << 30);
 
     /// <inheritdoc/>
     public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
-        _hasResult = false;
-        _result = await RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
-        _hasResult = true;
+        _count.StartParallel();
+        _count.SetParallel(await RunAsync(scheduler, cancellationToken).ConfigureAwait(false));
     }
 
     /// <inheritdoc/>
-    public void RunSequential()
-    {
-        _baseline = CountInside(0, ProblemSize);
-        _hasBaseline = true;
-    }
+    public void RunSequential() => _count.SetBaseline(CountInside(0, ProblemSize));
 
     /// <inheritdoc/>
     public void Verify()
     {
-        SampleRun.EnsureParallelResult(_hasResult, Name);
-        if (!_hasBaseline)
-        {
-            RunSequential();
-        }
-
-        if (_result != _baseline)
-        {
-            throw SampleRun.Mismatch(Name, $"{_result} points inside instead of {_baseline}.");
-        }
-
+        _count.Verify(Name, RunSequential, static (parallel, baseline) => $"{parallel} points inside instead of {baseline}.");
         if (Math.Abs(Estimate - Math.PI) > Tolerance)
         {
             throw new InvalidOperationException($"{Name}: the estimate {Estimate} is further than {Tolerance} from π.");

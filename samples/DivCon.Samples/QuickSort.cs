@@ -9,17 +9,13 @@ namespace DivCon.Samples;
 /// The pivot is the median of the first (up to) 100 elements of the range; elements equal to the pivot go to the
 /// upper part. Seeded non-negative random integers. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
 /// </summary>
-public sealed class QuickSort : SortBase<int>, IDivConSample
+public sealed class QuickSort : SortProgram
 {
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "quicksort";
 
     /// <summary>How many leading elements of a range the pivot is the median of (§4.4.4).</summary>
     public const int PivotSampleSize = 100;
-
-    private readonly SortingBaseline _baseline = new();
-    private readonly int[]? _preset;
-    private bool _hasResult;
 
     /// <summary>Creates the program for a named size; the data is made on <see cref="TestableDivCon{TParam, TResult}.Initialize"/> or the first run.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -29,59 +25,23 @@ public sealed class QuickSort : SortBase<int>, IDivConSample
     }
 
     internal QuickSort(ProblemSize size, int length, int seed)
-        : base(length, seed)
+        : base(size, length, seed)
     {
-        Size = size;
     }
 
     // Tests: sorts a copy of the given elements instead of random ones.
     internal QuickSort(int[] elements)
-        : this(Samples.ProblemSize.Small, elements.Length, seed: 0)
+        : base(Samples.ProblemSize.Small, elements.Length, seed: 0, preset: elements)
     {
-        _preset = elements;
     }
 
     /// <inheritdoc/>
-    public string Name => ProgramName;
-
-    /// <inheritdoc/>
-    public ProblemSize Size { get; }
+    public override string Name => ProgramName;
 
     /// <summary>The number of integers for each size: small 2^18, medium 2^23, thesis 2^26 (§4.4.4).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
-    public static int LengthFor(ProblemSize size) => size switch
-    {
-        Samples.ProblemSize.Small => 1 << 18,
-        Samples.ProblemSize.Medium => 1 << 23,
-        Samples.ProblemSize.Thesis => 1 << 26,
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
-    };
-
-    /// <inheritdoc/>
-    public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
-    {
-        _hasResult = false;
-        await RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
-        _hasResult = true;
-    }
-
-    /// <inheritdoc/>
-    public void RunSequential()
-    {
-        Initialize();
-        _baseline.Run(SourceElements);
-    }
-
-    /// <inheritdoc/>
-    public void Verify()
-    {
-        SampleRun.EnsureParallelResult(_hasResult, Name);
-        _baseline.Verify(Name, SourceElements, SortedElements);
-    }
-
-    /// <inheritdoc/>
-    protected override int[] GenerateElements(int length, int seed) =>
-        _preset is null ? SortingBaseline.GenerateNonNegative(length, seed) : (int[])_preset.Clone();
+    public static int LengthFor(ProblemSize size) =>
+        SampleRun.BySize(size, 1 << 18, 1 << 23, 1 << 26);
 
     /// <summary>Partitions the range around the median of its first 100 elements into [min, p) &lt; pivot ≤ [p, max).</summary>
     protected override ElementRange[] Split(ElementRange problem, int level)

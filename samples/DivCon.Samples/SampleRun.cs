@@ -14,6 +14,15 @@ internal static class SampleRun
     public static InvalidOperationException Mismatch(string name, string detail) =>
         new($"{name}: the parallel result differs from the sequential baseline: {detail}");
 
+    // The value for a named size (the programs' size tables); an undefined size is refused like every sample does.
+    public static T BySize<T>(ProblemSize size, T small, T medium, T thesis) => size switch
+    {
+        ProblemSize.Small => small,
+        ProblemSize.Medium => medium,
+        ProblemSize.Thesis => thesis,
+        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
+    };
+
     public static int CheckLength(long length, string name)
     {
         if (length > Array.MaxLength)

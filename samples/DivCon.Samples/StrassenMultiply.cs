@@ -66,13 +66,8 @@ public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMat
 
     /// <summary>The order for each size: small 256, medium 1280 (= 5 · 2^8: splits down to order 40), thesis 1536 (§4.4.3).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
-    public static int OrderFor(ProblemSize size) => size switch
-    {
-        Samples.ProblemSize.Small => 256,
-        Samples.ProblemSize.Medium => 1280,
-        Samples.ProblemSize.Thesis => 1536,
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
-    };
+    public static int OrderFor(ProblemSize size) =>
+        SampleRun.BySize(size, 256, 1280, 1536);
 
     /// <summary>The sequential Strassen product, standard below <paramref name="leafOrder"/> or at odd orders.</summary>
     public static SquareMatrix MultiplySequential(SquareMatrix a, SquareMatrix b, int leafOrder)

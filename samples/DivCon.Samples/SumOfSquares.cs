@@ -11,10 +11,7 @@ public sealed class SumOfSquares : MapReduce<int, long>, IDivConSample
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "sumofsquares";
 
-    private long _result;
-    private bool _hasResult;
-    private long _baseline;
-    private bool _hasBaseline;
+    private readonly ExactResult _sum = new();
 
     /// <summary>Creates the program for a named size; the data is made on <see cref="TestableDivCon{TParam, TResult}.Initialize"/> or the first run.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -36,24 +33,18 @@ public sealed class SumOfSquares : MapReduce<int, long>, IDivConSample
     public ProblemSize Size { get; }
 
     /// <summary>The result of the last successful parallel run.</summary>
-    public long Result => _result;
+    public long Result => _sum.Parallel;
 
     /// <summary>The number of integers for each size: small 2^20, medium 2^27 (memory-bound: about 0.1–0.3 s per parallel run on 2 cores; larger would exceed the thesis size), thesis 2^27 (§4.4.1).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
-    public static int LengthFor(ProblemSize size) => size switch
-    {
-        Samples.ProblemSize.Small => 1 << 20,
-        Samples.ProblemSize.Medium => 1 << 27,
-        Samples.ProblemSize.Thesis => 1 << 27,
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
-    };
+    public static int LengthFor(ProblemSize size) =>
+        SampleRun.BySize(size, 1 << 20, 1 << 27, 1 << 27);
 
     /// <inheritdoc/>
     public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
-        _hasResult = false;
-        _result = await RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
-        _hasResult = true;
+        _sum.StartParallel();
+        _sum.SetParallel(await RunAsync(scheduler, cancellationToken).ConfigureAwait(false));
     }
 
     /// <inheritdoc/>
@@ -67,24 +58,12 @@ public sealed class SumOfSquares : MapReduce<int, long>, IDivConSample
             sum += (long)elements[i] * elements[i];
         }
 
-        _baseline = sum;
-        _hasBaseline = true;
+        _sum.SetBaseline(sum);
     }
 
     /// <inheritdoc/>
-    public void Verify()
-    {
-        SampleRun.EnsureParallelResult(_hasResult, Name);
-        if (!_hasBaseline)
-        {
-            RunSequential();
-        }
-
-        if (_result != _baseline)
-        {
-            throw SampleRun.Mismatch(Name, $"{_result} instead of {_baseline}.");
-        }
-    }
+    public void Verify() =>
+        _sum.Verify(Name, RunSequential, static (parallel, baseline) => $"{parallel} instead of {baseline}.");
 
     /// <inheritdoc/>
     protected override int[] GenerateElements(int length, int seed)

@@ -233,18 +233,6 @@ public static class SimulationReport
         w.WriteEndObject();
     }
 
-    private static void WriteNullable(Utf8JsonWriter w, string name, double? value)
-    {
-        if (value is { } v)
-        {
-            w.WriteNumber(name, v);
-        }
-        else
-        {
-            w.WriteNull(name);
-        }
-    }
-
     /// <summary>CSV, one row per (workload, cores, scheme, program), invariant culture, header first.</summary>
     public static string ToCsv(IReadOnlyList<NamedResult> results)
     {

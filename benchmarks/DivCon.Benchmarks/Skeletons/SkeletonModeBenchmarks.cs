@@ -1,5 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using DivCon.Samples;
 using DivCon.Skeletons;
 
 namespace DivCon.Benchmarks.Skeletons;
@@ -9,35 +8,10 @@ namespace DivCon.Benchmarks.Skeletons;
 /// workers; the Ratio column is fork-join time / asynchronous time in the same run. Granularity: 4 muscles per core
 /// for 2 cores.
 /// </summary>
-public class SkeletonModeBenchmarks
+public class SkeletonModeBenchmarks : SampleBenchmark
 {
-    private IDivConSample _program = null!;
-    private TaskScheduler _scheduler = null!;
-    private Action? _release;
-
-    [Params("sumofsquares", "montecarlopi", "strassen", "quicksort", "mergesort")]
-    public string Program { get; set; } = "quicksort";
-
-    [Params("pair2", "ws2")]
-    public string Scheduler { get; set; } = "pair2";
-
-    [Params(ProblemSize.Medium)]
-    public ProblemSize Size { get; set; } = ProblemSize.Medium;
-
-    [GlobalSetup]
-    public void Setup()
-    {
-        (_scheduler, _release) = BenchmarkSchedulers.Create(Scheduler);
-        _program = SampleCatalog.Create(Program, Size, settings: new SampleSettings { Cores = 2 });
-        _program.Initialize();
-    }
-
-    [GlobalCleanup]
-    public void Cleanup()
-    {
-        _program.Verify();
-        _release?.Invoke();
-    }
+    [Params("sumofsquares", "montecarlopi", "strassen", "quicksort", "mergesort", Priority = SchedulerBenchmark.ProgramPriority)]
+    public override string Program { get; set; } = "quicksort";
 
     [Benchmark(Baseline = true)]
     public void Asynchronous() => Run(DivConExecution.Asynchronous);
@@ -47,7 +21,7 @@ public class SkeletonModeBenchmarks
 
     private void Run(DivConExecution execution)
     {
-        _program.Execution = execution;
-        _program.RunParallelAsync(_scheduler).GetAwaiter().GetResult();
+        Sample.Execution = execution;
+        RunParallel();
     }
 }

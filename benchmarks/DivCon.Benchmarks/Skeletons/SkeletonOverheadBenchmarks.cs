@@ -10,24 +10,18 @@ namespace DivCon.Benchmarks.Skeletons;
 /// and on: recording allocates nothing once the profiler has seen the recursion's depth.
 /// </summary>
 [MemoryDiagnoser]
-public class SkeletonOverheadBenchmarks
+public class SkeletonOverheadBenchmarks : SchedulerBenchmark
 {
     private const int Size = 1 << 16;
     private DivConBase<ElementRange, long> _program = null!;
     private PhaseProfiler _profiler = null!;
-    private TaskScheduler _scheduler = null!;
-    private Action? _release;
 
-    [Params("pair2", "ws2")]
-    public string Scheduler { get; set; } = "pair2";
-
-    [GlobalSetup]
-    public void Setup()
+    /// <inheritdoc/>
+    protected override void SetUpPrograms()
     {
-        (_scheduler, _release) = BenchmarkSchedulers.Create(Scheduler);
         _profiler = new PhaseProfiler();
         _program = DivConFactory.Create<ElementRange, long>(
-            _scheduler,
+            TaskScheduler,
             shouldSplit: static (range, level) => range.Length > 16,
             split: static (range, level) => range.Split(2),
             executeMuscle: static (range, level) =>
@@ -42,9 +36,6 @@ public class SkeletonOverheadBenchmarks
             },
             merge: static (results, level) => results[0] + results[1]);
     }
-
-    [GlobalCleanup]
-    public void Cleanup() => _release?.Invoke();
 
     [Benchmark(Baseline = true)]
     public long Asynchronous() => Run(DivConExecution.Asynchronous, null);

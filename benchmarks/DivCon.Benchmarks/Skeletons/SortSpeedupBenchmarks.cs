@@ -7,29 +7,23 @@ namespace DivCon.Benchmarks.Skeletons;
 /// <summary>
 /// Quicksort and mergesort on the skeleton against their sequential baseline (copy + Array.Sort, the baseline: the
 /// Ratio column is 1 / speedup) and against a plain Parallel.Invoke recursive quicksort on the default scheduler
-/// (§7.2). Skeleton runs use <see cref="Scheduler"/> (2 workers by default) and 4 muscles per core for 2 cores; the
-/// Parallel.Invoke sort uses the same leaf size.
+/// (§7.2). Skeleton runs use <see cref="SchedulerBenchmark.Scheduler"/> (2 workers by default) and 4 muscles per core
+/// for 2 cores; the Parallel.Invoke sort uses the same leaf size.
 /// </summary>
-public class SortSpeedupBenchmarks
+public class SortSpeedupBenchmarks : SchedulerBenchmark
 {
     private IDivConSample _quickSort = null!;
     private IDivConSample _mergeSort = null!;
     private int[] _source = null!;
     private int[] _target = null!;
     private int _threshold;
-    private TaskScheduler _scheduler = null!;
-    private Action? _release;
 
-    [Params("pair2", "ws2")]
-    public string Scheduler { get; set; } = "pair2";
-
-    [Params(ProblemSize.Medium)]
+    [Params(ProblemSize.Medium, Priority = SchedulerBenchmark.SizePriority)]
     public ProblemSize Size { get; set; } = ProblemSize.Medium;
 
-    [GlobalSetup]
-    public void Setup()
+    /// <inheritdoc/>
+    protected override void SetUpPrograms()
     {
-        (_scheduler, _release) = BenchmarkSchedulers.Create(Scheduler);
         var settings = new SampleSettings { Cores = 2 };
         _quickSort = SampleCatalog.Create(QuickSort.ProgramName, Size, settings: settings);
         _mergeSort = SampleCatalog.Create(MergeSort.ProgramName, Size, settings: settings);
@@ -40,8 +34,8 @@ public class SortSpeedupBenchmarks
         _threshold = (int)_quickSort.Granularity;
     }
 
-    [GlobalCleanup]
-    public void Cleanup()
+    /// <inheritdoc/>
+    protected override void CheckPrograms()
     {
         _quickSort.Verify();
         _mergeSort.Verify();
@@ -51,8 +45,6 @@ public class SortSpeedupBenchmarks
         {
             throw new InvalidOperationException("The Parallel.Invoke quicksort did not sort.");
         }
-
-        _release?.Invoke();
     }
 
     [Benchmark(Baseline = true)]
@@ -66,14 +58,14 @@ public class SortSpeedupBenchmarks
     [Benchmark]
     public int SkeletonQuickSort()
     {
-        _quickSort.RunParallelAsync(_scheduler).GetAwaiter().GetResult();
+        _quickSort.RunParallelAsync(TaskScheduler).GetAwaiter().GetResult();
         return ((SortBase<int>)_quickSort).SortedElements[^1];
     }
 
     [Benchmark]
     public int SkeletonMergeSort()
     {
-        _mergeSort.RunParallelAsync(_scheduler).GetAwaiter().GetResult();
+        _mergeSort.RunParallelAsync(TaskScheduler).GetAwaiter().GetResult();
         return ((SortBase<int>)_mergeSort).SortedElements[^1];
     }
 

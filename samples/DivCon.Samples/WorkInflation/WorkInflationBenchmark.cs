@@ -23,10 +23,7 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
     private long[] _output = [];
     private long[] _baselineOutput = [];
     private long[] _current = [];
-    private long _result;
-    private bool _hasResult;
-    private long _baseline;
-    private bool _hasBaseline;
+    private readonly ExactResult _checksum = new();
 
     /// <summary>Creates the benchmark with the parameters of <see cref="WorkInflationParameters.For"/> for <paramref name="size"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -58,13 +55,13 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
     public override int BranchingFactor => 2;
 
     /// <summary>The checksum (sum of the output cells, wrapping) of the last successful parallel run.</summary>
-    public long Result => _result;
+    public long Result => _checksum.Parallel;
 
     /// <inheritdoc/>
     public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
-        _hasResult = false;
+        _checksum.StartParallel();
         Initialize();
         long checksum = 0;
         for (int pass = 0; pass < Parameters.Repeats; pass++)
@@ -75,8 +72,7 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
             checksum = await RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
         }
 
-        _result = checksum;
-        _hasResult = true;
+        _checksum.SetParallel(checksum);
     }
 
     /// <inheritdoc/>
@@ -90,24 +86,13 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
             checksum = Visit(pass == 0 ? _source : _baselineOutput, _baselineOutput, 0, m);
         }
 
-        _baseline = checksum;
-        _hasBaseline = true;
+        _checksum.SetBaseline(checksum);
     }
 
     /// <inheritdoc/>
     public void Verify()
     {
-        SampleRun.EnsureParallelResult(_hasResult, Name);
-        if (!_hasBaseline)
-        {
-            RunSequential();
-        }
-
-        if (_result != _baseline)
-        {
-            throw SampleRun.Mismatch(Name, $"checksum {_result} instead of {_baseline}.");
-        }
-
+        _checksum.Verify(Name, RunSequential, static (parallel, baseline) => $"checksum {parallel} instead of {baseline}.");
         int differing = _output.AsSpan().CommonPrefixLength(_baselineOutput);
         if (differing < _output.Length)
         {

@@ -18,13 +18,8 @@ public sealed record WorkInflationParameters(int ArraySize, int Load, int Gap, i
     /// thesis M = 2^26 (512 MB), R = 2.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
-    public static WorkInflationParameters For(ProblemSize size) => size switch
-    {
-        ProblemSize.Small => new(1 << 16, 1, 32, 16),
-        ProblemSize.Medium => new(1 << 23, 1, 32, 4),
-        ProblemSize.Thesis => new(1 << 26, 1, 32, 2),
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
-    };
+    public static WorkInflationParameters For(ProblemSize size) =>
+        SampleRun.BySize<WorkInflationParameters>(size, new(1 << 16, 1, 32, 16), new(1 << 23, 1, 32, 4), new(1 << 26, 1, 32, 2));
 
     /// <summary>Every problem with these parameters, one message each; empty when they are valid.</summary>
     public IReadOnlyList<string> Validate()

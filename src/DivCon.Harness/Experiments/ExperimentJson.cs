@@ -4,13 +4,15 @@ using System.Text.Encodings.Web;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Statistics;
+using static DivCon.Harness.Reporting.ResultJsonShapes;
 
 namespace DivCon.Harness.Experiments;
 
 /// <summary>
 /// The pieces every experiment result file shares: the header (<c>kind</c>, <c>schemaVersion</c>, <c>startedUtc</c>,
-/// <c>elapsedSeconds</c>, <c>machine</c>), samples as <c>{ "mean", "ci99": [lo, hi] | null, "sd", "rsd", "n" }</c>, and
-/// numbers with non-finite values written as null. Invariant culture throughout.
+/// <c>elapsedSeconds</c>, <c>machine</c>), samples as <c>{ "mean", "ci99": [lo, hi] | null, "sd", "rsd", "n", "seconds" }</c>;
+/// numbers (and intervals) with non-finite values are written as null, as <see cref="Reporting.ResultJsonShapes"/> does for every
+/// result file. Invariant culture throughout.
 /// </summary>
 internal static class ExperimentJson
 {
@@ -25,6 +27,38 @@ internal static class ExperimentJson
         }
 
         return Encoding.UTF8.GetString(stream.ToArray());
+    }
+
+    /// <summary>
+    /// A whole result file: the header, <c>configuration</c> (the settings, then what <paramref name="configuration"/>
+    /// adds) and <c>programs</c>, one object per program written by <paramref name="program"/>.
+    /// </summary>
+    public static string Document<TProgram>(
+        string kind, DateTimeOffset startedUtc, double elapsedSeconds, MachineInfo machine, ExperimentSettings settings,
+        Action<Utf8JsonWriter> configuration, IEnumerable<TProgram> programs, Action<Utf8JsonWriter, TProgram> program) => Write(w =>
+    {
+        w.WriteStartObject();
+        Header(w, kind, startedUtc, elapsedSeconds, machine);
+        w.WriteStartObject("configuration");
+        Settings(w, settings);
+        configuration(w);
+        w.WriteEndObject();
+        Objects(w, "programs", programs, program);
+        w.WriteEndObject();
+    });
+
+    /// <summary>The array <paramref name="name"/>: one object per item, its properties written by <paramref name="write"/>.</summary>
+    public static void Objects<T>(Utf8JsonWriter w, string name, IEnumerable<T> items, Action<Utf8JsonWriter, T> write)
+    {
+        w.WriteStartArray(name);
+        foreach (T item in items)
+        {
+            w.WriteStartObject();
+            write(w, item);
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
     }
 
     public static void Header(Utf8JsonWriter w, string kind, DateTimeOffset startedUtc, double elapsedSeconds, MachineInfo m)
@@ -66,18 +100,7 @@ internal static class ExperimentJson
     {
         w.WriteStartObject(name);
         Number(w, "mean", e.Mean);
-        if (e.Ci99 is { } c)
-        {
-            w.WriteStartArray("ci99");
-            w.WriteNumberValue(c.Lower);
-            w.WriteNumberValue(c.Upper);
-            w.WriteEndArray();
-        }
-        else
-        {
-            w.WriteNull("ci99");
-        }
-
+        Interval(w, e.Ci99);
         Number(w, "sd", e.StandardDeviation);
         Number(w, "rsd", e.RelativeStandardDeviation);
         w.WriteNumber("n", e.Count);
@@ -89,18 +112,6 @@ internal static class ExperimentJson
 
         w.WriteEndArray();
         w.WriteEndObject();
-    }
-
-    public static void Number(Utf8JsonWriter w, string name, double? value)
-    {
-        if (value is { } v && double.IsFinite(v))
-        {
-            w.WriteNumber(name, v);
-        }
-        else
-        {
-            w.WriteNull(name);
-        }
     }
 
     public static void Strings(Utf8JsonWriter w, string name, IEnumerable<string> values)

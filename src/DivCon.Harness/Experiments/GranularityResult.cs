@@ -1,5 +1,6 @@
 using System.Text;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Reporting;
 
 namespace DivCon.Harness.Experiments;
 
@@ -27,40 +28,27 @@ public sealed record GranularityResult(
     public const string Kind = "granularity";
 
     /// <summary>The JSON document described above.</summary>
-    public string ToJson() => ExperimentJson.Write(w =>
-    {
-        w.WriteStartObject();
-        ExperimentJson.Header(w, Kind, StartedUtc, ElapsedSeconds, Machine);
-        w.WriteStartObject("configuration");
-        ExperimentJson.Settings(w, Settings);
-        w.WriteNumber("cores", Settings.Processors.Count);
-        w.WriteNumber("maxDepth", MaxDepth);
-        w.WriteEndObject();
-        w.WriteStartArray("programs");
-        foreach (GranularityProgramResult p in Programs)
+    public string ToJson() => ExperimentJson.Document(
+        Kind, StartedUtc, ElapsedSeconds, Machine, Settings,
+        w =>
         {
-            w.WriteStartObject();
+            w.WriteNumber("cores", Settings.Processors.Count);
+            w.WriteNumber("maxDepth", MaxDepth);
+        },
+        Programs,
+        (w, p) =>
+        {
             w.WriteString("program", p.Program);
             w.WriteNumber("problemSize", p.ProblemSize);
             ExperimentJson.Sample(w, "ts", p.Ts.Summary, p.Ts.Seconds);
-            w.WriteStartArray("points");
-            foreach (GranularityPoint pt in p.Points)
+            ExperimentJson.Objects(w, "points", p.Points, (w, pt) =>
             {
-                w.WriteStartObject();
                 w.WriteNumber("divisor", pt.Divisor);
                 w.WriteNumber("granularity", pt.Granularity);
-                ExperimentJson.Number(w, "musclesPerCore", pt.MusclesPerCore);
+                ResultJsonShapes.Number(w, "musclesPerCore", pt.MusclesPerCore);
                 ExperimentJson.Sample(w, "time", pt.Time.Summary, pt.Time.Seconds);
-                w.WriteEndObject();
-            }
-
-            w.WriteEndArray();
-            w.WriteEndObject();
-        }
-
-        w.WriteEndArray();
-        w.WriteEndObject();
-    });
+            });
+        });
 
     /// <summary>One row per program and granularity: <c>program,problem_size,divisor,granularity,muscles_per_core,time_mean,time_sd,time_ci99_lo,time_ci99_hi,ts_mean</c>.</summary>
     public string ToCsv()
@@ -70,11 +58,10 @@ public sealed record GranularityResult(
         {
             foreach (GranularityPoint pt in p.Points)
             {
-                sb.Append(p.Program).Append(',').Append(ExperimentJson.Csv(p.ProblemSize)).Append(',').Append(ExperimentJson.Csv(pt.Divisor)).Append(',')
-                  .Append(ExperimentJson.Csv(pt.Granularity)).Append(',').Append(ExperimentJson.Csv(pt.MusclesPerCore)).Append(',')
-                  .Append(ExperimentJson.Csv(pt.Time.Mean)).Append(',').Append(ExperimentJson.Csv(pt.Time.Summary.StandardDeviation)).Append(',')
-                  .Append(ExperimentJson.Csv(pt.Time.Summary.Ci99?.Lower)).Append(',').Append(ExperimentJson.Csv(pt.Time.Summary.Ci99?.Upper)).Append(',')
-                  .Append(ExperimentJson.Csv(p.Ts.Mean)).Append('\n');
+                sb.AppendJoin(',',
+                    p.Program, ExperimentJson.Csv(p.ProblemSize), ExperimentJson.Csv(pt.Divisor), ExperimentJson.Csv(pt.Granularity),
+                    ExperimentJson.Csv(pt.MusclesPerCore), ExperimentJson.Csv(pt.Time.Mean), ExperimentJson.Csv(pt.Time.Summary.StandardDeviation),
+                    ExperimentJson.Csv(pt.Time.Summary.Ci99?.Lower), ExperimentJson.Csv(pt.Time.Summary.Ci99?.Upper), ExperimentJson.Csv(p.Ts.Mean)).Append('\n');
             }
         }
 

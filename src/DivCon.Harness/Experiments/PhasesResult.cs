@@ -1,5 +1,6 @@
 using System.Text;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Reporting;
 
 namespace DivCon.Harness.Experiments;
 
@@ -27,47 +28,33 @@ public sealed record PhasesResult(
     public const string Kind = "phases";
 
     /// <summary>The JSON document described above.</summary>
-    public string ToJson() => ExperimentJson.Write(w =>
-    {
-        w.WriteStartObject();
-        ExperimentJson.Header(w, Kind, StartedUtc, ElapsedSeconds, Machine);
-        w.WriteStartObject("configuration");
-        ExperimentJson.Settings(w, Settings);
-        w.WriteNumber("cores", Settings.Processors.Count);
-        w.WriteNumber("musclesPerCore", MusclesPerCore);
-        w.WriteEndObject();
-        w.WriteStartArray("programs");
-        foreach (PhaseProgramResult p in Programs)
+    public string ToJson() => ExperimentJson.Document(
+        Kind, StartedUtc, ElapsedSeconds, Machine, Settings,
+        w =>
         {
-            w.WriteStartObject();
+            w.WriteNumber("cores", Settings.Processors.Count);
+            w.WriteNumber("musclesPerCore", MusclesPerCore);
+        },
+        Programs,
+        (w, p) =>
+        {
             w.WriteString("program", p.Program);
             w.WriteNumber("problemSize", p.ProblemSize);
             w.WriteNumber("granularity", p.Granularity);
             w.WriteNumber("branchingFactor", p.BranchingFactor);
             ExperimentJson.Sample(w, "wall", p.Wall.Summary, p.Wall.Seconds);
-            w.WriteStartArray("levels");
-            foreach (PhaseLevel l in p.Levels)
+            ExperimentJson.Objects(w, "levels", p.Levels, (w, l) =>
             {
-                w.WriteStartObject();
                 w.WriteNumber("level", l.Level);
                 foreach (var (name, count, seconds) in new[] { ("split", l.SplitCount, l.SplitSeconds), ("execute", l.ExecuteCount, l.ExecuteSeconds), ("merge", l.MergeCount, l.MergeSeconds) })
                 {
                     w.WriteStartObject(name);
-                    ExperimentJson.Number(w, "count", count);
-                    ExperimentJson.Number(w, "seconds", seconds);
+                    ResultJsonShapes.Number(w, "count", count);
+                    ResultJsonShapes.Number(w, "seconds", seconds);
                     w.WriteEndObject();
                 }
-
-                w.WriteEndObject();
-            }
-
-            w.WriteEndArray();
-            w.WriteEndObject();
-        }
-
-        w.WriteEndArray();
-        w.WriteEndObject();
-    });
+            });
+        });
 
     /// <summary>One row per program and level: <c>program,level,split_count,split_seconds,execute_count,execute_seconds,merge_count,merge_seconds</c>.</summary>
     public string ToCsv()
@@ -77,10 +64,10 @@ public sealed record PhasesResult(
         {
             foreach (PhaseLevel l in p.Levels)
             {
-                sb.Append(p.Program).Append(',').Append(ExperimentJson.Csv(l.Level)).Append(',')
-                  .Append(ExperimentJson.Csv(l.SplitCount)).Append(',').Append(ExperimentJson.Csv(l.SplitSeconds)).Append(',')
-                  .Append(ExperimentJson.Csv(l.ExecuteCount)).Append(',').Append(ExperimentJson.Csv(l.ExecuteSeconds)).Append(',')
-                  .Append(ExperimentJson.Csv(l.MergeCount)).Append(',').Append(ExperimentJson.Csv(l.MergeSeconds)).Append('\n');
+                sb.AppendJoin(',',
+                    p.Program, ExperimentJson.Csv(l.Level), ExperimentJson.Csv(l.SplitCount), ExperimentJson.Csv(l.SplitSeconds),
+                    ExperimentJson.Csv(l.ExecuteCount), ExperimentJson.Csv(l.ExecuteSeconds), ExperimentJson.Csv(l.MergeCount),
+                    ExperimentJson.Csv(l.MergeSeconds)).Append('\n');
             }
         }
 

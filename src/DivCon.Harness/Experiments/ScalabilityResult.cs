@@ -1,6 +1,6 @@
 using System.Text;
-using System.Text.Json;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Reporting;
 
 namespace DivCon.Harness.Experiments;
 
@@ -28,49 +28,28 @@ public sealed record ScalabilityResult(
     public const string Kind = "scalability";
 
     /// <summary>The JSON document described above.</summary>
-    public string ToJson() => ExperimentJson.Write(w =>
-    {
-        w.WriteStartObject();
-        ExperimentJson.Header(w, Kind, StartedUtc, ElapsedSeconds, Machine);
-        w.WriteStartObject("configuration");
-        ExperimentJson.Settings(w, Settings);
-        ExperimentJson.Strings(w, "selections", Selections.Select(Name));
-        w.WriteEndObject();
-        w.WriteStartArray("programs");
-        foreach (ScalabilityProgramResult p in Programs)
+    public string ToJson() => ExperimentJson.Document(
+        Kind, StartedUtc, ElapsedSeconds, Machine, Settings,
+        w => ExperimentJson.Strings(w, "selections", Selections.Select(Name)),
+        Programs,
+        (w, p) =>
         {
-            w.WriteStartObject();
             w.WriteString("program", p.Program);
             w.WriteNumber("granularity", p.Granularity);
             ExperimentJson.Sample(w, "ts", p.Ts.Summary, p.Ts.Seconds);
-            w.WriteStartArray("curves");
-            foreach (ScalabilityCurve c in p.Curves)
+            ExperimentJson.Objects(w, "curves", p.Curves, (w, c) =>
             {
-                w.WriteStartObject();
                 w.WriteString("selection", Name(c.Selection));
-                w.WriteStartArray("points");
-                foreach (ScalabilityCorePoint pt in c.Points)
+                ExperimentJson.Objects(w, "points", c.Points, (w, pt) =>
                 {
-                    w.WriteStartObject();
                     w.WriteNumber("p", pt.P);
                     ExperimentJson.Ints(w, "processors", pt.Processors);
                     w.WriteBoolean("pinned", pt.Pinned);
                     ExperimentJson.Sample(w, "tp", pt.Tp.Summary, pt.Tp.Seconds);
-                    ExperimentJson.Number(w, "speedup", pt.Speedup);
-                    w.WriteEndObject();
-                }
-
-                w.WriteEndArray();
-                w.WriteEndObject();
-            }
-
-            w.WriteEndArray();
-            w.WriteEndObject();
-        }
-
-        w.WriteEndArray();
-        w.WriteEndObject();
-    });
+                    ResultJsonShapes.Number(w, "speedup", pt.Speedup);
+                });
+            });
+        });
 
     /// <summary>One row per program, selection and P: <c>program,selection,p,processors,pinned,ts_mean,tp_mean,tp_sd,tp_ci99_lo,tp_ci99_hi,speedup</c>.</summary>
     public string ToCsv()
@@ -82,12 +61,10 @@ public sealed record ScalabilityResult(
             {
                 foreach (ScalabilityCorePoint pt in c.Points)
                 {
-                    sb.Append(p.Program).Append(',').Append(Name(c.Selection)).Append(',').Append(pt.P).Append(',')
-                      .Append(string.Join(' ', pt.Processors)).Append(',').Append(pt.Pinned ? "true" : "false").Append(',')
-                      .Append(ExperimentJson.Csv(p.Ts.Mean)).Append(',').Append(ExperimentJson.Csv(pt.Tp.Mean)).Append(',')
-                      .Append(ExperimentJson.Csv(pt.Tp.Summary.StandardDeviation)).Append(',')
-                      .Append(ExperimentJson.Csv(pt.Tp.Summary.Ci99?.Lower)).Append(',').Append(ExperimentJson.Csv(pt.Tp.Summary.Ci99?.Upper)).Append(',')
-                      .Append(ExperimentJson.Csv(pt.Speedup)).Append('\n');
+                    sb.AppendJoin(',',
+                        p.Program, Name(c.Selection), ExperimentJson.Csv(pt.P), string.Join(' ', pt.Processors), pt.Pinned ? "true" : "false",
+                        ExperimentJson.Csv(p.Ts.Mean), ExperimentJson.Csv(pt.Tp.Mean), ExperimentJson.Csv(pt.Tp.Summary.StandardDeviation),
+                        ExperimentJson.Csv(pt.Tp.Summary.Ci99?.Lower), ExperimentJson.Csv(pt.Tp.Summary.Ci99?.Upper), ExperimentJson.Csv(pt.Speedup)).Append('\n');
                 }
             }
         }

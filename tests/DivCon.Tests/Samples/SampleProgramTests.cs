@@ -36,12 +36,10 @@ public sealed class SampleProgramTests
         program.Verify();
     }
 
+    public static TheoryData<string> Programs() => [.. SampleCatalog.Names];
+
     [Theory]
-    [InlineData("sumofsquares")]
-    [InlineData("montecarlopi")]
-    [InlineData("strassen")]
-    [InlineData("quicksort")]
-    [InlineData("mergesort")]
+    [MemberData(nameof(Programs))]
     public async Task ForkJoinResult_EqualsTheBaseline_AndRepeatedRunsReuseTheData(string name)
     {
         using SchedulerLease lease = TestSchedulers.Create("pair2");
@@ -55,11 +53,7 @@ public sealed class SampleProgramTests
     }
 
     [Theory]
-    [InlineData("sumofsquares")]
-    [InlineData("montecarlopi")]
-    [InlineData("strassen")]
-    [InlineData("quicksort")]
-    [InlineData("mergesort")]
+    [MemberData(nameof(Programs))]
     public void Verify_BeforeAnyParallelRun_Throws(string name)
     {
         IDivConSample program = SampleCatalog.Create(name, ProblemSize.Small);

@@ -41,15 +41,23 @@ public sealed class SimulatorPolicyTests
         SpRuns = 2,
     };
 
+    /// <summary>Measures the programs alone, then runs the cyclic phase of <paramref name="request"/> on the arrangement.</summary>
+    private static (Machine Machine, IReadOnlyList<IsolatedResult> Isolated) RunCyclic(
+        SimulationRequest request, Arrangement arrangement, PartitioningSetup? setup)
+    {
+        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
+        m.RunCyclic(request.DurationNs);
+        return (m, isolated);
+    }
+
     [Fact]
     public void RepartitioningTick_CallsThePolicyEveryInterval_WithScalabilitiesAndAvailableTasks()
     {
-        SimulationRequest request = Request(cores: 8, durationNs: 1_050_000_000);
-        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
         var policy = new RecordingPolicy();
-        Machine m = CyclicSimulator.BuildMachine(request, isolated, Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true));
 
-        m.RunCyclic(request.DurationNs);
+        (Machine m, IReadOnlyList<IsolatedResult> isolated) =
+            RunCyclic(Request(cores: 8, durationNs: 1_050_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true));
 
         // At 0 and at every 100 ms up to 1.05 s: 0, 100, …, 1000 ms.
         Assert.Equal(11, policy.Inputs.Count);
@@ -78,12 +86,9 @@ public sealed class SimulatorPolicyTests
     [Fact]
     public void StaticPartitioning_DecidesOnce()
     {
-        SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000);
-        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
         var policy = new RecordingPolicy();
-        Machine m = CyclicSimulator.BuildMachine(request, isolated, Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: false));
 
-        m.RunCyclic(request.DurationNs);
+        (Machine m, _) = RunCyclic(Request(cores: 8, durationNs: 1_000_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: false));
 
         Assert.Single(policy.Inputs);
         Assert.Equal(0, m.WorkerMoves);
@@ -93,11 +98,9 @@ public sealed class SimulatorPolicyTests
     public void StaticPartitionedScheme_UsesTheRealScalabilityPolicy_AndHoldsItsShares()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 500_000_000);
-        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
         (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SimulationSchemes.StaticPartitioned);
-        Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
 
-        m.RunCyclic(request.DurationNs);
+        (Machine m, IReadOnlyList<IsolatedResult> isolated) = RunCyclic(request, arrangement, setup);
 
         Assert.IsType<ScalabilityPolicy>(setup!.Policy);
         ScalabilityPlan plan = ScalabilityPolicy.Compute(16, isolated.Select(i => i.Scalability).ToArray());
@@ -108,11 +111,9 @@ public sealed class SimulatorPolicyTests
     public void IdleLending_LendsWorkersOfAProgramWithoutTasks()
     {
         SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000) with { Schemes = [IdleLendingPolicy.PolicyName] };
-        IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
         (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(IdleLendingPolicy.PolicyName);
-        Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
 
-        m.RunCyclic(request.DurationNs);
+        (Machine m, _) = RunCyclic(request, arrangement, setup);
 
         // The second program's 20 ms sequential part leaves its workers idle: they are lent to the first.
         Assert.True(m.Loans > 0);
