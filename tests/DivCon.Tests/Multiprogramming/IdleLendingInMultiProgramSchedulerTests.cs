@@ -1,6 +1,7 @@
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
 using DivCon.Tests.Scheduling;
 
 namespace DivCon.Tests.Multiprogramming;
@@ -173,14 +174,14 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
                 () => mps.GetSnapshot() is var s && s.WorkerPrograms.All(p => p == l.Id) && s.WorkerServing.All(p => p == l.Id) && Returns().Length == Loans().Length,
                 "every lent worker to come back home",
                 Timeout);
-            Assert.Equal(repartitions, mps.Repartitions); // no allocation brought them back
-            Assert.NotEmpty(Loans());
-            Assert.All(Loans(), m => Assert.Equal((l.Id, b.Id, RepartitionTrigger.IdleLending), (m.FromProgramId!.Value, m.ToProgramId!.Value, m.Trigger)));
-            Assert.All(Returns(), m => Assert.Equal((b.Id, l.Id, RepartitionTrigger.IdleLending), (m.FromProgramId!.Value, m.ToProgramId!.Value, m.Trigger)));
+            AllocationMove[] loans = Loans(), returns = Returns();
             ProgramStatistics borrower = b.GetStatistics();
-            Assert.Equal(Loans().Length, borrower.MovesIn);
-            Assert.Equal(Loans().Length, borrower.MovesOut);
-            Assert.Equal(200, borrower.TasksExecuted);
+            string detail = $"moves: {string.Join("; ", mps.Timeline.GetMoves())}; borrower in {borrower.MovesIn} out {borrower.MovesOut} tasks {borrower.TasksExecuted}; repartitions {repartitions} -> {mps.Repartitions}";
+            Assert.True(repartitions == mps.Repartitions, "No allocation may bring them back: " + detail);
+            Assert.True(loans.Length > 0 && loans.Length == returns.Length, detail);
+            Assert.True(loans.All(m => (m.FromProgramId, m.ToProgramId, m.Trigger) == (l.Id, b.Id, RepartitionTrigger.IdleLending)), detail);
+            Assert.True(returns.All(m => (m.FromProgramId, m.ToProgramId, m.Trigger) == (b.Id, l.Id, RepartitionTrigger.IdleLending)), detail);
+            Assert.True(borrower.MovesIn == loans.Length && borrower.MovesOut == loans.Length && borrower.TasksExecuted == 200, detail);
             Assert.Equal(0, b.Allocation);
             Assert.Equal(mps.WorkerCount, l.Allocation);
         }
@@ -267,6 +268,66 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             mps.Policy = new EqualSharesPolicy();
             Wait.For(t, Timeout, "the task, once the program holds a core");
             Wait.For(Run(l, () => { }), Timeout, "a task of the lender");
+        }
+        finally
+        {
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>
+    /// Bursts of spawn trees with idle gaps in several programs under IdleLendingPolicy with a 5 ms tick: loans, returns
+    /// and the ticks' moves race. Every task runs exactly once, and once everything is done each program's serving count
+    /// (owned + lent in - lent out, what the rule sees) equals the workers actually assigned to it.
+    /// </summary>
+    [Fact]
+    public void Under_bursts_and_ticks_every_task_runs_exactly_once_and_the_serving_counts_stay_exact()
+        => BurstsRun(programs: 3, bursts: 6, depth: 10, seed: 1);
+
+    [StressTheory]
+    [Trait("Category", "Stress")]
+    [InlineData(3, 60, 12, 2)]
+    [InlineData(5, 40, 11, 3)]
+    [InlineData(2, 80, 13, 4)]
+    public void Stress_bursts(int programs, int bursts, int depth, int seed)
+        => BurstsRun(programs, bursts, depth, seed);
+
+    private static void BurstsRun(int programs, int bursts, int depth, int seed)
+    {
+        MultiProgramScheduler mps = new(new MultiProgramSchedulerOptions
+        {
+            Policy = new IdleLendingPolicy(),
+            RepartitionInterval = TimeSpan.FromMilliseconds(5),
+            BestEffortPinning = true,
+        });
+        try
+        {
+            ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}", 1.0 + i)).ToArray();
+            Task[] drivers = handles.Select((h, i) => Task.Run(() =>
+            {
+                var random = new Random(seed * 100 + i);
+                for (int k = 0; k < bursts; k++)
+                {
+                    var tree = new MarkedTree(depth);
+                    tree.Start(h.Scheduler);
+                    Wait.For(tree.Done, Timeout, $"burst {k} of {h} ({tree.Count} of {tree.Size} ran)");
+                    Assert.Empty(tree.NotExactlyOnce());
+                    Assert.Equal(0, tree.ChangedThread());
+                    Thread.Sleep(random.Next(0, 4)); // an idle gap: its workers may be lent, or come back
+                }
+            })).ToArray();
+            Wait.For(Task.WhenAll(drivers), Timeout, "every program's bursts");
+
+            int Assigned(ProgramHandle h) => mps.Pool.Workers.Count(w => ReferenceEquals(w.Assigned, h.Queues));
+            string Counts() => string.Join(", ", handles.Select(h => $"{h}: serving {h.ServingWorkers}, assigned {Assigned(h)}"));
+            for (var sw = System.Diagnostics.Stopwatch.StartNew(); !handles.All(h => h.ServingWorkers == Assigned(h));)
+            {
+                Assert.True(sw.Elapsed < Timeout, "The serving counts do not match the assignments: " + Counts());
+                Thread.Sleep(1);
+            }
+
+            Assert.True(mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.IdleLending), "No worker was lent during the bursts.");
+            Assert.Equal(0, mps.RejectedAllocations);
         }
         finally
         {

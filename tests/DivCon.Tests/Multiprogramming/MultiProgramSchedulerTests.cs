@@ -164,6 +164,15 @@ public sealed class MultiProgramSchedulerTests
             Wait.For(trees[i].Done, Timeout, $"program {i}'s spawn tree ({trees[i].Count} of {trees[i].Size} ran)");
         }
 
+        if (chaosLending is not null)
+        {
+            // Idle workers ask the rule; with the trees done every worker is idle at home sooner or later (bounded wait).
+            Wait.Until(
+                () => chaosLending.Loans > 0 && mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.LoanReturn),
+                "a loan and a return under the chaos rule",
+                Timeout);
+        }
+
         stop.Cancel();
         Wait.For(watcher, Timeout, "the snapshot watcher");
 
