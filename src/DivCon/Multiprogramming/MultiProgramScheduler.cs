@@ -47,7 +47,8 @@
 // The mechanism's one override of a policy (required: removal always finishes): a program being removed that still
 // has outstanding tasks but was given no worker gets one, taken from the program holding the most, and recorded
 // with reason ProgramExit. Without it a policy that starves the program (a fixed allocation, a chaos test, an
-// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever.
+// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever. Likewise a
+// program being removed whose workers are all on loan gets a repartitioning, which ends the loans.
 //
 // Dispose, in order: (1) refuse new programs; (2) remove every program as in DisposeMode (all closed and canceled
 // first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it; (4) shut the pool down and join every
@@ -57,7 +58,9 @@
 // Rejected: a TaskScheduler per program with its own threads plus OS-level priorities (oversubscription, the
 // thesis's baseline problem); moving a worker in the middle of a task (a task's thread must not change); asking
 // the worker to pick its next program itself (decisions would spread over P threads and could not be logged with
-// the policy's reason in one place).
+// the policy's reason in one place). Idle lending is the one, bounded, exception: a worker with nothing to do evaluates
+// the policy's borrower rule itself (a decision between ticks cannot wait for the mover's lock), the allocation stays
+// the mover's, and every loan and return is logged with its reason.
 using System.Diagnostics;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
@@ -71,6 +74,9 @@ namespace DivCon.Multiprogramming;
 /// </summary>
 public sealed partial class MultiProgramScheduler : IDisposable
 {
+    // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers.
+    private const int StackallocPrograms = 128;
+
     private readonly object _lock = new();
     private readonly WorkerPool _pool;
     private readonly int[]? _processors;
@@ -81,9 +87,6 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private readonly TimeSpan _interval;
     private readonly ProgramRemoval _disposeMode;
     private readonly EqualSharesPolicy _fallback = new();
-
-    // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers.
-    private const int StackallocPrograms = 128;
     private Allocation? _previous;                              // under _lock
     private int[]? _previousProgramIds;                         // under _lock
     private volatile Applied _applied;                          // written under _lock; read by anyone (workers: lending)
@@ -402,7 +405,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     private void EnsureServedNeedsLock(ProgramHandle program)
     {
-        if (!program.IsRemoved && CoresOf(program) == 0 && !program.Queues.IsIdle())
+        // No worker serving it now: none allocated, or every one it holds is on loan to a program that never runs dry.
+        // A repartitioning gives it one (below) and ends every loan (Apply), so its workers come back.
+        if (!program.IsRemoved && (CoresOf(program) == 0 || program.ServingWorkers == 0) && !program.Queues.IsIdle())
         {
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
         }
@@ -423,9 +428,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
             Thread.Sleep(sleepMs);
             sleepMs = Math.Min(sleepMs + 1, 5);
-            if (CoresOf(program) == 0)
+            if (CoresOf(program) == 0 || program.ServingWorkers == 0)
             {
-                // A repartitioning since (or the number of programs being removed at once) left it no worker.
+                // A repartitioning since (or the number of programs being removed at once) left it no worker, or its
+                // workers are on loan (with no tick, a loan to a program that never runs dry would never end).
                 lock (_lock)
                 {
                     EnsureServedNeedsLock(program);

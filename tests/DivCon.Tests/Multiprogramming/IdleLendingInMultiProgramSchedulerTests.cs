@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
@@ -271,6 +272,61 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
         }
         finally
         {
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>
+    /// A program whose only worker is on loan to a program that never runs dry, with no tick: removing it (it has a
+    /// queued task) still finishes, because the removal repartitions when nobody serves the program, which ends the loan.
+    /// </summary>
+    [Fact]
+    public void Removing_a_program_whose_worker_is_on_loan_to_a_never_dry_program_finishes()
+    {
+        if (TwoProcessors() is not { } processors)
+        {
+            return;
+        }
+
+        MultiProgramScheduler mps = Create(processors);
+        var stop = new StrongBox<bool>(false);
+        int inFlight = 0;
+        void Chain(ProgramHandle p)
+        {
+            Thread.SpinWait(200);
+            if (Volatile.Read(ref stop.Value))
+            {
+                Interlocked.Decrement(ref inFlight);
+                return;
+            }
+
+            Run(p, () => Chain(p));
+        }
+
+        try
+        {
+            ProgramHandle home = mps.AddProgram("home");
+            ProgramHandle busy = mps.AddProgram("busy");
+            mps.Policy = new FixedLendingPolicy(new Dictionary<int, int> { [home.Id] = 1, [busy.Id] = 1 });
+            WaitUntilEveryWorkerServesItsAssignment(mps);
+            for (int i = 0; i < 8; i++)
+            {
+                Interlocked.Increment(ref inFlight);
+                Run(busy, () => Chain(busy));
+            }
+
+            Wait.Until(() => mps.GetSnapshot().WorkerPrograms.All(p => p == busy.Id), "home's worker to be lent to the busy program", Timeout);
+            int ran = 0;
+            Task queued = Run(home, () => Interlocked.Increment(ref ran));
+            Assert.True(Task.Run(() => mps.RemoveProgram(home)).Wait(Timeout), "RemoveProgram did not finish while its worker was on loan.");
+            Assert.True(queued.IsCompletedSuccessfully);
+            Assert.Equal(1, ran);
+            Assert.Contains(mps.Timeline.GetMoves(), m => m.Trigger == RepartitionTrigger.ProgramExit);
+        }
+        finally
+        {
+            Volatile.Write(ref stop.Value, true);
+            Wait.Until(() => Volatile.Read(ref inFlight) == 0, "every chain to end", Timeout);
             Dispose(mps);
         }
     }
