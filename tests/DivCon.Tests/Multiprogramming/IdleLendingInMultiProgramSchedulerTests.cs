@@ -277,6 +277,57 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     }
 
     /// <summary>
+    /// The borrower choice runs on workers between tasks: it allocates nothing, with the counts on the stack (3
+    /// programs) or in the slot's own buffer (130 programs, more than fit on the stack).
+    /// </summary>
+    [Theory]
+    [InlineData(3)]
+    [InlineData(130)]
+    public void Choosing_a_borrower_allocates_nothing(int programs)
+    {
+        if (TwoProcessors() is not { } processors)
+        {
+            return;
+        }
+
+        MultiProgramScheduler mps = Create(processors);
+        try
+        {
+            ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}", 1.0 + (i % 5))).ToArray();
+            long calls = 0;
+            BorrowerRule counting = (s, serving, tasks, lender) =>
+            {
+                Interlocked.Increment(ref calls);
+                return IdleLending.ChooseBorrower(s, serving, tasks, lender);
+            };
+            mps.Policy = new FixedLendingPolicy(handles.ToDictionary(h => h.Id, h => h == handles[0] || h == handles[1] ? 1 : 0), counting);
+            WaitUntilEveryWorkerServesItsAssignment(mps);
+            Func<Worker, WorkQueueSet, WorkQueueSet?> finder = mps.Pool.IdleWorkFinder!;
+            Worker worker = mps.Pool.Workers[0];
+            WorkQueueSet home = worker.Assigned!;
+            for (int i = 0; i < 100; i++)
+            {
+                Assert.Null(finder(worker, home)); // warm-up; nothing has tasks: no loan
+            }
+
+            long callsBefore = Interlocked.Read(ref calls);
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 1000; i++)
+            {
+                finder(worker, home);
+            }
+
+            long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.Equal(0, allocated);
+            Assert.True(Interlocked.Read(ref calls) - callsBefore >= 1000, "The finder did not ask the rule.");
+        }
+        finally
+        {
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>
     /// A program whose only worker is on loan to a program that never runs dry, with no tick: removing it (it has a
     /// queued task) still finishes, because the removal repartitions when nobody serves the program, which ends the loan.
     /// </summary>
