@@ -111,10 +111,10 @@ internal sealed class WorkerPool
             return; // producers stop waking lenders; workers already counted stay counted until they wake (harmless)
         }
 
-        // Process-wide barrier (required for the switch to reach every worker): Park writes Parked, then reads
-        // IsLending with no fence of its own. After the barrier, either that read saw true, or the worker's Parked
-        // store is visible to TryWake's CAS below and it is woken, and parks again as a lender.
-        Interlocked.MemoryBarrierProcessWide();
+        // Required for the switch to reach every parked worker (Dekker pair): Park writes Parked, then increments its
+        // set's parked count (Interlocked: a full fence), then reads IsLending; here the write above, then TryWake's CAS
+        // (a full fence) reads the park state. Either the worker read true, or its CAS sees Parked and wakes it, and it
+        // parks again as a lender.
         foreach (Worker worker in _workers)
         {
             worker.TryWake();

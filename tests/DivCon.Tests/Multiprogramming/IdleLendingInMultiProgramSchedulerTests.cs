@@ -410,10 +410,15 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
         try
         {
             ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}", 1.0 + i)).ToArray();
+            bool Lent() => mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.IdleLending);
+            var limit = System.Diagnostics.Stopwatch.StartNew();
             Task[] drivers = handles.Select((h, i) => Task.Run(() =>
             {
                 var random = new Random(seed * 100 + i);
-                for (int k = 0; k < bursts; k++)
+
+                // At least `bursts` bursts, and more (bounded) until some worker has been lent: a run without a loan
+                // would not test lending.
+                for (int k = 0; k < bursts || (!Lent() && limit.Elapsed < Timeout / 2); k++)
                 {
                     var tree = new MarkedTree(depth);
                     tree.Start(h.Scheduler);
@@ -433,7 +438,7 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
                 Thread.Sleep(1);
             }
 
-            Assert.True(mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.IdleLending), "No worker was lent during the bursts.");
+            Assert.True(Lent(), "No worker was lent during the bursts.");
             Assert.Equal(0, mps.RejectedAllocations);
         }
         finally
