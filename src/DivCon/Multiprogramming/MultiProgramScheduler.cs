@@ -34,11 +34,12 @@
 //                   Lending's wake-ups (a producer whose set has no parked worker wakes a worker parked on another set:
 //                   WorkQueueSet.SignalWork) are switched with the lending in force (WorkerPool.SetLending).
 //
-// Invariants (tests: MultiProgramSchedulerTests)
+// Invariants (tests: MultiProgramSchedulerTests; lending: IdleLendingInMultiProgramSchedulerTests)
 //   - Every task queued to a program runs exactly once, whatever moves happen (a deque is only drained by its owner,
 //     into its own program's global queue; a running task is never interrupted).
 //   - A worker's assignment is one field: it serves at most one program; while programs exist, every applied
 //     allocation assigns every worker (Allocation.Validate), and the counts sum to the pool size.
+//   - Each program's serving count equals the workers assigned to it once the moves in flight are counted.
 //
 // Removal of a program, in order: (1) under _lock mark it removing and close its queues to outside producers;
 // (2) with CancelTasks, cancel its token; (3) outside the lock, wait until its outstanding count is zero
