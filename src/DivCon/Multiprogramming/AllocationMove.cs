@@ -8,7 +8,7 @@ namespace DivCon.Multiprogramming;
 /// <param name="Processor">The processor the worker is pinned to, or null when unpinned.</param>
 /// <param name="FromProgramId">The program it served before, or null for none.</param>
 /// <param name="ToProgramId">The program it serves now, or null for none.</param>
-/// <param name="Reason">Why, in the policy's words (or <see cref="AllocationReason.ProgramArrival"/> / <see cref="AllocationReason.ProgramExit"/> when the policy gave none on such a tick; <see cref="AllocationReason.IdleLending"/> for a lent worker).</param>
+/// <param name="Reason">Why, in the policy's words (or <see cref="AllocationReason.ProgramArrival"/> / <see cref="AllocationReason.ProgramExit"/> when the policy gave none on such a tick; <see cref="AllocationReason.IdleLending"/> for a lent worker, <see cref="AllocationReason.LoanReturn"/> for its return).</param>
 /// <param name="Trigger">What started the repartitioning.</param>
 public sealed record AllocationMove(
     long Timestamp,

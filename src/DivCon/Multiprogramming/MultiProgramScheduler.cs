@@ -14,15 +14,32 @@
 //                   applies; it never decides. An invalid result is rejected and the allocation in force is kept
 //                   (on a program's arrival or exit, where the old allocation no longer fits the programs, the
 //                   equal-shares allocation is applied instead and the rejection is still reported).
-//   lender        - with IdleLending on, a worker that found nothing in its program (after spinning) CASes its own
-//                   assignment to a program with visible work; a concurrent mover's write always wins (Worker.cs);
-//                   the next repartitioning puts it back.
+//   lender        - a worker that found nothing in the set it serves (after spinning; again in its park re-check) asks
+//                   FindIdleWork (WorkerPool.IdleWorkFinder), which reads the allocation in force (_applied, one
+//                   volatile read) and decides, without a lock or an allocation:
+//                   (a) away from its home (the set the allocation in force gives its slot): it goes home. This ends a
+//                       loan when the borrower has no task the worker can find; at home it may ask again (b).
+//                   (b) at home, with lending in force (the policy implements IIdleLendingPolicy, or the IdleLending
+//                       option is on): the borrower rule (the policy's ChooseBorrower, else IdleLending.ChooseBorrower)
+//                       gets the decision's scalabilities, each program's serving workers (ProgramHandle's counter:
+//                       owned + lent in - lent out) and its AvailableTasks; it lends itself to the program chosen.
+//                   The worker then CASes its own assignment from the set it serves (Worker.TrySelfAssign): the move
+//                   happens at that task boundary like any other (a task is never interrupted), and is recorded with
+//                   reason IdleLending or LoanReturn. A loan also ends at the next allocation: Apply moves every worker
+//                   to its slot's program.
+//                   Ordering (required: a move by the mover always wins over a self-move): Apply publishes _applied
+//                   before it moves workers, and moves them by CAS (Reassign), retrying until its value is in; a self-move
+//                   decided on an older snapshot either comes before the mover's CAS (which then replaces it) or fails.
+//                   Exact serving counts: every assignment change is a successful CAS, counted by the thread that made it.
+//                   Lending's wake-ups (a producer whose set has no parked worker wakes a worker parked on another set:
+//                   WorkQueueSet.SignalWork) are switched with the lending in force (WorkerPool.SetLending).
 //
-// Invariants (tests: MultiProgramSchedulerTests)
+// Invariants (tests: MultiProgramSchedulerTests; lending: IdleLendingInMultiProgramSchedulerTests)
 //   - Every task queued to a program runs exactly once, whatever moves happen (a deque is only drained by its owner,
 //     into its own program's global queue; a running task is never interrupted).
 //   - A worker's assignment is one field: it serves at most one program; while programs exist, every applied
 //     allocation assigns every worker (Allocation.Validate), and the counts sum to the pool size.
+//   - Each program's serving count equals the workers assigned to it once the moves in flight are counted.
 //
 // Removal of a program, in order: (1) under _lock mark it removing and close its queues to outside producers;
 // (2) with CancelTasks, cancel its token; (3) outside the lock, wait until its outstanding count is zero
@@ -31,7 +48,8 @@
 // The mechanism's one override of a policy (required: removal always finishes): a program being removed that still
 // has outstanding tasks but was given no worker gets one, taken from the program holding the most, and recorded
 // with reason ProgramExit. Without it a policy that starves the program (a fixed allocation, a chaos test, an
-// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever.
+// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever. Likewise a
+// program being removed whose workers are all on loan gets a repartitioning, which ends the loans.
 //
 // Dispose, in order: (1) refuse new programs; (2) remove every program as in DisposeMode (all closed and canceled
 // first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it; (4) shut the pool down and join every
@@ -41,7 +59,9 @@
 // Rejected: a TaskScheduler per program with its own threads plus OS-level priorities (oversubscription, the
 // thesis's baseline problem); moving a worker in the middle of a task (a task's thread must not change); asking
 // the worker to pick its next program itself (decisions would spread over P threads and could not be logged with
-// the policy's reason in one place).
+// the policy's reason in one place). Idle lending is the one, bounded, exception: a worker with nothing to do evaluates
+// the policy's borrower rule itself (a decision between ticks cannot wait for the mover's lock), the allocation stays
+// the mover's, and every loan and return is logged with its reason.
 using System.Diagnostics;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
@@ -55,6 +75,9 @@ namespace DivCon.Multiprogramming;
 /// </summary>
 public sealed partial class MultiProgramScheduler : IDisposable
 {
+    // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers.
+    private const int StackallocPrograms = 128;
+
     private readonly object _lock = new();
     private readonly WorkerPool _pool;
     private readonly int[]? _processors;
@@ -67,7 +90,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private readonly EqualSharesPolicy _fallback = new();
     private Allocation? _previous;                              // under _lock
     private int[]? _previousProgramIds;                         // under _lock
-    private volatile Applied _applied = Applied.Empty;          // written under _lock; read by anyone
+    private volatile Applied _applied;                          // written under _lock; read by anyone (workers: lending)
+    private readonly bool _lendingOption;                       // MultiProgramSchedulerOptions.IdleLending
+    private bool _poolLending;                                  // under _lock: what the pool's lending switch was set to
+    private int[][]? _wideLendingBuffers;                       // under _lock: per slot, for more than StackallocPrograms programs
     private IPartitioningPolicy _policy;                        // under _lock
     private int _nextProgramId;                                 // under _lock
     private int _state;                                         // 0 running, 1 disposing (Interlocked)
@@ -131,13 +157,15 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _pool = new WorkerPool(options.ThreadName, processors.Length, pinner is null ? null : processors, pinner);
         _pool.StealGroups = groups;
         _pool.StealingScope = options.StealingScope;
-        if (options.IdleLending)
-        {
-            _pool.IdleWorkFinder = FindIdleWork;
-            _pool.Lent = RecordLending;
-        }
+        _lendingOption = options.IdleLending;
+        _applied = Applied.Empty(processors.Length);
 
+        // Always installed (see the header, lender): the finder also ends loans, whatever the lending in force. The pool's
+        // lending wake-ups stay off until an allocation puts lending in force (Apply).
+        _pool.IdleWorkFinder = FindIdleWork;
+        _pool.Lent = RecordLending;
         _pool.Start();
+        _pool.SetLending(false); // no program yet, so no producer has run: nothing was woken for lending
         Exception? pinError = _pool.Workers.Select(w => w.PinError).FirstOrDefault(e => e is not null);
         if (pinError is not null && !options.BestEffortPinning)
         {
@@ -378,7 +406,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     private void EnsureServedNeedsLock(ProgramHandle program)
     {
-        if (!program.IsRemoved && CoresOf(program) == 0 && !program.Queues.IsIdle())
+        // No worker serving it now: none allocated, or every one it holds is on loan to a program that never runs dry.
+        // A repartitioning gives it one (below) and ends every loan (Apply), so its workers come back.
+        if (!program.IsRemoved && (CoresOf(program) == 0 || program.ServingWorkers == 0) && !program.Queues.IsIdle())
         {
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
         }
@@ -399,9 +429,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
             Thread.Sleep(sleepMs);
             sleepMs = Math.Min(sleepMs + 1, 5);
-            if (CoresOf(program) == 0)
+            if (CoresOf(program) == 0 || program.ServingWorkers == 0)
             {
-                // A repartitioning since (or the number of programs being removed at once) left it no worker.
+                // A repartitioning since (or the number of programs being removed at once) left it no worker, or its
+                // workers are on loan (with no tick, a loan to a program that never runs dry would never end).
                 lock (_lock)
                 {
                     EnsureServedNeedsLock(program);
@@ -497,7 +528,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         ProgramHandle[] programs = [.. _programs];
         if (programs.Length == 0)
         {
-            Apply(new Allocation(0, Enumerable.Repeat(-1, _pool.WorkerCount).ToArray()), programs, trigger);
+            Apply(new Allocation(0, Enumerable.Repeat(-1, _pool.WorkerCount).ToArray()), programs, [], trigger);
             return null;
         }
 
@@ -505,6 +536,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
         for (int i = 0; i < programs.Length; i++)
         {
             loads[i] = new ProgramLoad(programs[i].Id, programs[i].Scalability, programs[i].AvailableTasks, programs[i].ScalabilityTable);
+        }
+
+        double[] scalabilities = new double[programs.Length];
+        for (int i = 0; i < programs.Length; i++)
+        {
+            scalabilities[i] = loads[i].Scalability;
         }
 
         var input = new PartitioningInput(_pool.WorkerCount, loads, _cacheGroupSlots, _previous, _previousProgramIds);
@@ -525,7 +562,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
         if (problem is null)
         {
-            Apply(ServeRemovingPrograms(decided!, programs), programs, trigger);
+            Apply(ServeRemovingPrograms(decided!, programs), programs, scalabilities, trigger);
             return null;
         }
 
@@ -536,7 +573,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         if (trigger is RepartitionTrigger.ProgramArrival or RepartitionTrigger.ProgramExit)
         {
             // The allocation in force was for another set of programs: fall back to equal shares.
-            Apply(ServeRemovingPrograms(_fallback.Decide(input), programs), programs, trigger);
+            Apply(ServeRemovingPrograms(_fallback.Decide(input), programs), programs, scalabilities, trigger);
             return message + " Equal shares were applied instead, because the programs changed.";
         }
 
@@ -575,39 +612,24 @@ public sealed partial class MultiProgramScheduler : IDisposable
         return owners is null ? allocation : new Allocation(allocation.ProgramCount, owners, reasons);
     }
 
-    private void Apply(Allocation allocation, ProgramHandle[] programs, RepartitionTrigger trigger)
+    private void Apply(Allocation allocation, ProgramHandle[] programs, double[] scalabilities, RepartitionTrigger trigger)
     {
         Debug.Assert(Monitor.IsEntered(_lock));
         long now = Stopwatch.GetTimestamp();
-        for (int slot = 0; slot < _pool.WorkerCount; slot++)
+        int workers = _pool.WorkerCount;
+        int[] owners = new int[workers];
+        var homes = new WorkQueueSet?[workers];
+        var reasons = new AllocationReason[workers];
+        for (int slot = 0; slot < workers; slot++)
         {
-            int owner = allocation.WorkerOwners[slot];
-            ProgramHandle? target = owner >= 0 ? programs[owner] : null;
-            Worker worker = _pool.Workers[slot];
-
-            // The worker's actual assignment may differ from what we last applied when it lent itself.
-            var current = worker.Assigned?.Tag as ProgramHandle;
-            if (ReferenceEquals(current, target))
+            owners[slot] = allocation.WorkerOwners[slot];
+            homes[slot] = owners[slot] >= 0 ? programs[owners[slot]].Queues : null;
+            reasons[slot] = allocation.Reasons[slot] != AllocationReason.None ? allocation.Reasons[slot] : trigger switch
             {
-                continue;
-            }
-
-            worker.Assign(target?.Queues);
-            current?.CountMoveOut();
-            target?.CountMoveIn();
-            AllocationReason reason = allocation.Reasons[slot];
-            if (reason == AllocationReason.None)
-            {
-                reason = trigger switch
-                {
-                    RepartitionTrigger.ProgramArrival => AllocationReason.ProgramArrival,
-                    RepartitionTrigger.ProgramExit => AllocationReason.ProgramExit,
-                    _ => AllocationReason.None,
-                };
-            }
-
-            Timeline.Record(new AllocationMove(now, slot, ProcessorOf(slot), current?.Id, target?.Id, reason, trigger));
-            RecordMove(reason, trigger);
+                RepartitionTrigger.ProgramArrival => AllocationReason.ProgramArrival,
+                RepartitionTrigger.ProgramExit => AllocationReason.ProgramExit,
+                _ => AllocationReason.None,
+            };
         }
 
         var cores = new Dictionary<int, int>(programs.Length);
@@ -616,37 +638,215 @@ public sealed partial class MultiProgramScheduler : IDisposable
             cores[programs[i].Id] = allocation.Counts[i];
         }
 
+        IIdleLendingPolicy? rule = _policy as IIdleLendingPolicy;
+        bool lending = rule is not null || _lendingOption;
+
+        // Published before the moves below (required: a move by the mover always wins over a self-move). A worker that
+        // reads this snapshot while its assignment still says otherwise treats it as a loan and goes to its new home
+        // itself, which is where the moves below put it anyway. Published after them, a worker already moved could read
+        // the old homes, take its new set for a loan, and move itself back over the mover's decision.
+        var applied = new Applied(programs, cores, scalabilities, owners, homes, _applied.Homes, reasons, trigger, lending, rule, LendingBuffers(programs.Length));
+        _applied = applied;
+        if (lending != _poolLending)
+        {
+            _pool.SetLending(lending);
+            _poolLending = lending;
+        }
+
+        for (int slot = 0; slot < workers; slot++)
+        {
+            int owner = owners[slot];
+            ProgramHandle? target = owner >= 0 ? programs[owner] : null;
+            Worker worker = _pool.Workers[slot];
+            if (!Reassign(worker, target?.Queues, out WorkQueueSet? replaced))
+            {
+                continue; // already there (owned, or it came home from a loan by itself)
+            }
+
+            // The worker's actual assignment may differ from what we last applied when it was on loan.
+            var current = replaced?.Tag as ProgramHandle;
+            current?.AddServingWorkers(-1);
+            target?.AddServingWorkers(1);
+            current?.CountMoveOut();
+            target?.CountMoveIn();
+            AllocationReason reason = reasons[slot];
+            Timeline.Record(new AllocationMove(now, slot, ProcessorOf(slot), current?.Id, target?.Id, reason, trigger));
+            RecordMove(reason, trigger);
+        }
+
+        // Release: a worker that reads it true sees the moves above as done (RecordLending's labels).
+        applied.MovesDone = true;
         _previous = allocation;
         _previousProgramIds = programs.Select(p => p.Id).ToArray();
-        _applied = new Applied(programs, cores);
     }
 
-    // Idle lending (pool callback, on a worker about to park): a program other than the one it serves with work
-    // visible, scanning from the worker's slot so that several idle workers spread out. O(programs).
-    private WorkQueueSet? FindIdleWork(Worker worker, WorkQueueSet serving)
+    /// <summary>
+    /// Mover: assigns <paramref name="worker"/> to <paramref name="target"/> unless it is there already (false).
+    /// <paramref name="replaced"/> is the assignment the move replaced, so that the serving counts follow every change.
+    /// </summary>
+    /// <remarks>
+    /// A CAS loop, not a plain write (required: exact serving counts). A worker changes its own assignment only by a CAS
+    /// from the set it serves (a loan or a return, WorkerPool.TryFindIdleWork); whoever's CAS succeeds counts that
+    /// change, so each change is counted once and against the set it really replaced. The mover retries until its value
+    /// is in: its decision always wins, a self-move can only come before it. The CAS is a full fence, as Worker.Assign's
+    /// write + TryWake (whose CAS pairs with Park's barrier before its re-check of the assignment: no lost wake-up).
+    /// With no set on either side a plain Assign is enough: a worker assigned to no set cannot move itself (its CAS
+    /// expects the set it serves), and no set as the target means no program is left, so a self-move that races with
+    /// it only miscounts programs already removed.
+    /// </remarks>
+    private static bool Reassign(Worker worker, WorkQueueSet? target, out WorkQueueSet? replaced)
     {
-        ProgramHandle[] programs = _applied.Programs;
-        int n = programs.Length;
-        for (int k = 0; k < n; k++)
+        while (true)
         {
-            ProgramHandle p = programs[(worker.Slot + k) % n];
-            if (!ReferenceEquals(p.Queues, serving) && !p.IsRemoved && p.Queues.HasVisibleWork())
+            WorkQueueSet? current = worker.Assigned;
+            replaced = current;
+            if (ReferenceEquals(current, target))
             {
-                return p.Queues;
+                return false;
+            }
+
+            if (current is null || target is null)
+            {
+                worker.Assign(target);
+                return true;
+            }
+
+            // Worker.TrySelfAssign is the worker's CAS on its assignment; used here by the mover (see the remarks).
+            if (worker.TrySelfAssign(current, target))
+            {
+                worker.TryWake();
+                return true;
+            }
+        }
+    }
+
+    // Per slot, room for the serving and task counts of more programs than fit on the stack; grown (never shrunk or
+    // written) under _lock, filled only by the worker of that slot.
+    private int[][]? LendingBuffers(int programs)
+    {
+        if (programs <= StackallocPrograms)
+        {
+            return null;
+        }
+
+        if (_wideLendingBuffers is null || _wideLendingBuffers[0].Length < 2 * programs)
+        {
+            _wideLendingBuffers = new int[_pool.WorkerCount][];
+            for (int i = 0; i < _wideLendingBuffers.Length; i++)
+            {
+                _wideLendingBuffers[i] = new int[2 * programs];
             }
         }
 
-        return null;
+        return _wideLendingBuffers;
     }
 
+    /// <summary>
+    /// Idle lending (pool callback on a worker with nothing to do, before it parks, and in its park re-check: must not
+    /// change anything). A worker away from the set the allocation in force gives its slot (on loan, or not yet moved)
+    /// goes home: that ends a loan when the borrower has no task. A worker at home, with lending in force, asks the
+    /// borrower rule (the policy's <see cref="IIdleLendingPolicy.ChooseBorrower"/>, else
+    /// <see cref="IdleLending.ChooseBorrower"/>) with the scalabilities of the decision in force, each program's
+    /// serving workers and available tasks. Null: stay (and park).
+    /// </summary>
+    /// <remarks>
+    /// Runs on workers between tasks, several at once: no allocation (counts on the stack, or in the slot's own buffer)
+    /// and no lock; O(programs) reads of the serving counts, plus each program's AvailableTasks (a sum over slots). The
+    /// counts are racy: several idle workers may pick the same borrower, or a borrower whose tasks were just taken; a
+    /// wrong pick costs one idle pass there and a return.
+    /// </remarks>
+    private WorkQueueSet? FindIdleWork(Worker worker, WorkQueueSet serving)
+    {
+        // Volatile read: pairs with Apply's publication, which comes before its moves.
+        Applied applied = _applied;
+        int slot = worker.Slot;
+        WorkQueueSet? home = applied.Homes[slot];
+        if (!ReferenceEquals(serving, home))
+        {
+            return home; // null: no program left, stay
+        }
+
+        ProgramHandle[] programs = applied.Programs;
+        int m = programs.Length;
+        if (!applied.Lending || m < 2)
+        {
+            return null;
+        }
+
+        int[]? wide = applied.WideBuffers?[slot];
+        Span<int> servingWorkers = m <= StackallocPrograms ? stackalloc int[m] : wide.AsSpan(0, m);
+        Span<int> availableTasks = m <= StackallocPrograms ? stackalloc int[m] : wide.AsSpan(m, m);
+        for (int i = 0; i < m; i++)
+        {
+            servingWorkers[i] = programs[i].ServingWorkers;
+            availableTasks[i] = programs[i].AvailableTasks;
+        }
+
+        int lender = applied.Owners[slot];
+        int borrower;
+        try
+        {
+            borrower = applied.Rule is { } rule
+                ? rule.ChooseBorrower(applied.Scalabilities, servingWorkers, availableTasks, lender)
+                : IdleLending.ChooseBorrower(applied.Scalabilities, servingWorkers, availableTasks, lender);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // A worker never dies of a policy's exception: no loan, and the rejection is reported like an allocation's.
+            RejectBorrower($"it threw {ex.GetType().Name}: {ex.Message}");
+            return null;
+        }
+
+        if (borrower == -1)
+        {
+            return null;
+        }
+
+        if (borrower < 0 || borrower >= m || borrower == lender)
+        {
+            RejectBorrower($"it chose program index {borrower} for an idle worker of program index {lender}; allowed: -1 or another index in 0..{m - 1}");
+            return null;
+        }
+
+        ProgramHandle chosen = programs[borrower];
+        return chosen.IsRemoved ? null : chosen.Queues;
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void RejectBorrower(string problem)
+    {
+        Interlocked.Increment(ref _rejected);
+        Volatile.Write(ref _lastRejection, $"The partitioning policy's idle-lending rule returned an invalid borrower, so the worker was not lent: {problem}");
+        RecordRejection();
+    }
+
+    // Pool callback on the worker's thread, after its CAS moved it from one set to another (a loan or a return).
     private void RecordLending(Worker worker, WorkQueueSet from, WorkQueueSet to)
     {
         var fromProgram = from.Tag as ProgramHandle;
         var toProgram = to.Tag as ProgramHandle;
+        fromProgram?.AddServingWorkers(-1);
+        toProgram?.AddServingWorkers(1);
         fromProgram?.CountMoveOut();
         toProgram?.CountMoveIn();
-        Timeline.Record(new AllocationMove(Stopwatch.GetTimestamp(), worker.Slot, ProcessorOf(worker.Slot), fromProgram?.Id, toProgram?.Id, AllocationReason.IdleLending, RepartitionTrigger.IdleLending));
-        RecordMove(AllocationReason.IdleLending, RepartitionTrigger.IdleLending);
+
+        // Going to the slot's home is a return, anything else a loan; except, while Apply is still moving workers, a move
+        // from the slot's previous home to its new one: that is the allocation's own move, made by the worker just before
+        // the mover (Apply publishes first), recorded with the allocation's reason and trigger, once (the mover then
+        // finds the worker there). Racy against an Apply that publishes or finishes meanwhile: only the label can be off.
+        Applied applied = _applied;
+        int slot = worker.Slot;
+        AllocationReason reason = AllocationReason.IdleLending;
+        RepartitionTrigger trigger = RepartitionTrigger.IdleLending;
+        if (ReferenceEquals(to, applied.Homes[slot]))
+        {
+            bool allocationMove = !applied.MovesDone && ReferenceEquals(from, applied.PreviousHomes[slot]);
+            reason = allocationMove ? applied.Reasons[slot] : AllocationReason.LoanReturn;
+            trigger = allocationMove ? applied.Trigger : RepartitionTrigger.IdleLending;
+        }
+
+        Timeline.Record(new AllocationMove(Stopwatch.GetTimestamp(), slot, ProcessorOf(slot), fromProgram?.Id, toProgram?.Id, reason, trigger));
+        RecordMove(reason, trigger);
     }
 
     private static IReadOnlyList<IReadOnlyList<int>>? CacheGroupSlots(int[]? processors)
@@ -678,9 +878,34 @@ public sealed partial class MultiProgramScheduler : IDisposable
         }
     }
 
-    /// <summary>The applied allocation, published as one immutable object (read without the lock).</summary>
-    private sealed record Applied(ProgramHandle[] Programs, IReadOnlyDictionary<int, int> CoresById)
+    /// <summary>
+    /// The applied allocation, published as one immutable object (read without the lock): the programs, their counts,
+    /// the scalabilities the decision used, per slot its owner's index and set (its home), its home in the previous
+    /// allocation and the reason it was given its home, the trigger, and the lending in force.
+    /// </summary>
+    private sealed record Applied(
+        ProgramHandle[] Programs,
+        IReadOnlyDictionary<int, int> CoresById,
+        double[] Scalabilities,
+        int[] Owners,
+        WorkQueueSet?[] Homes,
+        WorkQueueSet?[] PreviousHomes,
+        AllocationReason[] Reasons,
+        RepartitionTrigger Trigger,
+        bool Lending,
+        IIdleLendingPolicy? Rule,
+        int[][]? WideBuffers)
     {
-        public static readonly Applied Empty = new([], new Dictionary<int, int>());
+        private volatile bool _movesDone;
+
+        /// <summary>Set by the mover once Apply has moved every worker to its home (written once, under _lock).</summary>
+        public bool MovesDone
+        {
+            get => _movesDone;
+            set => _movesDone = value;
+        }
+
+        public static Applied Empty(int workers)
+            => new([], new Dictionary<int, int>(), [], Enumerable.Repeat(-1, workers).ToArray(), new WorkQueueSet?[workers], new WorkQueueSet?[workers], new AllocationReason[workers], RepartitionTrigger.Manual, false, null, null) { MovesDone = true };
     }
 }

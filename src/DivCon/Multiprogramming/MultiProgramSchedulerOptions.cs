@@ -31,9 +31,11 @@ public sealed class MultiProgramSchedulerOptions
     public TimeSpan RepartitionInterval { get; init; } = DefaultRepartitionInterval;
 
     /// <summary>
-    /// Idle lending: a worker whose program has no task it can find (after spinning) serves another program that has
-    /// queued tasks until the next repartitioning puts it back. Off by default: with it on, a program's tasks may run
-    /// on processors outside its allocation between ticks.
+    /// Idle lending with <see cref="Partitioning.IdleLending.ChooseBorrower"/>'s rule: a worker whose program has no task
+    /// it can find (after spinning) serves the program that rule chooses among those with queued tasks, until the next
+    /// allocation or until that program has no task it can find (then it goes back, and may be lent again). Off by
+    /// default: with it on, a program's tasks may run on processors outside its allocation between ticks. A policy
+    /// implementing <see cref="IIdleLendingPolicy"/> turns lending on by itself, with its own rule.
     /// </summary>
     public bool IdleLending { get; init; }
 

@@ -18,6 +18,10 @@ public sealed class ProgramHandle
     private long _movesInBaseline;
     private long _movesOutBaseline;
 
+    // Workers assigned to the program now (owned + lent in - lent out). Interlocked by whoever wins the CAS that changes
+    // a worker's assignment (the mover in Apply, or the worker in a loan or return); read by lenders choosing a borrower.
+    private int _servingWorkers;
+
     internal ProgramHandle(MultiProgramScheduler owner, int id, string name, double scalability, ScalabilityTable? table, WorkerPool pool, Func<int, int?> processorOf)
     {
         Owner = owner;
@@ -97,6 +101,14 @@ public sealed class ProgramHandle
     internal void CountMoveOut() => Interlocked.Increment(ref _movesOut);
 
     internal long MovesInTotal => Interlocked.Read(ref _movesIn);
+
+    /// <summary>
+    /// Workers whose assignment is this program now (owned plus lent in, minus lent out). Exact once the moves in flight
+    /// have been counted; a racy read may be off by those (a load estimate for the borrower rule).
+    /// </summary>
+    internal int ServingWorkers => Volatile.Read(ref _servingWorkers);
+
+    internal void AddServingWorkers(int delta) => Interlocked.Add(ref _servingWorkers, delta);
 
     internal void Cancel() => _cancellation.Cancel();
 }

@@ -15,6 +15,9 @@ public enum RepartitionTrigger
     /// <summary>An explicit <see cref="MultiProgramScheduler.Repartition"/> call or a policy change.</summary>
     Manual,
 
-    /// <summary>A worker with nothing to do lent itself to another program (idle lending, no policy call).</summary>
+    /// <summary>
+    /// A worker with nothing to do lent itself to another program, or a lent worker whose borrower ran out of tasks went
+    /// back to its own (idle lending: the policy's borrower rule, no allocation).
+    /// </summary>
     IdleLending,
 }

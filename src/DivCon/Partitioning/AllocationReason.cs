@@ -24,7 +24,10 @@ public enum AllocationReason
     /// <summary>Chosen by a search over predicted ANTT (hill climbing over scalability tables).</summary>
     HillClimbing,
 
-    /// <summary>Lent for the rest of the interval because the worker's own program had no task.</summary>
+    /// <summary>
+    /// Lent because the worker's own program had no task: until the next allocation, or until the borrower has no task
+    /// (then <see cref="LoanReturn"/>).
+    /// </summary>
     IdleLending,
 
     /// <summary>Redistributed because a program arrived.</summary>
@@ -38,4 +41,10 @@ public enum AllocationReason
     /// (the cores rotate so that no program is starved for good).
     /// </summary>
     Rotation,
+
+    /// <summary>
+    /// A lent worker went back to the program the allocation in force gives its slot, because the program it was lent
+    /// to had no task it could find (idle lending, <see cref="T:DivCon.Partitioning.IdleLending"/>).
+    /// </summary>
+    LoanReturn,
 }

@@ -7,6 +7,10 @@ namespace DivCon.Partitioning;
 public interface IIdleLendingPolicy : IPartitioningPolicy
 {
     /// <summary>The program an idle worker of <paramref name="lender"/> should serve until the next tick, or -1 for none.</summary>
+    /// <remarks>
+    /// Called by the scheduler's workers between tasks, by several at once: it must be thread-safe, and should not
+    /// allocate or block (O(programs), like <see cref="IdleLending.ChooseBorrower"/>).
+    /// </remarks>
     /// <param name="scalabilities">Per program, its scalability.</param>
     /// <param name="servingWorkers">Per program, the workers serving it now.</param>
     /// <param name="availableTasks">Per program, its queued tasks now.</param>

@@ -3,7 +3,7 @@ namespace DivCon.Partitioning;
 /// <summary>
 /// Task-availability repartitioning at each tick (<see cref="TaskAvailabilityPolicy"/>) plus idle lending between
 /// ticks (<see cref="IdleLending.ChooseBorrower"/>): a worker whose program has no task serves the program with the
-/// lowest score that has one, until the next tick. With fewer cores than programs with tasks, the ticks rotate the
+/// lowest score that has one, until the next tick or until that program has no task (then it goes back). With fewer cores than programs with tasks, the ticks rotate the
 /// cores exactly as <see cref="TaskAvailabilityPolicy.Decide"/> does (<see cref="Rotation"/>).
 /// </summary>
 public sealed class IdleLendingPolicy : IIdleLendingPolicy

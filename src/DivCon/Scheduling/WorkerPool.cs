@@ -21,7 +21,10 @@ internal sealed class WorkerPool
     // own parked count (the sleeper's process-wide barrier).
     private PaddedCounter _parkedLenders;
 
-    // Set by Start from IdleWorkFinder; read on every push (never written afterwards).
+    // Whether lending's wake-ups are on. Set by Start from IdleWorkFinder; switched later only by SetLending (the
+    // MultiProgramScheduler, when the lending in force changes). Read on every push without a fence: a producer that
+    // reads a stale value only wakes (or fails to wake) a lender it need not (or could have): lending is a speed-up,
+    // never what a set's own tasks rely on.
     private bool _lending;
 
     /// <param name="name">Thread name prefix.</param>
@@ -95,6 +98,28 @@ internal sealed class WorkerPool
     }
 
     internal bool IsLending => _lending;
+
+    /// <summary>
+    /// Switches lending's wake-ups on or off after <see cref="Start"/> (the MultiProgramScheduler, when the lending in
+    /// force changes). Switching on wakes every parked worker, so that each parks again counted as a lender.
+    /// </summary>
+    internal void SetLending(bool on)
+    {
+        Volatile.Write(ref _lending, on);
+        if (!on)
+        {
+            return; // producers stop waking lenders; workers already counted stay counted until they wake (harmless)
+        }
+
+        // Required for the switch to reach every parked worker (Dekker pair): Park writes Parked, then increments its
+        // set's parked count (Interlocked: a full fence), then reads IsLending; here the write above, then TryWake's CAS
+        // (a full fence) reads the park state. Either the worker read true, or its CAS sees Parked and wakes it, and it
+        // parks again as a lender.
+        foreach (Worker worker in _workers)
+        {
+            worker.TryWake();
+        }
+    }
 
     internal void AddParkedLender() => Interlocked.Increment(ref _parkedLenders.Value);
 

@@ -53,6 +53,98 @@ internal sealed class ChaosPolicy(int seed) : IPartitioningPolicy
     }
 }
 
+/// <summary>
+/// Chaos with idle lending: random allocations, and a borrower rule that lends an idle worker to a random other program
+/// (with or without tasks) or to none, so that loans, returns from borrowers without tasks and the mover's moves all race.
+/// </summary>
+internal sealed class ChaosLendingPolicy(int seed) : IIdleLendingPolicy
+{
+    private readonly ChaosPolicy _allocations = new(seed);
+    private readonly Random _random = new(seed + 1);
+    private long _loans;
+
+    public string Name => "chaos-lending";
+
+    /// <summary>Borrowers chosen (not -1).</summary>
+    public long Loans => Interlocked.Read(ref _loans);
+
+    public Allocation Decide(PartitioningInput input) => _allocations.Decide(input);
+
+    public int ChooseBorrower(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender)
+    {
+        int m = scalabilities.Length;
+        int pick;
+        lock (_random)
+        {
+            pick = _random.Next(-1, m);
+        }
+
+        if (pick == lender)
+        {
+            return -1;
+        }
+
+        if (pick >= 0)
+        {
+            Interlocked.Increment(ref _loans);
+        }
+
+        return pick;
+    }
+}
+
+/// <summary>A borrower rule as a delegate (spans cannot be generic arguments of Func).</summary>
+internal delegate int BorrowerRule(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender);
+
+/// <summary>
+/// A fixed allocation (per program id) whose idle lending follows a given rule (default: IdleLending.ChooseBorrower),
+/// recording every call in which some program had tasks: what the rule saw and what it chose.
+/// </summary>
+internal sealed class FixedLendingPolicy(IReadOnlyDictionary<int, int> coresByProgramId, BorrowerRule? rule = null) : IIdleLendingPolicy
+{
+    private readonly FixedAllocationPolicy _fixed = new(coresByProgramId);
+    private readonly BorrowerRule _rule = rule ?? IdleLending.ChooseBorrower;
+    private readonly List<BorrowerCall> _calls = [];
+
+    public string Name => "fixed-lending";
+
+    public IReadOnlyList<BorrowerCall> Calls
+    {
+        get
+        {
+            lock (_calls)
+            {
+                return [.. _calls];
+            }
+        }
+    }
+
+    public Allocation Decide(PartitioningInput input) => _fixed.Decide(input);
+
+    public int ChooseBorrower(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender)
+    {
+        int chosen = _rule(scalabilities, servingWorkers, availableTasks, lender);
+        bool anyTasks = false;
+        foreach (int t in availableTasks)
+        {
+            anyTasks |= t > 0;
+        }
+
+        if (anyTasks)
+        {
+            lock (_calls)
+            {
+                _calls.Add(new BorrowerCall(scalabilities.ToArray(), servingWorkers.ToArray(), availableTasks.ToArray(), lender, chosen));
+            }
+        }
+
+        return chosen;
+    }
+}
+
+/// <summary>One call of a borrower rule: its inputs (per program index) and its answer.</summary>
+internal sealed record BorrowerCall(double[] Scalabilities, int[] ServingWorkers, int[] AvailableTasks, int Lender, int Chosen);
+
 /// <summary>A policy whose result is broken in a chosen way.</summary>
 internal sealed class BrokenPolicy(string how) : IPartitioningPolicy
 {

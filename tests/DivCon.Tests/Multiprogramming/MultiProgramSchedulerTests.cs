@@ -60,6 +60,14 @@ public sealed class MultiProgramSchedulerTests
     public void Under_chaos_with_idle_lending_every_task_still_runs_exactly_once()
         => ChaosRun(depth: 15, programs: 4, seed: 5, lending: true);
 
+    /// <summary>
+    /// The same with a policy's own borrower rule (IIdleLendingPolicy) that lends idle workers at random, also to
+    /// programs without tasks: loans, returns (the borrower has no task) and the mover's CAS moves all race.
+    /// </summary>
+    [Fact]
+    public void Under_chaos_with_a_lending_policy_loans_and_returns_race_the_mover_and_every_task_still_runs_exactly_once()
+        => ChaosRun(depth: 15, programs: 4, seed: 7, lendingPolicy: true);
+
     [StressTheory]
     [Trait("Category", "Stress")]
     [InlineData(19, 4, 2)]
@@ -69,11 +77,14 @@ public sealed class MultiProgramSchedulerTests
     {
         ChaosRun(depth, programs, seed);
         ChaosRun(depth, programs, seed, lending: true);
+        ChaosRun(depth, programs, seed, lendingPolicy: true);
     }
 
-    private static void ChaosRun(int depth, int programs, int seed, bool lending = false)
+    private static void ChaosRun(int depth, int programs, int seed, bool lending = false, bool lendingPolicy = false)
     {
-        using var mps = Create(new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1), lending);
+        var chaosLending = lendingPolicy ? new ChaosLendingPolicy(seed) : null;
+        using var mps = Create(chaosLending ?? (IPartitioningPolicy)new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1), lending);
+        lending |= lendingPolicy;
         ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}")).ToArray();
         MarkedTree[] trees = handles.Select(_ => new MarkedTree(depth)).ToArray();
         Assert.True(trees[0].Size >= 200_000 || depth < 17);
@@ -153,6 +164,15 @@ public sealed class MultiProgramSchedulerTests
             Wait.For(trees[i].Done, Timeout, $"program {i}'s spawn tree ({trees[i].Count} of {trees[i].Size} ran)");
         }
 
+        if (chaosLending is not null)
+        {
+            // Idle workers ask the rule; with the trees done every worker is idle at home sooner or later (bounded wait).
+            Wait.Until(
+                () => chaosLending.Loans > 0 && mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.LoanReturn),
+                "a loan and a return under the chaos rule",
+                Timeout);
+        }
+
         stop.Cancel();
         Wait.For(watcher, Timeout, "the snapshot watcher");
 
@@ -173,6 +193,13 @@ public sealed class MultiProgramSchedulerTests
         Assert.True(violations.IsEmpty, string.Join("; ", violations.Distinct().Take(5)));
         Assert.True(mps.Timeline.Recorded > 10, "The chaos policy moved almost no workers.");
         Assert.Equal(0, mps.RejectedAllocations);
+        if (chaosLending is not null)
+        {
+            IReadOnlyList<AllocationMove> moves = mps.Timeline.GetMoves();
+            Assert.True(chaosLending.Loans > 0, "The chaos rule chose no borrower.");
+            Assert.Contains(moves, m => m.Reason == AllocationReason.IdleLending);
+            Assert.Contains(moves, m => m.Reason == AllocationReason.LoanReturn);
+        }
     }
 
     [Fact]
@@ -476,7 +503,7 @@ public sealed class MultiProgramSchedulerTests
     }
 
     [Fact]
-    public void With_idle_lending_a_program_without_cores_gets_help_from_an_idle_worker_until_the_next_tick()
+    public void With_idle_lending_a_program_without_cores_gets_help_from_an_idle_worker_and_the_workers_go_back()
     {
         using var mps = Create(policy: null, interval: TimeSpan.FromMilliseconds(50), lending: true);
         ProgramHandle a = mps.AddProgram("owner");
@@ -489,7 +516,7 @@ public sealed class MultiProgramSchedulerTests
         Wait.For(Task.WhenAll(Enumerable.Range(0, 200).Select(_ => Run(b, () => Thread.SpinWait(100)))), Timeout, "the starved program's tasks");
         Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.IdleLending && m.FromProgramId == a.Id && m.ToProgramId == b.Id);
 
-        // The next ticks put the lent workers back.
+        // The lent workers go back: when the borrower runs dry, or at the next tick, whichever comes first.
         var sw = Stopwatch.StartNew();
         while (mps.GetSnapshot().WorkerPrograms.Any(p => p != a.Id) && sw.Elapsed < Timeout)
         {

@@ -86,13 +86,10 @@ public sealed class PoliciesInMultiProgramSchedulerTests
     /// <summary>
     /// IIdleLendingPolicy's contract (src/DivCon/Partitioning/IIdleLendingPolicy.cs, IdleLending.cs): "The mechanism
     /// checks for this interface and, when present, follows the protocol" — an idle worker asks ChooseBorrower and is
-    /// lent to the program it names. MultiProgramScheduler does not: lending is switched on only by
-    /// MultiProgramSchedulerOptions.IdleLending, and the borrower is picked by its own FindIdleWork (the first program
-    /// with visible work scanning from the worker's slot), never by ChooseBorrower's lowest serving/share score. So with
-    /// IdleLendingPolicy and the option left off, an idle worker stays idle until the next tick. Skipped until the
-    /// mechanism honours the interface (not this branch's folder); the harness's idle-lending scheme sets the option.
+    /// lent to the program it names. With IdleLendingPolicy and MultiProgramSchedulerOptions.IdleLending left off, and
+    /// no tick, only a loan can move the idle program's worker to the busy one.
     /// </summary>
-    [Fact(Skip = "MultiProgramScheduler ignores IIdleLendingPolicy (see the summary); unskip when it honours the interface.")]
+    [Fact]
     public void IdleLendingPolicy_AloneMakesAnIdleWorkerServeAProgramWithTasks()
     {
         int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
