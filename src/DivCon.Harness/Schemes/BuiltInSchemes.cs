@@ -52,7 +52,7 @@ public static class BuiltInSchemes
         "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup); re-evaluated every 100 ms only so that the cores rotate when there are fewer cores than programs.";
 
     private const string IdleLendingText =
-        "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves another program with queued tasks until the next tick.";
+        "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves the program with queued tasks that the idle-lending rule picks, until that program runs dry or the next tick.";
 
     private const SchemeStatistics WorkStealingStats =
         SchemeStatistics.WorkerCounts | SchemeStatistics.Pinning | SchemeStatistics.IdleTime | SchemeStatistics.Steals;

@@ -6,7 +6,7 @@ namespace DivCon.Partitioning;
 /// </summary>
 public interface IIdleLendingPolicy : IPartitioningPolicy
 {
-    /// <summary>The program an idle worker of <paramref name="lender"/> should serve until the next tick, or -1 for none.</summary>
+    /// <summary>The program an idle worker of <paramref name="lender"/> should serve until that program runs dry or the next tick, or -1 for none.</summary>
     /// <remarks>
     /// Called by the scheduler's workers between tasks, by several at once: it must be thread-safe, and should not
     /// allocate or block (O(programs), like <see cref="IdleLending.ChooseBorrower"/>).

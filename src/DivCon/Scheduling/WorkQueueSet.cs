@@ -45,7 +45,8 @@
 //   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
 //   With idle lending (a MultiProgramScheduler option) a producer with no parked worker of its own set wakes a worker
 //   parked on any set (WorkerPool.HasParkedLender, same asymmetric pairing, no token), so a program whose own workers
-//   are busy, or which holds none, can borrow an idle worker of another program until the next repartitioning.
+//   are busy, or which holds none, can borrow an idle worker of another program (MultiProgramScheduler.cs: the loan
+//   ends when the borrower runs dry or at the next repartitioning).
 //
 // External queuing and shutdown (required: a task accepted is never stranded)
 //   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes

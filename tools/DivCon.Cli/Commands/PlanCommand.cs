@@ -294,7 +294,7 @@ internal static class PlanReport
                 {
                     sb.AppendLine();
                     sb.AppendLine("Between ticks, a worker whose program has no task is lent to the program with the lowest score");
-                    sb.AppendLine("(workers serving it / share) among those with a task waiting, until the next tick.");
+                    sb.AppendLine("(workers serving it / share) among those with a task waiting, until that program runs dry or the next tick.");
                 }
 
                 break;
