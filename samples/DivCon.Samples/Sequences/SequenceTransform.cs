@@ -145,8 +145,11 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
 
         for (int k = 0; k < 2; k++)
         {
+            // Written once here so that the operating system maps their pages now, not on first touch inside a timed run.
             _outputs[k] = new double[n];
             _baselineOutputs[k] = new double[n];
+            Array.Fill(_outputs[k], double.NaN);
+            Array.Fill(_baselineOutputs[k], double.NaN);
         }
 
         IsInitialized = true;
