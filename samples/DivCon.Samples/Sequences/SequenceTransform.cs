@@ -6,31 +6,30 @@ namespace DivCon.Samples.Sequences;
 /// <summary>
 /// A memory-bound transform on the sequence skeleton (issue 10, seed 004): R passes over arrays of n doubles, pass k
 /// computing out[i] = 0.75·in[i] + 0.25·in[(i + D) mod n] for every i with
-/// <see cref="SequenceSkeleton.ForEachAsync{T}"/> under one <see cref="WindowMode"/> (pass 0 reads the input, later
-/// passes the previous pass's output; two output arrays alternate). Each element is read twice, D steps apart in the
-/// sequential order, so what the last-level cache holds between the two reads decides whether the second is a hit:
-/// the locality seed 004's window keeps.
+/// <see cref="SequenceSkeleton.ForEachAsync{T}"/> over the array's blocks of B doubles, under one
+/// <see cref="WindowMode"/> (pass 0 reads the input, later passes the previous pass's output; two output arrays
+/// alternate). Each double is read twice, D steps apart in the sequential order, so what the last-level cache holds
+/// between the two reads decides whether the second is a hit: the locality seed 004's window keeps. Grain and window
+/// count blocks (the skeleton's elements).
 /// </summary>
 /// <remarks>
 /// Each pass is started by a task on the run's scheduler (as when a task-parallel program calls the skeleton), so the
 /// chunks are queued on a worker's deque: with no window every chunk is queued at once, the owner pops from the end
-/// of the array and thieves steal from its start, so workers are far apart; a window keeps them within m elements of
+/// of the array and thieves steal from its start, so workers are far apart; a window keeps them within m blocks of
 /// the first unprocessed one. Every element is computed the same way in every order, so the parallel result must
 /// equal the sequential baseline's bit for bit.
 /// </remarks>
 public sealed class SequenceTransform : ISampleProgram, ISampleInput
 {
-    /// <summary>Bytes one element touches in a pass: in[i], in[i + D] and out[i] (for the default window).</summary>
-    public const int BytesPerElement = 3 * sizeof(double);
-
-    /// <summary>The default grain: elements per task (32 KiB of input, a few microseconds of memory traffic).</summary>
-    public const int DefaultGrain = 4096;
+    /// <summary>The default grain: blocks per task (seed 004's 128; 64 KiB of input with 64-double blocks).</summary>
+    public const int DefaultGrain = SequenceOptions.DefaultGrain;
 
     private const string Prefix = "transform-";
 
     private readonly int _seed;
     private readonly SequenceOptions _options;
     private double[] _source = [];
+    private int[] _blocks = [];
     private readonly double[][] _outputs = [[], []];
     private readonly double[][] _baselineOutputs = [[], []];
     private bool _hasResult;
@@ -41,8 +40,8 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
     /// <param name="size">The size the parameters were chosen for.</param>
     /// <param name="parameters">n, D, R.</param>
     /// <param name="seed">Seeds the input.</param>
-    /// <param name="grain">Elements per task (at least 1).</param>
-    /// <param name="windowSize">The window m in elements (at least <paramref name="grain"/>); null: from the last-level cache
+    /// <param name="grain">Blocks per task (at least 1).</param>
+    /// <param name="windowSize">The window m in blocks (at least <paramref name="grain"/>); null: from the last-level cache
     /// (<see cref="SequenceSkeleton.DefaultWindowSize"/> with <see cref="BytesPerElement"/>). Ignored with no window.</param>
     /// <exception cref="ArgumentException">A parameter is invalid (every problem is listed).</exception>
     public SequenceTransform(WindowMode mode, ProblemSize size, SequenceTransformParameters parameters, int seed = SampleCatalog.DefaultSeed,
@@ -113,19 +112,22 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
     /// <summary>n, D, R.</summary>
     public SequenceTransformParameters Parameters { get; }
 
-    /// <summary>Elements per task.</summary>
+    /// <summary>Blocks per task.</summary>
     public int Grain => _options.Grain;
 
-    /// <summary>The window m in elements (chosen from the last-level cache unless given); null with no window.</summary>
+    /// <summary>The window m in blocks (chosen from the last-level cache unless given); null with no window.</summary>
     public int? WindowSize { get; }
+
+    /// <summary>Bytes one block touches in a pass: in[i], in[i + D] and out[i] for its B doubles (for the default window).</summary>
+    public int BytesPerElement => 3 * sizeof(double) * Parameters.BlockLength;
 
     /// <inheritdoc/>
     public bool IsInitialized { get; private set; }
 
     /// <summary>One line naming the parameters, for result files.</summary>
     public string Describe() => string.Create(CultureInfo.InvariantCulture,
-        $"window {Mode.ToString().ToLowerInvariant()}{(WindowSize is int m ? $" m = {m} elements" : string.Empty)}, grain {Grain}, "
-        + $"n = {Parameters.Length}, D = {Parameters.Distance}, R = {Parameters.Passes}");
+        $"window {Mode.ToString().ToLowerInvariant()}{(WindowSize is int m ? $" m = {m} blocks" : string.Empty)}, grain {Grain} blocks, "
+        + $"B = {Parameters.BlockLength}, n = {Parameters.Length}, D = {Parameters.Distance}, R = {Parameters.Passes}");
 
     /// <inheritdoc/>
     public void Initialize()
@@ -136,6 +138,7 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
         }
 
         int n = Parameters.Length;
+        _blocks = Enumerable.Range(0, Parameters.Blocks).ToArray();
         var random = new Random(_seed);
         _source = new double[n];
         for (int i = 0; i < n; i++)
@@ -168,7 +171,7 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
             // The pass starts in a task on the scheduler, so its chunks go to that worker's deque (see remarks); the
             // await orders the passes: every element of pass k is written before pass k + 1 starts.
             await Task.Factory.StartNew(
-                () => SequenceSkeleton.ForEachAsync(input, (i, x) => output[i] = Step(x, input, i), scheduler, _options, cancellationToken),
+                () => SequenceSkeleton.ForEachAsync(_blocks, (_, block) => Block(input, output, block), scheduler, _options, cancellationToken),
                 cancellationToken, TaskCreationOptions.DenyChildAttach, scheduler).Unwrap().ConfigureAwait(false);
         }
 
@@ -185,7 +188,7 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
             double[] output = _baselineOutputs[pass % 2];
             for (int i = 0; i < input.Length; i++)
             {
-                output[i] = Step(input[i], input, i);
+                output[i] = Step(input, i);
             }
         }
 
@@ -215,10 +218,20 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
     /// <summary>The final output of the last parallel run (for tests).</summary>
     internal double[] LastOutput => _outputs[(Parameters.Passes - 1) % 2];
 
-    private double Step(double x, double[] input, int i)
+    private void Block(double[] input, double[] output, int block)
+    {
+        int start = block * Parameters.BlockLength;
+        int end = (int)Math.Min((long)start + Parameters.BlockLength, input.Length);
+        for (int i = start; i < end; i++)
+        {
+            output[i] = Step(input, i);
+        }
+    }
+
+    private double Step(double[] input, int i)
     {
         int j = i + Parameters.Distance;
-        return 0.75 * x + 0.25 * input[j >= input.Length ? j - input.Length : j];
+        return 0.75 * input[i] + 0.25 * input[j >= input.Length ? j - input.Length : j];
     }
 
     // Bitwise, so that NaN or −0 would not hide a difference.

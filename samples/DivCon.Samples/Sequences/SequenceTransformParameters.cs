@@ -1,19 +1,25 @@
 namespace DivCon.Samples.Sequences;
 
 /// <summary>
-/// The shape of a <see cref="SequenceTransform"/>: <see cref="Length"/> elements (8-byte doubles), each pass computing
-/// out[i] = f(in[i], in[(i + <see cref="Distance"/>) mod n]), <see cref="Passes"/> passes one after another.
+/// The shape of a <see cref="SequenceTransform"/>: arrays of <see cref="Length"/> doubles, each pass computing
+/// out[i] = f(in[i], in[(i + <see cref="Distance"/>) mod n]), <see cref="Passes"/> passes one after another; the
+/// sequence the skeleton processes is the array's blocks of <see cref="BlockLength"/> doubles (the last may be shorter).
 /// </summary>
-/// <param name="Length">n, the elements of each array (at least 1).</param>
-/// <param name="Distance">D, the reuse distance: element j is read at steps j − D and j (0 ≤ D &lt; n).</param>
+/// <param name="Length">n, the doubles of each array (at least 1).</param>
+/// <param name="Distance">D, the reuse distance: double j is read at steps j − D and j (0 ≤ D &lt; n).</param>
 /// <param name="Passes">R, passes per run (at least 1).</param>
-public sealed record SequenceTransformParameters(int Length, int Distance, int Passes)
+/// <param name="BlockLength">B, doubles per sequence element (at least 1; default 64, 512 bytes): a skeleton element costs
+/// one delegate call, so an element of one double would measure the call, not the memory.</param>
+public sealed record SequenceTransformParameters(int Length, int Distance, int Passes, int BlockLength = 64)
 {
+    /// <summary>The sequence's elements: ⌈n / B⌉ blocks.</summary>
+    public int Blocks => BlockLength < 1 ? 0 : (int)((Length + (long)BlockLength - 1) / BlockLength);
+
     /// <summary>
     /// The parameters per size. Medium and thesis choose D = 3·2^18 (6 MiB of input): one stream in sequential order
     /// keeps about 24·D = 18 MiB live between the two reads of an element (in[i], in[i + D], out[i]), which fits a
     /// 32 MiB last-level cache, while two workers at opposite ends of the array keep twice that, which does not;
-    /// small is for tests (seconds).
+    /// small is for tests (milliseconds). Blocks of 64 doubles everywhere.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
     public static SequenceTransformParameters For(ProblemSize size) => size switch
@@ -41,6 +47,11 @@ public sealed record SequenceTransformParameters(int Length, int Distance, int P
         if (Passes < 1)
         {
             problems.Add($"Passes must be at least 1; got {Passes}.");
+        }
+
+        if (BlockLength < 1)
+        {
+            problems.Add($"BlockLength must be at least 1; got {BlockLength}.");
         }
 
         return problems;

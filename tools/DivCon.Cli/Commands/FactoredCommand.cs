@@ -63,10 +63,10 @@ internal static class FactoredCommand
                 + "or worker-index groups of the largest P such as '0;1' or '0,1;2,3' (a P-worker scheduler keeps the workers below P).",
             DefaultValueFactory = _ => FactoredStealing.DetectedGroups,
         };
-        var grainOption = new Option<int?>("--grain") { Description = $"Elements per task of the transform-* programs (default {SequenceTransform.DefaultGrain})." };
+        var grainOption = new Option<int?>("--grain") { Description = $"Blocks (of 64 doubles) per task of the transform-* programs (default {SequenceTransform.DefaultGrain})." };
         var windowOption = new Option<int?>("--window-size")
         {
-            Description = "Window m in elements of transform-static and transform-sliding (at least the grain; default: half the last-level cache / 24 bytes per element).",
+            Description = "Window m in blocks of transform-static and transform-sliding (at least the grain; default: half the last-level cache / 1536 bytes per block).",
         };
         var command = new Command("factored",
             "Factored speedups (Acar, Charguéraud, Rainey): T_s, T_1, T_P, idle time I_P and T_elision per program for P = 1 … N; "
@@ -203,7 +203,7 @@ internal static class FactoredCommand
 
     private static ProgramEntry TransformEntry(WindowMode mode, int grain, int? windowSize) =>
         ProgramEntry.Available(SequenceTransform.NameOf(mode),
-            $"Memory-bound transform on the sequence skeleton, window {mode.ToString().ToLowerInvariant()}: R passes of out[i] = f(in[i], in[i + D]) over n doubles.",
+            $"Memory-bound transform on the sequence skeleton, window {mode.ToString().ToLowerInvariant()}: R passes of out[i] = f(in[i], in[i + D]) over n doubles in blocks of 64.",
             (size, seed) => new SequenceTransform(mode, size, SequenceTransformParameters.For(size), seed, grain, windowSize));
 
     // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
