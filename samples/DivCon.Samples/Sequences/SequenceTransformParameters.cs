@@ -25,8 +25,8 @@ public sealed record SequenceTransformParameters(int Length, int Distance, int P
     public static SequenceTransformParameters For(ProblemSize size) => size switch
     {
         ProblemSize.Small => new SequenceTransformParameters(1 << 20, 1 << 14, 2),
-        ProblemSize.Medium => new SequenceTransformParameters(1 << 25, 3 << 18, 4),
-        ProblemSize.Thesis => new SequenceTransformParameters(1 << 26, 3 << 18, 8),
+        ProblemSize.Medium => new SequenceTransformParameters(1 << 25, 3 << 18, 8),
+        ProblemSize.Thesis => new SequenceTransformParameters(1 << 26, 3 << 18, 16),
         _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Allowed: Small, Medium, Thesis."),
     };
 
