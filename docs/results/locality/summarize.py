@@ -45,13 +45,13 @@ def f(v, fmt="{:.3f}"):
     return "" if v is None else fmt.format(v)
 
 def per_run(paths):
-    print("| run (load) | program | stealing | window m | P | T_s | T_P (sd; min–max) | S | infl.-sp. | idle-sp. | F_P | I_P | overhead | waiting | steals (local/remote) |")
+    print("| run (load) | program | stealing | window m | P | T_s (s) | T_P (sd; min–max) (s) | S | infl.-sp. | idle-sp. | F_P (s) | I_P (s) | overhead (ms) | waiting (s) | steals (local/remote) |")
     print("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for path in paths:
         for r in rows(path):
             print(f"| {r['run']} ({f(r['load'], '{:.2f}')}) | {r['program']} | {r['stealing']} | {r['window']} | {r['p']} | {f(r['ts'])} | {f(r['tp'])} ({f(r['sd'])}; {f(r['lo'])}–{f(r['hi'])}) | "
                   f"{f(r['S'], '{:.2f}')} | {f(r['infl'], '{:.2f}')} | {f(r['idle'], '{:.2f}')} | {f(r['fp'])} | {f(r['ip'])} | "
-                  f"{f(r['overhead'], '{:.5f}')} | {f(r['waiting'])} | {f(r['steals'], '{:.0f}')} ({f(r['local'], '{:.0f}')}/{f(r['remote'], '{:.0f}')}) |")
+                  f"{f(None if r['overhead'] is None else r['overhead'] * 1000, '{:.3f}')} | {f(r['waiting'])} | {f(r['steals'], '{:.0f}')} ({f(r['local'], '{:.0f}')}/{f(r['remote'], '{:.0f}')}) |")
 
 def aggregate(paths, max_cv):
     groups = OrderedDict()
