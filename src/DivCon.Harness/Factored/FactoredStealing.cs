@@ -89,13 +89,6 @@ public sealed record FactoredStealing
             : new FactoredStealing(parsedScope, Format(parsedGroups), parsedGroups);
     }
 
-    /// <summary>Scope <paramref name="scope"/> with explicit <paramref name="groups"/> (validated when a scheduler is made).</summary>
-    public static FactoredStealing WithGroups(StealingScope scope, IReadOnlyList<IReadOnlyList<int>> groups)
-    {
-        ArgumentNullException.ThrowIfNull(groups);
-        return new FactoredStealing(scope, Format(groups), groups.Select(g => (IReadOnlyList<int>)g.ToArray()).ToArray());
-    }
-
     /// <summary>Scope <paramref name="scope"/> with <see cref="PerWorkerGroups"/> or <see cref="DetectedGroups"/>.</summary>
     public static FactoredStealing WithNamedGroups(StealingScope scope, bool perWorker) =>
         new(scope, perWorker ? PerWorkerGroups : DetectedGroups, null);

@@ -6,7 +6,8 @@ namespace DivCon.Harness.Factored;
 /// <summary>
 /// The real <see cref="IFactoredMeasurementSource"/>: wall times from <see cref="Stopwatch"/>; parallel runs on a
 /// <see cref="WorkStealingTaskScheduler"/> with the requested number of unpinned workers (one scheduler per worker
-/// count, made on first use and reused, so thread start-up is never timed); I_P from the scheduler's idle counters.
+/// count, made on first use and reused, so thread start-up is never timed), stealing as <see cref="Stealing"/> says;
+/// I_P from the scheduler's idle counters, and each run's steal counts and overhead/waiting split with it.
 /// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next.
 /// </summary>
 /// <remarks>
