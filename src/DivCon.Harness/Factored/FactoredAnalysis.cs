@@ -43,7 +43,10 @@ public static class FactoredAnalysis
         return new FactoredPoint(p, tp, ip, wp, fp, speedups);
     }
 
-    /// <summary>Means of the samples, then one <see cref="Point"/> per worker count (ascending).</summary>
+    /// <summary>
+    /// Means of the samples, then one <see cref="Point"/> per worker count (ascending), with the mean steal statistics
+    /// of its runs when every run has them.
+    /// </summary>
     /// <exception cref="ArgumentException">No T_s run, no P = 1 runs, an empty run list, or a time that is not finite and positive.</exception>
     public static FactoredProgramResult Analyze(string program, FactoredSamples samples)
     {
@@ -72,7 +75,9 @@ public static class FactoredAnalysis
 
             double tp = Mean(runs.Select(r => r.Seconds).ToArray());
             double ip = Mean(runs.Select(r => r.IdleSeconds).ToArray());
-            points.Add(Point(p, ts, t1, tp, ip, telision));
+            RunStealStatistics[] steals = runs.Where(r => r.Steals is not null).Select(r => r.Steals!).ToArray();
+            RunStealStatistics? meanSteals = steals.Length == runs.Count ? RunStealStatistics.Mean(steals) : null;
+            points.Add(Point(p, ts, t1, tp, ip, telision) with { Steals = meanSteals });
         }
 
         return new FactoredProgramResult(program, ts, t1, telision, points, samples);

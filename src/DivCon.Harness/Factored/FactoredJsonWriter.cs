@@ -10,12 +10,17 @@ namespace DivCon.Harness.Factored;
 /// <code>
 /// { "kind": "factored", "schemaVersion": 1, "startedUtc", "elapsedSeconds",
 ///   "machine": { "processorCount", "affinity", "os", "runtime", "architecture", "gitCommit", "gitDirty" },
-///   "configuration": { "size", "seed", "runs", "warmupRuns", "workerCounts" },
+///   "configuration": { "size", "seed", "runs", "warmupRuns", "workerCounts",
+///                      "stealing": { "scope", "groups", "detectedCacheGroups", "workerGroups": [ { "p", "groups" } ] } or null },
 ///   "method": "...",
-///   "programs": [ { "program", "ts", "t1", "telision",
+///   "programs": [ { "program", "settings", "ts", "t1", "telision",
 ///                   "points": [ { "p", "tp", "ip", "wp", "fp",
-///                                 "speedups": { "linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision" } } ],
-///                   "samples": { "ts": [..], "telision": [..], "parallel": [ { "p", "tp": [..], "ip": [..] } ] } } ] }
+///                                 "speedups": { "linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision" },
+///                                 "steals": { "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting" } or null } ],
+///                   "samples": { "ts": [..], "telision": [..],
+///                                "parallel": [ { "p", "tp": [..], "ip": [..], and when measured "steals", "localSteals",
+///                                                "remoteSteals", "schedulingOverhead", "waiting": [..] } ] } } ] }
+/// "steals" are means over the runs; schedulingOverhead + waiting = ip (seed 002's split of the idle time).
 /// </code>
 /// </summary>
 public static class FactoredJsonWriter
@@ -76,13 +81,14 @@ public static class FactoredJsonWriter
         }
 
         w.WriteEndArray();
+        WriteStealing(w, result.Stealing, result.Settings.WorkerCounts.Append(1).Distinct().Order());
         w.WriteEndObject();
         w.WriteString("method", Method);
 
         w.WriteStartArray("programs");
         foreach (FactoredProgramResult program in result.Programs)
         {
-            WriteProgram(w, program);
+            WriteProgram(w, program, result.ProgramSettings?.GetValueOrDefault(program.Program));
         }
 
         w.WriteEndArray();
@@ -103,10 +109,83 @@ public static class FactoredJsonWriter
         w.WriteEndObject();
     }
 
-    private static void WriteProgram(Utf8JsonWriter w, FactoredProgramResult program)
+    // "stealing": { "scope", "groups", "detectedCacheGroups", "workerGroups": [ { "p", "groups": [[..]] or null (detected) } ] }, or null.
+    private static void WriteStealing(Utf8JsonWriter w, FactoredStealing? stealing, IEnumerable<int> workerCounts)
+    {
+        if (stealing is null)
+        {
+            w.WriteNull("stealing");
+            return;
+        }
+
+        w.WriteStartObject("stealing");
+        w.WriteString("scope", FactoredStealing.ScopeName(stealing.Scope));
+        w.WriteString("groups", stealing.Groups);
+        Number(w, "detectedCacheGroups", stealing.DetectedCacheGroups);
+        w.WriteStartArray("workerGroups");
+        foreach (int p in workerCounts)
+        {
+            w.WriteStartObject();
+            w.WriteNumber("p", p);
+            if (stealing.GroupsFor(p) is { } groups)
+            {
+                w.WriteStartArray("groups");
+                foreach (IReadOnlyList<int> group in groups)
+                {
+                    w.WriteStartArray();
+                    foreach (int worker in group)
+                    {
+                        w.WriteNumberValue(worker);
+                    }
+
+                    w.WriteEndArray();
+                }
+
+                w.WriteEndArray();
+            }
+            else
+            {
+                w.WriteNull("groups");
+            }
+
+            w.WriteEndObject();
+        }
+
+        w.WriteEndArray();
+        w.WriteEndObject();
+    }
+
+    // "steals": { "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting" } (means), or null.
+    private static void WriteSteals(Utf8JsonWriter w, RunStealStatistics? steals)
+    {
+        if (steals is null)
+        {
+            w.WriteNull("steals");
+            return;
+        }
+
+        w.WriteStartObject("steals");
+        Number(w, "steals", steals.Steals);
+        Number(w, "localSteals", steals.LocalSteals);
+        Number(w, "remoteSteals", steals.RemoteSteals);
+        Number(w, "schedulingOverhead", steals.SchedulingOverheadSeconds);
+        Number(w, "waiting", steals.WaitingSeconds);
+        w.WriteEndObject();
+    }
+
+    private static void WriteProgram(Utf8JsonWriter w, FactoredProgramResult program, string? settings)
     {
         w.WriteStartObject();
         w.WriteString("program", program.Program);
+        if (settings is null)
+        {
+            w.WriteNull("settings");
+        }
+        else
+        {
+            w.WriteString("settings", settings);
+        }
+
         Number(w, "ts", program.Ts);
         Number(w, "t1", program.T1);
         Number(w, "telision", program.Telision);
@@ -121,6 +200,7 @@ public static class FactoredJsonWriter
             Number(w, "fp", point.Fp);
             w.WritePropertyName("speedups");
             WriteSpeedups(w, point.Speedups);
+            WriteSteals(w, point.Steals);
             w.WriteEndObject();
         }
 
@@ -135,6 +215,15 @@ public static class FactoredJsonWriter
             w.WriteNumber("p", p);
             Numbers(w, "tp", runs.Select(r => r.Seconds).ToArray());
             Numbers(w, "ip", runs.Select(r => r.IdleSeconds).ToArray());
+            if (runs.All(r => r.Steals is not null))
+            {
+                Numbers(w, "steals", runs.Select(r => r.Steals!.Steals).ToArray());
+                Numbers(w, "localSteals", runs.Select(r => r.Steals!.LocalSteals).ToArray());
+                Numbers(w, "remoteSteals", runs.Select(r => r.Steals!.RemoteSteals).ToArray());
+                Numbers(w, "schedulingOverhead", runs.Select(r => r.Steals!.SchedulingOverheadSeconds).ToArray());
+                Numbers(w, "waiting", runs.Select(r => r.Steals!.WaitingSeconds).ToArray());
+            }
+
             w.WriteEndObject();
         }
 

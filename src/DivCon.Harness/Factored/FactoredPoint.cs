@@ -11,4 +11,8 @@ namespace DivCon.Harness.Factored;
 /// <param name="Wp">W_P = P·T_P − I_P, seconds.</param>
 /// <param name="Fp">F_P = P·T_P − I_P − T_1, seconds (negative when the parallel run did less work than T_1).</param>
 /// <param name="Speedups">The six curves at this P.</param>
-public sealed record FactoredPoint(double P, double Tp, double Ip, double Wp, double Fp, FactoredSpeedups Speedups);
+/// <param name="Steals">
+/// Means over the runs of the steal counters and of I_P's split into scheduling overhead and waiting (issue 10), when
+/// every run at this P measured them; null otherwise (and always for a multiprogram point).
+/// </param>
+public sealed record FactoredPoint(double P, double Tp, double Ip, double Wp, double Fp, FactoredSpeedups Speedups, RunStealStatistics? Steals = null);

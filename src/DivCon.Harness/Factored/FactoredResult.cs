@@ -10,6 +10,8 @@ namespace DivCon.Harness.Factored;
 /// <param name="Seed">The inputs' seed.</param>
 /// <param name="Settings">Worker counts, runs, warm-up runs.</param>
 /// <param name="Programs">One result per program, in the order asked for.</param>
+/// <param name="Stealing">How the parallel runs' schedulers stole (scope and groups), or null when not recorded.</param>
+/// <param name="ProgramSettings">Per program name, a note of its own parameters (a sequence transform's window and grain), or null.</param>
 public sealed record FactoredResult(
     DateTimeOffset StartedUtc,
     double ElapsedSeconds,
@@ -17,4 +19,6 @@ public sealed record FactoredResult(
     string Size,
     int Seed,
     FactoredSettings Settings,
-    IReadOnlyList<FactoredProgramResult> Programs);
+    IReadOnlyList<FactoredProgramResult> Programs,
+    FactoredStealing? Stealing = null,
+    IReadOnlyDictionary<string, string>? ProgramSettings = null);

@@ -7,7 +7,8 @@ namespace DivCon.Harness.Factored;
 public static class FactoredTextReport
 {
     /// <summary>The CSV header: one row per program and P.</summary>
-    public const string CsvHeader = "program,p,ts,t1,telision,tp,ip,wp,fp,linear,maximal,idleSpecific,inflationSpecific,actual,elision";
+    public const string CsvHeader = "program,p,ts,t1,telision,tp,ip,wp,fp,linear,maximal,idleSpecific,inflationSpecific,actual,elision,"
+        + "steals,localSteals,remoteSteals,schedulingOverhead,waiting";
 
     /// <summary>One table per program: times in seconds, then the six curves.</summary>
     public static string Table(FactoredResult result)
@@ -15,17 +16,40 @@ public static class FactoredTextReport
         ArgumentNullException.ThrowIfNull(result);
         var b = new StringBuilder();
         b.AppendLine(CultureInfo.InvariantCulture, $"Factored speedups (size {result.Size}, {result.Settings.Runs} runs per point, means; seconds)");
+        if (result.Stealing is { } stealing)
+        {
+            string machine = stealing.DetectedCacheGroups is int g ? $" (this machine: {g} last-level cache group(s))" : string.Empty;
+            b.AppendLine(CultureInfo.InvariantCulture, $"Stealing: {FactoredStealing.ScopeName(stealing.Scope)}, groups {stealing.Groups}{machine}");
+        }
+
         foreach (FactoredProgramResult program in result.Programs)
         {
             b.AppendLine();
             b.AppendLine(CultureInfo.InvariantCulture,
                 $"{program.Program}: T_s {N(program.Ts)}  T_1 {N(program.T1)}  T_elision {N(program.Telision)}");
+            if (result.ProgramSettings?.GetValueOrDefault(program.Program) is { } settings)
+            {
+                b.AppendLine(CultureInfo.InvariantCulture, $"  ({settings})");
+            }
+
             b.AppendLine("   P      T_P      I_P      W_P      F_P | linear maximal idle-sp infl-sp  actual elision");
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
                 b.AppendLine(CultureInfo.InvariantCulture,
                     $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}");
+            }
+
+            if (program.Points.Any(p => p.Steals is not null))
+            {
+                // Seed 002's split of I_P next to the inflation F_P: overhead (successful steal sweeps) + waiting = I_P.
+                b.AppendLine("   P      F_P      I_P  overhead  waiting |   steals    local   remote");
+                foreach (FactoredPoint p in program.Points)
+                {
+                    RunStealStatistics? t = p.Steals;
+                    b.AppendLine(CultureInfo.InvariantCulture,
+                        $"{p.P,4:0.##} {N(p.Fp),8} {N(p.Ip),8} {N(t?.SchedulingOverheadSeconds, "0.000000"),9} {N(t?.WaitingSeconds),8} | {N(t?.Steals, "0.#"),8} {N(t?.LocalSteals, "0.#"),8} {N(t?.RemoteSteals, "0.#"),8}");
+                }
             }
         }
 
@@ -43,8 +67,10 @@ public static class FactoredTextReport
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
+                RunStealStatistics? t = p.Steals;
                 double?[] cells = [p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
-                    s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision];
+                    s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision,
+                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds];
                 writer.WriteLine(Csv(program.Program) + "," + string.Join(",", cells.Select(C)));
             }
         }

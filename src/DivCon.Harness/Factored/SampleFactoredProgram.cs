@@ -6,7 +6,8 @@ namespace DivCon.Harness.Factored;
 /// A sample program as an <see cref="IFactoredProgram"/>. A skeleton sample (<see cref="IDivConSample"/>) gets one
 /// granularity for every worker count — the automatic one for <c>granularityCores</c> cores (seed 001's T_1 assumes
 /// the same task tree at every P) — and its elision runs with granularity = problem size, restored afterwards.
-/// Any other <see cref="ISampleProgram"/> has no elision.
+/// Any other <see cref="ISampleProgram"/> has no elision; its input is made by <see cref="Prepare"/> when it is an
+/// <see cref="ISampleInput"/>.
 /// </summary>
 public sealed class SampleFactoredProgram : IFactoredProgram
 {
@@ -39,7 +40,17 @@ public sealed class SampleFactoredProgram : IFactoredProgram
     public long Granularity => _granularity;
 
     /// <inheritdoc/>
-    public void Prepare() => _skeleton?.Initialize();
+    public void Prepare()
+    {
+        if (_skeleton is not null)
+        {
+            _skeleton.Initialize();
+        }
+        else
+        {
+            (_program as ISampleInput)?.Initialize();
+        }
+    }
 
     /// <inheritdoc/>
     public void RunSequential() => _program.RunSequential();

@@ -6,7 +6,8 @@ namespace DivCon.Harness.Factored;
 /// <summary>
 /// The real <see cref="IFactoredMeasurementSource"/>: wall times from <see cref="Stopwatch"/>; parallel runs on a
 /// <see cref="WorkStealingTaskScheduler"/> with the requested number of unpinned workers (one scheduler per worker
-/// count, made on first use and reused, so thread start-up is never timed); I_P from the scheduler's idle counters.
+/// count, made on first use and reused, so thread start-up is never timed), stealing as <see cref="Stealing"/> says;
+/// I_P from the scheduler's idle counters, and each run's steal counts and overhead/waiting split with it.
 /// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next.
 /// </summary>
 /// <remarks>
@@ -20,14 +21,22 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
 {
     private readonly Dictionary<int, WorkStealingTaskScheduler> _schedulers = [];
     private readonly TimeSpan _runTimeout;
+    private CpuTopology? _topology;
     private bool _disposed;
 
-    /// <summary>Creates the source; a run longer than <paramref name="runTimeout"/> (default 10 minutes) fails the measurement.</summary>
-    public SchedulerMeasurementSource(TimeSpan? runTimeout = null)
+    /// <summary>
+    /// Creates the source; a run longer than <paramref name="runTimeout"/> (default 10 minutes) fails the measurement.
+    /// The schedulers steal as <paramref name="stealing"/> says (default <see cref="FactoredStealing.Default"/>).
+    /// </summary>
+    public SchedulerMeasurementSource(TimeSpan? runTimeout = null, FactoredStealing? stealing = null)
     {
         _runTimeout = runTimeout ?? TimeSpan.FromMinutes(10);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(_runTimeout, TimeSpan.Zero);
+        Stealing = stealing ?? FactoredStealing.Default;
     }
+
+    /// <summary>How the schedulers steal.</summary>
+    public FactoredStealing Stealing { get; }
 
     /// <summary>The statistics window of the last parallel or elision run (for checks of the instrumentation).</summary>
     public SchedulerStatistics? LastStatistics { get; private set; }
@@ -89,7 +98,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         cancellationToken.ThrowIfCancellationRequested();
         if (!_schedulers.TryGetValue(workers, out WorkStealingTaskScheduler? scheduler))
         {
-            scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = workers, ThreadName = $"DivCon factored P={workers}" });
+            scheduler = new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect()));
             _schedulers.Add(workers, scheduler);
         }
 
@@ -116,7 +125,19 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
 
         LastStatistics = statistics;
         double idle = RunIdleSeconds(workers, seconds, statistics.Elapsed.TotalSeconds, statistics.IdleTime.TotalSeconds);
-        return new ParallelRunSample(seconds, idle);
+        return new ParallelRunSample(seconds, idle, RunSteals(statistics, idle));
+    }
+
+    /// <summary>
+    /// The steal statistics of a run whose I_P is <paramref name="runIdleSeconds"/>: the window's counters, and I_P split
+    /// into the window's scheduling overhead (successful sweeps happen only while the run has tasks; clamped to I_P) and
+    /// the rest as waiting, so the two add up to I_P.
+    /// </summary>
+    public static RunStealStatistics RunSteals(SchedulerStatistics statistics, double runIdleSeconds)
+    {
+        ArgumentNullException.ThrowIfNull(statistics);
+        double overhead = Math.Clamp(statistics.SchedulingOverhead.TotalSeconds, 0, Math.Max(0, runIdleSeconds));
+        return new RunStealStatistics(statistics.Steals, statistics.LocalSteals, statistics.RemoteSteals, overhead, Math.Max(0, runIdleSeconds - overhead));
     }
 
     private static void CollectGarbage()

@@ -29,7 +29,12 @@ public static class FactoredPlots
     /// <summary>Builds the figures from the root of a factored result file.</summary>
     public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
     {
-        string size = ResultJson.Text(ResultJson.Property(root, "configuration"), "size");
+        JsonElement configuration = ResultJson.Property(root, "configuration");
+        string size = ResultJson.Text(configuration, "size");
+        // The stealing the runs used (issue 10), when the file records it: "size, stealing scope/groups".
+        JsonElement stealing = ResultJson.Property(configuration, "stealing");
+        string scope = ResultJson.Text(stealing, "scope");
+        string label = scope.Length == 0 ? size : $"{size}, stealing {scope}/{ResultJson.Text(stealing, "groups")}";
         var figures = new List<NamedFigure>();
         foreach (JsonElement program in ResultJson.Array(root, "programs"))
         {
@@ -40,7 +45,7 @@ public static class FactoredPlots
             }
 
             string name = ResultJson.Text(program, "program");
-            var plot = new LinePlot($"Factored speedups: {name} ({size})", "Workers P", "Speedup over T_s");
+            var plot = new LinePlot($"Factored speedups: {name} ({label})", "Workers P", "Speedup over T_s");
             plot.XAxis.Scale = AxisScale.Log2;
             plot.YAxis.Scale = AxisScale.Log2;
             double[] p = points.Select(pt => ResultJson.Number(pt, "p")).ToArray();

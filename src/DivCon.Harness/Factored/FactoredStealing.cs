@@ -1,0 +1,186 @@
+using System.Globalization;
+using DivCon.Scheduling;
+
+namespace DivCon.Harness.Factored;
+
+/// <summary>
+/// How the work-stealing schedulers of a factored measurement steal (issue 10): the <see cref="StealingScope"/> and
+/// the stealing groups. Groups are one of
+/// <list type="bullet">
+/// <item><c>detected</c> (default): this machine's last-level cache groups (<see cref="CpuTopology.Detect"/>); an
+/// unpinned worker i counts as on the topology's i-th processor. On a machine with one cache group every steal is
+/// local and <see cref="StealingScope.CacheGroupFirst"/> behaves as <see cref="StealingScope.All"/>.</item>
+/// <item><c>per-worker</c>: every worker alone in its group (a synthetic topology): every steal is remote, and a
+/// CacheGroupFirst thief first sweeps its empty group, then widens — the restricted scope's cost with none of its
+/// benefit.</item>
+/// <item>explicit: worker-index groups such as <c>0,1;2,3</c> (groups separated by <c>;</c>, workers by <c>,</c>) that
+/// hold every worker 0 … N−1 of the largest P exactly once; a P-worker scheduler keeps the workers below P (groups
+/// left empty are dropped).</item>
+/// </list>
+/// The same groups are used with both scopes, so local/remote steal counts are comparable between them.
+/// </summary>
+public sealed record FactoredStealing
+{
+    /// <summary>The name of the detected groups.</summary>
+    public const string DetectedGroups = "detected";
+
+    /// <summary>The name of the one-worker-per-group synthetic groups.</summary>
+    public const string PerWorkerGroups = "per-worker";
+
+    private FactoredStealing(StealingScope scope, string groups, IReadOnlyList<IReadOnlyList<int>>? explicitGroups)
+    {
+        Scope = scope;
+        Groups = groups;
+        ExplicitGroups = explicitGroups;
+    }
+
+    /// <summary>Every scheduler's default: scope All, detected groups.</summary>
+    public static FactoredStealing Default { get; } = new(StealingScope.All, DetectedGroups, null);
+
+    /// <summary>The stealing scope.</summary>
+    public StealingScope Scope { get; }
+
+    /// <summary><see cref="DetectedGroups"/>, <see cref="PerWorkerGroups"/> or the explicit groups' text (normalised).</summary>
+    public string Groups { get; }
+
+    /// <summary>The explicit groups, or null for detected and per-worker.</summary>
+    public IReadOnlyList<IReadOnlyList<int>>? ExplicitGroups { get; }
+
+    /// <summary>The number of last-level cache groups this machine reported, when known (recorded with the result).</summary>
+    public int? DetectedCacheGroups { get; init; }
+
+    /// <summary>
+    /// Parses <paramref name="scope"/> (<c>all</c> or <c>cache-group-first</c>) and <paramref name="groups"/>
+    /// (<c>detected</c>, <c>per-worker</c> or explicit groups for <paramref name="maxWorkers"/> workers). Every problem
+    /// is added to <paramref name="problems"/> (naming the options <paramref name="scopeOption"/> and
+    /// <paramref name="groupsOption"/>); returns null when there was one.
+    /// </summary>
+    public static FactoredStealing? Parse(string? scope, string? groups, int maxWorkers, List<string> problems,
+        string scopeOption = "--stealing", string groupsOption = "--stealing-groups")
+    {
+        ArgumentNullException.ThrowIfNull(problems);
+        int before = problems.Count;
+        string scopeText = (scope ?? string.Empty).Trim().ToLowerInvariant();
+        StealingScope parsedScope = scopeText switch
+        {
+            "all" => StealingScope.All,
+            "cache-group-first" => StealingScope.CacheGroupFirst,
+            _ => (StealingScope)(-1),
+        };
+        if (parsedScope < 0)
+        {
+            problems.Add($"{scopeOption} '{scope}' is not allowed; use all or cache-group-first.");
+        }
+
+        string groupsText = (groups ?? string.Empty).Trim().ToLowerInvariant();
+        IReadOnlyList<IReadOnlyList<int>>? parsedGroups = null;
+        if (groupsText is not (DetectedGroups or PerWorkerGroups))
+        {
+            parsedGroups = ParseExplicit(groupsText, maxWorkers, groupsOption, problems);
+        }
+
+        if (problems.Count > before)
+        {
+            return null;
+        }
+
+        return parsedGroups is null
+            ? new FactoredStealing(parsedScope, groupsText, null)
+            : new FactoredStealing(parsedScope, Format(parsedGroups), parsedGroups);
+    }
+
+    /// <summary>Scope <paramref name="scope"/> with <see cref="PerWorkerGroups"/> or <see cref="DetectedGroups"/>.</summary>
+    public static FactoredStealing WithNamedGroups(StealingScope scope, bool perWorker) =>
+        new(scope, perWorker ? PerWorkerGroups : DetectedGroups, null);
+
+    /// <summary>The explicit groups a <paramref name="workers"/>-worker scheduler gets, or null for detected groups.</summary>
+    public IReadOnlyList<IReadOnlyList<int>>? GroupsFor(int workers)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workers);
+        if (Groups == PerWorkerGroups)
+        {
+            return Enumerable.Range(0, workers).Select(w => (IReadOnlyList<int>)new[] { w }).ToArray();
+        }
+
+        return ExplicitGroups?
+            .Select(g => (IReadOnlyList<int>)g.Where(w => w < workers).ToArray())
+            .Where(g => g.Count > 0)
+            .ToArray();
+    }
+
+    /// <summary>The options of a <paramref name="workers"/>-worker scheduler with this stealing.</summary>
+    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology)
+    {
+        ArgumentNullException.ThrowIfNull(topology);
+        IReadOnlyList<IReadOnlyList<int>>? groups = GroupsFor(workers);
+        return new WorkStealingSchedulerOptions
+        {
+            WorkerCount = workers,
+            ThreadName = threadName,
+            StealingScope = Scope,
+            StealingGroups = groups,
+            // Detected groups in both scopes, so that steals are split into local and remote the same way under All.
+            StealingTopology = groups is null ? topology() : null,
+        };
+    }
+
+    /// <summary>Explicit groups as text: <c>0,1;2,3</c>.</summary>
+    public static string Format(IReadOnlyList<IReadOnlyList<int>> groups)
+    {
+        ArgumentNullException.ThrowIfNull(groups);
+        return string.Join(";", groups.Select(g => string.Join(",", g.Select(w => w.ToString(CultureInfo.InvariantCulture)))));
+    }
+
+    /// <summary>The scope as the command line names it.</summary>
+    public static string ScopeName(StealingScope scope) => scope == StealingScope.CacheGroupFirst ? "cache-group-first" : "all";
+
+    private static IReadOnlyList<IReadOnlyList<int>>? ParseExplicit(string text, int maxWorkers, string option, List<string> problems)
+    {
+        string allowed = $"use detected, per-worker, or groups of worker indexes 0..{maxWorkers - 1} such as '0;1' (';' between groups, ',' within one)";
+        if (text.Length == 0)
+        {
+            problems.Add($"{option} needs a value; {allowed}.");
+            return null;
+        }
+
+        var groups = new List<IReadOnlyList<int>>();
+        var seen = new HashSet<int>();
+        foreach (string part in text.Split(';'))
+        {
+            var group = new List<int>();
+            foreach (string item in part.Split(','))
+            {
+                if (!int.TryParse(item.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out int worker))
+                {
+                    problems.Add($"{option} '{text}': '{item.Trim()}' is not a worker index; {allowed}.");
+                    return null;
+                }
+
+                if (worker >= maxWorkers)
+                {
+                    problems.Add($"{option} '{text}': worker {worker} does not exist with at most {maxWorkers} workers; {allowed}.");
+                    return null;
+                }
+
+                if (!seen.Add(worker))
+                {
+                    problems.Add($"{option} '{text}': worker {worker} is in more than one place; each worker must be in exactly one group.");
+                    return null;
+                }
+
+                group.Add(worker);
+            }
+
+            groups.Add(group);
+        }
+
+        int[] missing = Enumerable.Range(0, maxWorkers).Where(w => !seen.Contains(w)).ToArray();
+        if (missing.Length > 0)
+        {
+            problems.Add($"{option} '{text}': worker(s) {string.Join(", ", missing)} in no group; the groups must hold every worker 0..{maxWorkers - 1} exactly once.");
+            return null;
+        }
+
+        return groups;
+    }
+}
