@@ -1,9 +1,22 @@
 using BenchmarkDotNet.Running;
+using DivCon.Benchmarks.Scheduling;
 
 namespace DivCon.Benchmarks;
 
-/// <summary>Entry point: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- --filter '*'</c>.</summary>
+/// <summary>
+/// Entry point: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- --filter '*'</c> (BenchmarkDotNet), or
+/// <c>-- paired-spawn-tree</c> for the interleaved spawn-tree comparison (<see cref="PairedSpawnTree"/>).
+/// </summary>
 public static class Program
 {
-    public static void Main(string[] args) => BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+    public static int Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == PairedSpawnTree.Command)
+        {
+            return PairedSpawnTree.Run(args[1..]);
+        }
+
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+        return 0;
+    }
 }

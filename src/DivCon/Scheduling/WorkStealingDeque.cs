@@ -6,31 +6,31 @@
 //            leaves a queue set after draining its deque; the next owner of the slot reads the set after that).
 //   thief  - any other thread: TrySteal, CanSteal, Count, ToArray.
 //
-// State: a power-of-two ring _array indexed by _head (thief end, FIFO) and _tail (owner end, LIFO); items live in
-// [_head, _tail). Indices only grow; they are masked to index the array. A slot may hold null when the owner removed
+// State: a power-of-two ring _array indexed by Head (thief end, FIFO) and Tail (owner end, LIFO); items live in
+// [Head, Tail). Indices only grow; they are masked to index the array. A slot may hold null when the owner removed
 // an item from the middle (LocalFindAndPop); both ends skip such holes.
 //
 // Fast paths without a lock
-//   LocalPush  writes the item, then publishes _tail (Volatile.Write). Takes the lock only when fewer than two free
-//              slots remain (a thief may be reading the slot at _head) or to grow.
-//   LocalPop   decrements _tail with a full fence (Interlocked.Exchange), then reads _head: if the item at the new
+//   LocalPush  writes the item, then publishes Tail (Volatile.Write). Takes the lock only when fewer than two free
+//              slots remain (a thief may be reading the slot at Head) or to grow.
+//   LocalPop   decrements Tail with a full fence (Interlocked.Exchange), then reads Head: if the item at the new
 //              tail cannot also be claimed by a thief (head <= tail), it is the owner's. Only when the deque is down to
 //              its last item does the owner take the lock to arbitrate with a thief (the Dekker pair below).
 //   TrySteal   never waits for a busy victim: it only TryEnters the lock, and on failure reports a missed steal so
 //              the caller moves on to another victim and retries later.
 //
-// The Dekker pair (required: an item is never taken twice): the owner writes _tail then reads _head
-// (LocalPop); a thief, under the lock, writes _head then reads _tail (TrySteal). Both writes are Interlocked.Exchange
+// The Dekker pair (required: an item is never taken twice): the owner writes Tail then reads Head
+// (LocalPop); a thief, under the lock, writes Head then reads Tail (TrySteal). Both writes are Interlocked.Exchange
 // (full fences), so at least one side sees the other's claim; when both might have claimed the last item the owner
 // falls back to the lock, where the thief already is or will be serialised.
 //
-// Wrap-around: when _tail reaches int.MaxValue the owner, under the lock, masks both indices down to their low bits
+// Wrap-around: when Tail reaches int.MaxValue the owner, under the lock, masks both indices down to their low bits
 // (items keep their array positions; head <= tail still holds since all masked-off bits of tail were ones). An
 // internal constructor starts the indices near int.MaxValue so tests exercise it.
 //
 // Rejected alternatives
 //   - A lock on every operation (ParallelExtensionsExtras): thieves would block a busy owner.
-//   - Chase-Lev with CAS on _head and no lock: equally fast for the owner, but growth then needs array
+//   - Chase-Lev with CAS on Head and no lock: equally fast for the owner, but growth then needs array
 //     recycling/epochs in .NET to avoid a thief reading a stale array; the runtime's lock-on-contention design
 //     (ThreadPoolWorkQueue.WorkStealingQueue) is proven and simpler to state.
 using System.Diagnostics;
@@ -51,11 +51,11 @@ internal sealed class WorkStealingDeque<T>
     // Written by the owner (grow, wrap) under _lock; read by anyone.
     private volatile int _mask;
 
-    // Thief end. Written by thieves under _lock, and by the owner under _lock (grow, wrap, restore). Read by anyone.
-    private volatile int _head;
-
-    // Owner end. Written by the owner only; read by anyone.
-    private volatile int _tail;
+    // The two ends, each on its own pair of cache lines, with two lines of padding on either side (PaddedEnds): the
+    // owner writes the tail on every push and pop, and the deques of a queue set are allocated one after another,
+    // each next to its array, so without padding worker A's tail could share a line with worker B's tail or with
+    // the slots B writes.
+    private PaddedEnds _ends;
 
     // Serialises thieves with each other and with the owner's rare paths. Thieves only TryEnter it.
     private SpinLock _lock = new(enableThreadOwnerTracking: false);
@@ -72,8 +72,8 @@ internal sealed class WorkStealingDeque<T>
         Debug.Assert(startIndex >= 0);
         _array = new T?[initialCapacity];
         _mask = initialCapacity - 1;
-        _head = startIndex;
-        _tail = startIndex;
+        _ends.Head = startIndex;
+        _ends.Tail = startIndex;
     }
 
     /// <summary>
@@ -87,10 +87,10 @@ internal sealed class WorkStealingDeque<T>
         => ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), index & (array.Length - 1));
 
     /// <summary>Items currently in the deque (a racy estimate when read by a thief).</summary>
-    public int Count => Math.Max(0, _tail - _head);
+    public int Count => Math.Max(0, _ends.Tail - _ends.Head);
 
     /// <summary>True when a steal might succeed (racy: the owner may pop the last item first).</summary>
-    public bool CanSteal => _head < _tail;
+    public bool CanSteal => _ends.Head < _ends.Tail;
 
     /// <summary>Current array length (for tests of growth).</summary>
     internal int Capacity => _array.Length;
@@ -99,19 +99,19 @@ internal sealed class WorkStealingDeque<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void LocalPush(T item)
     {
-        int tail = _tail;
+        int tail = _ends.Tail;
         if (tail == int.MaxValue)
         {
             tail = LocalPushHandleTailOverflow();
         }
 
         // Fast path: at least two free slots, so the slot at tail is not the one a thief may be reading at head.
-        if (tail < _head + _mask)
+        if (tail < _ends.Head + _mask)
         {
             Volatile.Write(ref Element(_array, tail), item);
 
             // Publishes the item (release: the element write above is visible before the new tail).
-            _tail = tail + 1;
+            _ends.Tail = tail + 1;
         }
         else
         {
@@ -126,8 +126,8 @@ internal sealed class WorkStealingDeque<T>
         try
         {
             _lock.Enter(ref taken);
-            int head = _head;
-            int tail = _tail;
+            int head = _ends.Head;
+            int tail = _ends.Tail;
             int count = tail - head;
             if (count >= _mask)
             {
@@ -140,13 +140,13 @@ internal sealed class WorkStealingDeque<T>
                 }
 
                 _array = grown;
-                _head = 0;
-                _tail = tail = count;
+                _ends.Head = 0;
+                _ends.Tail = tail = count;
                 _mask = (_mask << 1) | 1;
             }
 
             Volatile.Write(ref _array[tail & _mask], item);
-            _tail = tail + 1;
+            _ends.Tail = tail + 1;
         }
         finally
         {
@@ -164,14 +164,14 @@ internal sealed class WorkStealingDeque<T>
         try
         {
             _lock.Enter(ref taken);
-            int tail = _tail;
+            int tail = _ends.Tail;
             if (tail == int.MaxValue)
             {
                 // Keep only the bits that index the array: items stay where they are. tail had all bits set, so the
                 // masked tail is the largest value its low bits can take and head <= tail still holds.
-                _head &= _mask;
-                _tail = tail = tail & _mask;
-                Debug.Assert(_head <= _tail);
+                _ends.Head &= _mask;
+                _ends.Tail = tail = tail & _mask;
+                Debug.Assert(_ends.Head <= _ends.Tail);
             }
 
             return tail;
@@ -188,14 +188,14 @@ internal sealed class WorkStealingDeque<T>
 
     /// <summary>Owner only: pops the most recently pushed item, or null when empty.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T? LocalPop() => _head < _tail ? LocalPopCore() : null;
+    public T? LocalPop() => _ends.Head < _ends.Tail ? LocalPopCore() : null;
 
     private T? LocalPopCore()
     {
         while (true)
         {
-            int tail = _tail;
-            if (_head >= tail)
+            int tail = _ends.Tail;
+            if (_ends.Head >= tail)
             {
                 return null;
             }
@@ -203,10 +203,10 @@ internal sealed class WorkStealingDeque<T>
             tail--;
 
             // Full fence (required: an item is never taken twice): pairs with the thief's Interlocked.Exchange on
-            // _head in TrySteal; either we see its incremented head or it sees our decremented tail.
-            Interlocked.Exchange(ref _tail, tail);
+            // Head in TrySteal; either we see its incremented head or it sees our decremented tail.
+            Interlocked.Exchange(ref _ends.Tail, tail);
 
-            if (_head <= tail)
+            if (_ends.Head <= tail)
             {
                 ref T? element = ref Element(_array, tail);
                 T? item = Volatile.Read(ref element);
@@ -235,7 +235,7 @@ internal sealed class WorkStealingDeque<T>
         try
         {
             _lock.Enter(ref taken);
-            if (_head <= tail)
+            if (_ends.Head <= tail)
             {
                 int index = tail & _mask;
                 T? item = Volatile.Read(ref _array[index]);
@@ -251,7 +251,7 @@ internal sealed class WorkStealingDeque<T>
             }
 
             // The thief won: restore the tail we took.
-            _tail = tail + 1;
+            _ends.Tail = tail + 1;
             retry = false;
             return null;
         }
@@ -271,9 +271,9 @@ internal sealed class WorkStealingDeque<T>
     public bool LocalFindAndPop(T item)
     {
         // Most often the item is the last one pushed.
-        if (_tail > _head && ReferenceEquals(Volatile.Read(ref _array[(_tail - 1) & _mask]), item))
+        if (_ends.Tail > _ends.Head && ReferenceEquals(Volatile.Read(ref _array[(_ends.Tail - 1) & _mask]), item))
         {
-            // Only the owner changes _tail, so LocalPop takes exactly that slot: it returns the item, or null when a
+            // Only the owner changes Tail, so LocalPop takes exactly that slot: it returns the item, or null when a
             // thief stole it in the meantime.
             T? popped = LocalPop();
             Debug.Assert(popped is null || ReferenceEquals(popped, item));
@@ -285,7 +285,7 @@ internal sealed class WorkStealingDeque<T>
         try
         {
             _lock.Enter(ref taken);
-            for (int i = _tail - 1; i >= _head; i--)
+            for (int i = _ends.Tail - 1; i >= _ends.Head; i--)
             {
                 int index = i & _mask;
                 if (ReferenceEquals(_array[index], item))
@@ -312,7 +312,7 @@ internal sealed class WorkStealingDeque<T>
     /// </summary>
     public T? TrySteal(ref bool missed)
     {
-        while (_head < _tail)
+        while (_ends.Head < _ends.Tail)
         {
             bool taken = false;
             try
@@ -324,12 +324,12 @@ internal sealed class WorkStealingDeque<T>
                     return null;
                 }
 
-                int head = _head;
+                int head = _ends.Head;
 
                 // Full fence (required: an item is never taken twice): pairs with the owner's Interlocked.Exchange on
-                // _tail in LocalPop; either the owner sees our claim or we see its decremented tail.
-                Interlocked.Exchange(ref _head, head + 1);
-                if (head < _tail)
+                // Tail in LocalPop; either the owner sees our claim or we see its decremented tail.
+                Interlocked.Exchange(ref _ends.Head, head + 1);
+                if (head < _ends.Tail)
                 {
                         ref T? element = ref Element(_array, head);
                     T? item = Volatile.Read(ref element);
@@ -343,7 +343,7 @@ internal sealed class WorkStealingDeque<T>
                 }
 
                 // The owner popped the last item: restore the head.
-                _head = head;
+                _ends.Head = head;
                 return null;
             }
             finally
@@ -385,7 +385,7 @@ internal sealed class WorkStealingDeque<T>
         var list = new List<T>();
         T?[] array = _array;
         int mask = array.Length - 1;
-        int head = _head, tail = _tail;
+        int head = _ends.Head, tail = _ends.Tail;
         for (int i = head; i < tail && i - head < array.Length; i++)
         {
             T? item = Volatile.Read(ref array[i & mask]);
@@ -397,4 +397,18 @@ internal sealed class WorkStealingDeque<T>
 
         return list;
     }
+}
+
+/// <summary>The two ends of a <see cref="WorkStealingDeque{T}"/>, each alone on its cache lines.</summary>
+[StructLayout(LayoutKind.Explicit, Size = 3 * WorkerCounters.PaddingSize)]
+internal struct PaddedEnds
+{
+    // Thief end. Written by thieves under the deque's lock, and by the owner under it (grow, wrap, restore). Read by
+    // anyone.
+    [FieldOffset(WorkerCounters.PaddingSize)]
+    public volatile int Head;
+
+    // Owner end. Written by the owner only; read by anyone.
+    [FieldOffset(2 * WorkerCounters.PaddingSize)]
+    public volatile int Tail;
 }
