@@ -48,8 +48,7 @@ internal sealed class WorkStealingDeque<T>
     // The array, the mask and the two ends live in one padded struct (DequeFields): the owner reads the array and the
     // mask and writes the tail on every push and pop, and the deques of a queue set are allocated one after another,
     // each next to its array, so without padding worker A's deque fields could share a cache line with worker B's,
-    // or with the slots B writes at the end of its array (measured: the same spawn tree ran up to 2x slower in some
-    // heap layouts).
+    // or with the slots B writes at the end of its array.
     private DequeFields _fields;
 
     // Written by the owner (grow) under _lock; read by the owner without the lock and by thieves under _lock. Always a
