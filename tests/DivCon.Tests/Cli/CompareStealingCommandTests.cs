@@ -68,4 +68,37 @@ public sealed class CompareStealingCommandTests : IDisposable
         Assert.Contains("at least 2 programs", stderr1);
         Assert.False(Directory.Exists(outDir));
     }
+
+    [Fact]
+    public async Task StealingGroups_PerWorkerMakesEveryStealRemote_ExplicitOneGroupEveryStealLocal_BadGroupsExit2()
+    {
+        string perWorker = Path.Combine(_root, "per-worker");
+        var (code, stdout, stderr) = await Run("compare-stealing", "--programs", "mergesort,quicksort", "--replications", "2", "--workers", "2",
+            "--size", "small", "--stealing-groups", "per-worker", "--out", perWorker);
+        Assert.True(code == 0, stderr);
+        Assert.Contains("Synthetic stealing groups", stdout);
+        using (JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(perWorker, "compare-stealing.json"))))
+        {
+            Assert.Equal("0;1", doc.RootElement.GetProperty("stealingGroups").GetString());
+            JsonElement[] runs = doc.RootElement.GetProperty("runs").EnumerateArray().ToArray();
+            Assert.All(runs, r => Assert.Equal(0, r.GetProperty("LocalSteals").GetInt64()));
+            Assert.True(runs.Sum(r => r.GetProperty("RemoteSteals").GetInt64()) > 0, "no steal at all in 8 two-worker runs");
+        }
+
+        string oneGroup = Path.Combine(_root, "one-group");
+        (code, _, stderr) = await Run("compare-stealing", "--programs", "mergesort,quicksort", "--replications", "2", "--workers", "2",
+            "--size", "small", "--stealing-groups", "0,1", "--out", oneGroup);
+        Assert.True(code == 0, stderr);
+        using (JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(oneGroup, "compare-stealing.json"))))
+        {
+            Assert.Equal("0,1", doc.RootElement.GetProperty("stealingGroups").GetString());
+            Assert.All(doc.RootElement.GetProperty("runs").EnumerateArray(), r => Assert.Equal(0, r.GetProperty("RemoteSteals").GetInt64()));
+        }
+
+        string bad = Path.Combine(_root, "bad-groups");
+        (code, _, stderr) = await Run("compare-stealing", "--programs", "mergesort,quicksort", "--workers", "2", "--stealing-groups", "0;7", "--out", bad);
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Contains("--stealing-groups", stderr);
+        Assert.False(Directory.Exists(bad));
+    }
 }

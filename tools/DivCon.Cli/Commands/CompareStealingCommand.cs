@@ -5,6 +5,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using DivCon.Harness.Anova;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
 using DivCon.Samples;
 using DivCon.Scheduling;
@@ -26,14 +27,12 @@ internal static class CompareStealingCommand
 
     /// <summary>
     /// Creates the command. <paramref name="schedulerFactory"/> builds the scheduler for (scope, workers); null uses a
-    /// <see cref="WorkStealingTaskScheduler"/> with that scope and this machine's topology.
+    /// <see cref="WorkStealingTaskScheduler"/> with that scope and the --stealing-groups groups (default: this machine's topology).
     /// </summary>
     public static Command Create(ProgramCatalog catalog, Func<StealingScope, int, WorkStealingTaskScheduler>? schedulerFactory = null)
     {
         CpuTopology? topology = null;
         CpuTopology Topology() => topology ??= CpuTopology.Detect();
-        schedulerFactory ??= (scope, workers) => new WorkStealingTaskScheduler(
-            new WorkStealingSchedulerOptions { WorkerCount = workers, StealingScope = scope, StealingTopology = Topology() });
 
         var programsOption = new Option<string[]>("--programs")
         {
@@ -46,11 +45,17 @@ internal static class CompareStealingCommand
         var workersOption = new Option<int>("--workers") { Description = "Workers of each scheduler (default: processor count).", DefaultValueFactory = _ => Environment.ProcessorCount };
         var sizeOption = new Option<string>("--size") { Description = "Problem size: small or medium (default small).", DefaultValueFactory = _ => "small" };
         var outOption = new Option<string>("--out") { Description = "Output folder (default results/compare-stealing).", DefaultValueFactory = _ => Path.Combine("results", "compare-stealing") };
+        var groupsOption = new Option<string>("--stealing-groups")
+        {
+            Description = "The stealing groups of both scopes: detected (this machine's last-level caches), per-worker (each worker alone: every "
+                + "steal is remote, the restricted sweep's cost without its benefit) or explicit worker groups such as '0;1'.",
+            DefaultValueFactory = _ => FactoredStealing.DetectedGroups,
+        };
         var command = new Command("compare-stealing",
             "Seed 002's comparison: each program R times under stealing scopes All and CacheGroupFirst; times, local/remote steals, scheduling overhead "
             + "and idle time; two-factor ANOVA (program × scope) with 90 % intervals; writes compare-stealing.json and compare-stealing.md.")
         {
-            programsOption, replicationsOption, workersOption, sizeOption, outOption,
+            programsOption, replicationsOption, workersOption, sizeOption, outOption, groupsOption,
         };
 
         command.SetAction(async (parse, ct) =>
@@ -105,6 +110,8 @@ internal static class CompareStealingCommand
                 problems.Add($"--out '{outDir}' is a file; give a folder.");
             }
 
+            FactoredStealing? stealing = FactoredStealing.Parse(
+                "all", parse.GetValue(groupsOption), Math.Clamp(workers, 1, WorkStealingSchedulerOptions.MaxWorkerCount), problems);
             if (problems.Count > 0)
             {
                 foreach (string p in problems)
@@ -115,23 +122,38 @@ internal static class CompareStealingCommand
                 return CliApp.UsageError;
             }
 
+            // The same groups under both scopes, so that local and remote steals compare (FactoredStealing.Options).
+            Func<StealingScope, int, WorkStealingTaskScheduler> factory = schedulerFactory ?? ((scope, n) =>
+            {
+                IReadOnlyList<IReadOnlyList<int>>? slots = stealing!.GroupsFor(n);
+                return new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+                {
+                    WorkerCount = n,
+                    StealingScope = scope,
+                    StealingGroups = slots,
+                    StealingTopology = slots is null ? Topology() : null,
+                });
+            });
             int cacheGroups = Topology().CacheGroups.Count;
-            string topologyNote = cacheGroups <= 1
-                ? "This machine has one last-level cache group: CacheGroupFirst degenerates to All (every steal is local), so any difference below is noise."
-                : $"This machine has {cacheGroups} last-level cache groups.";
+            IReadOnlyList<IReadOnlyList<int>>? groups = stealing!.GroupsFor(workers);
+            string topologyNote = groups is not null
+                ? $"Synthetic stealing groups ({stealing.Groups}: {FactoredStealing.Format(groups)}) under both scopes; this machine has {cacheGroups} last-level cache group(s), so the comparison shows the restricted sweep's cost, not a locality benefit."
+                : cacheGroups <= 1
+                    ? "This machine has one last-level cache group: CacheGroupFirst degenerates to All (every steal is local), so any difference below is noise. --stealing-groups per-worker measures the restricted sweep's cost instead."
+                    : $"This machine has {cacheGroups} last-level cache groups.";
             await output.WriteLineAsync(topologyNote);
 
             var runs = new List<RunRecord>();
             for (int p = 0; p < entries.Count; p++)
             {
                 // Warm-up (JIT, allocations), discarded.
-                await RunOnceAsync(entries[p], size, seed: 0, StealingScope.All, workers, schedulerFactory, ct);
+                await RunOnceAsync(entries[p], size, seed: 0, StealingScope.All, workers, factory, ct);
                 for (int rep = 0; rep < replications; rep++)
                 {
                     IEnumerable<StealingScope> order = rep % 2 == 0 ? s_scopes : s_scopes.Reverse();
                     foreach (StealingScope scope in order)
                     {
-                        runs.Add(await RunOnceAsync(entries[p], size, seed: rep + 1, scope, workers, schedulerFactory, ct));
+                        runs.Add(await RunOnceAsync(entries[p], size, seed: rep + 1, scope, workers, factory, ct));
                     }
                 }
             }
@@ -146,6 +168,7 @@ internal static class CompareStealingCommand
             var json = new
             {
                 machine = new { processors = Environment.ProcessorCount, cacheGroups, note = topologyNote },
+                stealingGroups = groups is null ? stealing.Groups : FactoredStealing.Format(groups),
                 workers,
                 size = sizeText.ToLowerInvariant(),
                 replications,
