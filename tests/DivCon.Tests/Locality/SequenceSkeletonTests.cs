@@ -49,6 +49,58 @@ public sealed class SequenceSkeletonTests
     }
 
     [Theory]
+    [MemberData(nameof(ModesAndSchedulers))]
+    public async Task Ranges_CoverEveryIndexOnce_InGrainSizedChunks_UnderTheWindow(WindowMode mode, string scheduler)
+    {
+        using SchedulerLease lease = Lease(scheduler);
+        const int n = 10_007, grain = 16, window = 250;
+        var counts = new int[n];
+        var chunkDone = new int[(n + grain - 1) / grain];
+        int violations = 0, badChunks = 0;
+        await SequenceSkeleton.ForEachRangeAsync(n, (from, to) =>
+        {
+            // Chunk c is [c·g, min((c+1)·g, n)).
+            if (from % grain != 0 || to != Math.Min(from + grain, n))
+            {
+                Interlocked.Increment(ref badChunks);
+            }
+
+            // Windowed modes: the element window (m = 250) before this chunk's first element has finished.
+            int before = from - window;
+            if (mode != WindowMode.None && before >= 0 && Volatile.Read(ref chunkDone[before / grain]) == 0)
+            {
+                Interlocked.Increment(ref violations);
+            }
+
+            for (int i = from; i < to; i++)
+            {
+                Interlocked.Increment(ref counts[i]);
+            }
+
+            Volatile.Write(ref chunkDone[from / grain], 1);
+        }, lease.Scheduler, new SequenceOptions { Mode = mode, Grain = grain, WindowSize = window }).WaitAsync(s_timeout);
+
+        Assert.All(counts, c => Assert.Equal(1, c));
+        Assert.Equal(0, badChunks);
+        Assert.Equal(0, violations);
+    }
+
+    [Fact]
+    public async Task Ranges_EmptyCompletes_NegativeLengthAndNullsAreRejected()
+    {
+        using SchedulerLease lease = SchedulerLease.Owned(new WorkStealingTaskScheduler(1));
+        bool called = false;
+        await SequenceSkeleton.ForEachRangeAsync(0, (_, _) => called = true, lease.Scheduler).WaitAsync(s_timeout);
+        Assert.False(called);
+        // Validated synchronously, before any task exists: the Action wrapper discards the task.
+        static Action Call(Func<Task> start) => () => start();
+        Assert.Throws<ArgumentOutOfRangeException>(Call(() => SequenceSkeleton.ForEachRangeAsync(-1, (_, _) => { }, lease.Scheduler)));
+        Assert.Throws<ArgumentNullException>(Call(() => SequenceSkeleton.ForEachRangeAsync(1, null!, lease.Scheduler)));
+        Assert.Throws<ArgumentNullException>(Call(() => SequenceSkeleton.ForEachRangeAsync(1, (_, _) => { }, null!)));
+        Assert.Throws<ArgumentOutOfRangeException>(Call(() => SequenceSkeleton.ForEachRangeAsync(10, (_, _) => { }, lease.Scheduler, new SequenceOptions { Grain = 0 })));
+    }
+
+    [Theory]
     [InlineData(1, 4)]
     [InlineData(8, 64)]
     [InlineData(16, 250)]

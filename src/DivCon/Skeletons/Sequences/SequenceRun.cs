@@ -1,7 +1,8 @@
 namespace DivCon.Skeletons.Sequences;
 
 /// <summary>
-/// One <see cref="SequenceSkeleton.ForEachAsync{T}"/> call: the chunk bookkeeping.
+/// One <see cref="SequenceSkeleton.ForEachAsync{T}"/> or <see cref="SequenceSkeleton.ForEachRangeAsync"/> call: the
+/// chunk bookkeeping. The body gets one chunk's index range [from, to) at a time.
 /// </summary>
 /// <remarks>
 /// Chunks c = 0..C−1 cover [c·g, min((c+1)·g, n)); W = ⌊m / g⌋ chunks form a window. State, all guarded by
@@ -20,10 +21,10 @@ namespace DivCon.Skeletons.Sequences;
 /// (c−W+1)·g ≤ j − m + 1 as W·g ≤ m) has finished; Static releases the next W chunks only when f == _released (every
 /// released chunk is done: a barrier per window).
 /// </remarks>
-internal sealed class SequenceRun<T>
+internal sealed class SequenceRun
 {
-    private readonly T[] _source;
-    private readonly Action<int, T> _body;
+    private readonly int _length;
+    private readonly Action<int, int> _body;
     private readonly TaskScheduler _scheduler;
     private readonly WindowMode _mode;
     private readonly int _grain;
@@ -40,14 +41,14 @@ internal sealed class SequenceRun<T>
     private bool _stopped;
     private bool _skipped;
 
-    public SequenceRun(T[] source, Action<int, T> body, TaskScheduler scheduler, WindowMode mode, int grain, int window, CancellationToken cancellationToken)
+    public SequenceRun(int length, Action<int, int> body, TaskScheduler scheduler, WindowMode mode, int grain, int window, CancellationToken cancellationToken)
     {
-        _source = source;
+        _length = length;
         _body = body;
         _scheduler = scheduler;
         _mode = mode;
         _grain = grain;
-        _chunkCount = (int)((source.Length + (long)grain - 1) / grain);
+        _chunkCount = (int)((length + (long)grain - 1) / grain);
         _windowChunks = mode == WindowMode.None ? _chunkCount : Math.Max(1, window / grain);
         _cancellationToken = cancellationToken;
         _done = new bool[_chunkCount];
@@ -85,13 +86,10 @@ internal sealed class SequenceRun<T>
         bool canceled = _cancellationToken.IsCancellationRequested;
         if (!canceled && !Volatile.Read(ref _stopped))
         {
-            int end = (int)Math.Min((long)(chunk + 1) * _grain, _source.Length);
+            int end = (int)Math.Min((long)(chunk + 1) * _grain, _length);
             try
             {
-                for (int i = chunk * _grain; i < end; i++)
-                {
-                    _body(i, _source[i]);
-                }
+                _body(chunk * _grain, end);
             }
             catch (Exception e)
             {

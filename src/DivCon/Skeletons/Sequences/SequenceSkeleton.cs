@@ -51,6 +51,47 @@ public static class SequenceSkeleton
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(body);
+        return Run(
+            source.Length,
+            (from, to) =>
+            {
+                for (int i = from; i < to; i++)
+                {
+                    body(i, source[i]);
+                }
+            },
+            scheduler,
+            options,
+            Unsafe.SizeOf<T>(),
+            cancellationToken);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="body"/>(from, to) once for each chunk [from, to) of the indexes 0 … <paramref name="length"/> − 1,
+    /// on <paramref name="scheduler"/>, under the window of <paramref name="options"/>: the same chunks, window, faults and
+    /// cancellation as <see cref="ForEachAsync{T}"/>, with one delegate call per chunk instead of one per element (for
+    /// bodies so cheap that the call would dominate, e.g. a streaming transform over primitive arrays).
+    /// </summary>
+    /// <param name="length">The number of indexes, at least 0.</param>
+    /// <param name="body">Called with each chunk's first index and the index after its last one.</param>
+    /// <param name="scheduler">Where the chunks run.</param>
+    /// <param name="options">Window mode, size and grain; the default window size needs
+    /// <see cref="SequenceOptions.BytesPerElement"/> (8 is assumed when it is null).</param>
+    /// <param name="cancellationToken">Stops chunks that have not started.</param>
+    /// <returns>As <see cref="ForEachAsync{T}"/>.</returns>
+    /// <exception cref="ArgumentNullException">A null argument.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative length, a grain below 1, or a window smaller than the grain.</exception>
+    public static Task ForEachRangeAsync(
+        int length, Action<int, int> body, TaskScheduler scheduler, SequenceOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(length);
+        ArgumentNullException.ThrowIfNull(body);
+        return Run(length, body, scheduler, options, sizeof(long), cancellationToken);
+    }
+
+    private static Task Run(
+        int length, Action<int, int> chunkBody, TaskScheduler scheduler, SequenceOptions? options, int defaultBytesPerElement, CancellationToken cancellationToken)
+    {
         ArgumentNullException.ThrowIfNull(scheduler);
         options ??= new SequenceOptions();
         if (options.Grain < 1)
@@ -65,18 +106,18 @@ public static class SequenceSkeleton
 
         int window = options.WindowSize
             ?? (options.Mode == WindowMode.None ? options.Grain
-                : DefaultWindowSize(DetectLastLevelCacheBytes(), options.BytesPerElement ?? Unsafe.SizeOf<T>(), options.Grain));
+                : DefaultWindowSize(DetectLastLevelCacheBytes(), options.BytesPerElement ?? defaultBytesPerElement, options.Grain));
         if (options.Mode != WindowMode.None && window < options.Grain)
         {
             throw new ArgumentOutOfRangeException(nameof(options), $"WindowSize must be at least Grain ({options.Grain}); got {window}.");
         }
 
-        if (source.Length == 0)
+        if (length == 0)
         {
             return cancellationToken.IsCancellationRequested ? Task.FromCanceled(cancellationToken) : Task.CompletedTask;
         }
 
-        var run = new SequenceRun<T>(source, body, scheduler, options.Mode, options.Grain, window, cancellationToken);
+        var run = new SequenceRun(length, chunkBody, scheduler, options.Mode, options.Grain, window, cancellationToken);
         run.Start();
         return run.Completion;
     }
