@@ -164,7 +164,6 @@ internal sealed class Worker
     private void Run()
     {
         t_current = this;
-        SeparateThreadStatics();
         if (ProcessorId is int processor && _pool.Pinner is { } pin)
         {
             try
@@ -178,6 +177,8 @@ internal sealed class Worker
             }
         }
 
+        // After pinning (so the thread's first allocations are made where it will run), before any task of the pool.
+        SeparateThreadStatics();
         WorkQueueSet? serving = null;
         SwitchTo(ref serving, _assigned, Stopwatch.GetTimestamp());
         _pool.ReportStarted();
