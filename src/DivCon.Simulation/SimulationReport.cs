@@ -144,19 +144,7 @@ public static class SimulationReport
             w.WriteStartArray("repetitions");
             foreach (SimulatedRepetition rep in s.Repetitions)
             {
-                w.WriteStartObject();
-                w.WriteNumber("repetition", rep.Repetition);
-                w.WriteStartArray("ntt");
-                foreach (double? v in rep.Ntt)
-                {
-                    NumberValue(w, v);
-                }
-
-                w.WriteEndArray();
-                Number(w, "antt", rep.Antt);
-                Number(w, "mntt", rep.Mntt);
-                Number(w, "stp", rep.Stp);
-                w.WriteEndObject();
+                Repetition(w, rep.Repetition, rep.Ntt, rep.Antt, rep.Mntt, rep.Stp);
             }
 
             w.WriteEndArray();

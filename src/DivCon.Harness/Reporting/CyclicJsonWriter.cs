@@ -208,19 +208,7 @@ public static class CyclicJsonWriter
         w.WriteStartArray("repetitions");
         foreach (RepetitionMetrics r in s.Repetitions)
         {
-            w.WriteStartObject();
-            w.WriteNumber("repetition", r.Repetition);
-            w.WriteStartArray("ntt");
-            foreach (double? v in r.Ntt)
-            {
-                NumberValue(w, v);
-            }
-
-            w.WriteEndArray();
-            Number(w, "antt", r.Antt);
-            Number(w, "mntt", r.Mntt);
-            Number(w, "stp", r.Stp);
-            w.WriteEndObject();
+            Repetition(w, r.Repetition, r.Ntt, r.Antt, r.Mntt, r.Stp);
         }
 
         w.WriteEndArray();

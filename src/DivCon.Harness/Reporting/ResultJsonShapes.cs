@@ -89,4 +89,27 @@ public static class ResultJsonShapes
             w.WriteNullValue();
         }
     }
+
+    /// <summary>
+    /// Writes one repetition of a cyclic run (measured or simulated): its number, the per-program NTTs (null for a program
+    /// with no run) and the scheme metrics.
+    /// </summary>
+    public static void Repetition(Utf8JsonWriter w, int repetition, IEnumerable<double?> ntt, double? antt, double? mntt, double? stp)
+    {
+        ArgumentNullException.ThrowIfNull(w);
+        ArgumentNullException.ThrowIfNull(ntt);
+        w.WriteStartObject();
+        w.WriteNumber("repetition", repetition);
+        w.WriteStartArray("ntt");
+        foreach (double? v in ntt)
+        {
+            NumberValue(w, v);
+        }
+
+        w.WriteEndArray();
+        Number(w, "antt", antt);
+        Number(w, "mntt", mntt);
+        Number(w, "stp", stp);
+        w.WriteEndObject();
+    }
 }
