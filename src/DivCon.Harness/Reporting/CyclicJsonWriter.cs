@@ -66,29 +66,7 @@ public static class CyclicJsonWriter
         ArgumentNullException.ThrowIfNull(stream);
         using var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
         w.WriteStartObject();
-        w.WriteString("kind", result.Configuration.Kind);
-        w.WriteNumber("schemaVersion", 1);
-        w.WriteString("startedUtc", result.StartedUtc.UtcDateTime.ToString("o", System.Globalization.CultureInfo.InvariantCulture));
-        Number(w, "elapsedSeconds", result.ElapsedSeconds);
-
-        MachineInfo m = result.Machine;
-        w.WriteStartObject("machine");
-        w.WriteNumber("processorCount", m.ProcessorCount);
-        Ints(w, "affinity", m.Affinity);
-        w.WriteString("os", m.OperatingSystem);
-        w.WriteString("runtime", m.Runtime);
-        w.WriteString("architecture", m.Architecture);
-        w.WriteString("gitCommit", m.GitCommit);
-        if (m.GitDirty is { } dirty)
-        {
-            w.WriteBoolean("gitDirty", dirty);
-        }
-        else
-        {
-            w.WriteNull("gitDirty");
-        }
-
-        w.WriteEndObject();
+        DivCon.Harness.Experiments.ExperimentJson.Header(w, result.Configuration.Kind, result.StartedUtc, result.ElapsedSeconds, result.Machine);
 
         CyclicPlanRecord c = result.Configuration;
         w.WriteStartObject("configuration");
