@@ -306,7 +306,8 @@ internal sealed class Worker
             // (or parked) must not take one more task of the program it no longer serves.
             if (!ReferenceEquals(_assigned, serving))
             {
-                return StopSearching(serving, searching, null); // the caller switches sets at this task boundary
+                StopSearching(serving, searching);
+                return null; // the caller switches sets at this task boundary
             }
 
             Task? task = serving.TryDequeueGlobal(Slot);
@@ -341,7 +342,8 @@ internal sealed class Worker
             {
                 if (serving.IsQuiescentForExit())
                 {
-                    return StopSearching(serving, searching, null);
+                    StopSearching(serving, searching);
+                    return null;
                 }
 
                 StartSearching(serving, ref searching);
@@ -360,7 +362,8 @@ internal sealed class Worker
             WorkQueueSet? lent = _pool.TryFindIdleWork(this, serving);
             if (lent is not null)
             {
-                return StopSearching(serving, searching, null); // lending (MultiProgramScheduler option): the caller switches
+                StopSearching(serving, searching);
+                return null; // lending (MultiProgramScheduler option): the caller switches
             }
 
             // Park ends our search before its barrier and starts a new one when it returns (woken or not).
@@ -380,14 +383,12 @@ internal sealed class Worker
         }
     }
 
-    private static Task? StopSearching(WorkQueueSet serving, bool searching, Task? task)
+    private static void StopSearching(WorkQueueSet serving, bool searching)
     {
         if (searching)
         {
             serving.StopSearching();
         }
-
-        return task;
     }
 
     // Found a task. A searcher hands on through StopSearching (obligation 2). A worker that found it at once passes
@@ -395,11 +396,8 @@ internal sealed class Worker
     // only, not needed for correctness (one producer wake-up may have stood for several queued tasks).
     private static Task FoundWork(WorkQueueSet serving, bool searching, Task task)
     {
-        if (searching)
-        {
-            serving.StopSearching();
-        }
-        else if (serving.HasParked && !serving.HasSearcherOrPendingWake && serving.HasVisibleWork())
+        StopSearching(serving, searching);
+        if (!searching && serving.HasParked && !serving.HasSearcherOrPendingWake && serving.HasVisibleWork())
         {
             serving.WakeIfParked();
         }
