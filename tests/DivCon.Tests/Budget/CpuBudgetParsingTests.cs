@@ -17,7 +17,7 @@ public sealed class CpuBudgetParsingTests
     private static string Recorded(string name) => Path.Combine(AppContext.BaseDirectory, "Budget", "Recorded", name);
 
     private static CpuBudget Detect(ICgroupFiles files, int allowedCount, Func<string, string?>? environment = null, int? runtimeCount = null) =>
-        CpuBudget.Detect(files, Enumerable.Range(0, allowedCount).ToArray(), environment ?? NoEnvironment, runtimeCount);
+        CpuBudget.DetectFrom(files, Enumerable.Range(0, allowedCount).ToArray(), environment ?? NoEnvironment, runtimeCount);
 
     [Fact]
     public void Recorded_v1_nested_group_takes_the_parents_quota_and_reads_throttling_where_the_quota_is()
@@ -47,7 +47,7 @@ public sealed class CpuBudgetParsingTests
     {
         var files = new RootedCgroupFiles(Recorded("v1-hybrid-nested"));
 
-        CpuBudget budget = CpuBudget.Detect(files, [1], NoEnvironment, null);
+        CpuBudget budget = CpuBudget.DetectFrom(files, [1], NoEnvironment, null);
 
         Assert.Equal(1, budget.Cores);
         Assert.Equal(CpuBudgetLimit.AllowedProcessors, budget.LimitedBy); // the quota rounds to 1, not below 1 processor

@@ -20,7 +20,7 @@ namespace DivCon.Scheduling;
 /// also walks up the parents to the hierarchy's mount point and takes the tightest quota found (as the runtime's GC
 /// does for cgroup v2 <c>memory.max</c>): a quota on a parent throttles its children just the same, and a process
 /// placed in a sub-group of a limited one would otherwise see no limit. Unlike <see cref="Environment.ProcessorCount"/>,
-/// which is read once at start-up, <see cref="Detect()"/> reads the files on each call.
+/// which is read once at start-up, <see cref="Detect"/> reads the files on each call.
 /// </para>
 /// <para>
 /// <b>Allowed processors</b> are the process's affinity mask (<see cref="ThreadAffinity.GetProcessAffinity"/>), which
@@ -78,7 +78,7 @@ public sealed record CpuBudget
     /// <summary>Reads the budget of this process now (see the type's remarks).</summary>
     /// <exception cref="System.ComponentModel.Win32Exception">The operating system refused to report the affinity mask.</exception>
     public static CpuBudget Detect() =>
-        Detect(RootedCgroupFiles.System, ThreadAffinity.GetProcessAffinity(), Environment.GetEnvironmentVariable, OperatingSystem.IsLinux() ? null : Environment.ProcessorCount);
+        DetectFrom(RootedCgroupFiles.System, ThreadAffinity.GetProcessAffinity(), Environment.GetEnvironmentVariable, OperatingSystem.IsLinux() ? null : Environment.ProcessorCount);
 
     /// <summary>
     /// The throttling counters (<c>cpu.stat</c>) of the cgroup whose quota limits this process (else of its own
@@ -124,12 +124,12 @@ public sealed record CpuBudget
     public override string ToString() =>
         string.Create(CultureInfo.InvariantCulture, $"{Cores} core{(Cores == 1 ? "" : "s")}: {Reason}");
 
-    /// <summary>The testable core of <see cref="Detect()"/>.</summary>
+    /// <summary>The testable core of <see cref="Detect"/>.</summary>
     /// <param name="files">Where the cgroup files are read.</param>
     /// <param name="allowed">The affinity mask.</param>
     /// <param name="environment">Reads an environment variable.</param>
     /// <param name="runtimeProcessorCount">Outside Linux, <see cref="Environment.ProcessorCount"/>; null on Linux.</param>
-    internal static CpuBudget Detect(ICgroupFiles files, IReadOnlyList<int> allowed, Func<string, string?> environment, int? runtimeProcessorCount)
+    internal static CpuBudget DetectFrom(ICgroupFiles files, IReadOnlyList<int> allowed, Func<string, string?> environment, int? runtimeProcessorCount)
     {
         ArgumentNullException.ThrowIfNull(allowed);
         int[] allowedIds = allowed.Order().ToArray();
