@@ -7,6 +7,11 @@
 //   t1 --program P --size S --runs R [--workers N] [--granularity-cores G]
 //                               R timed runs of a sample program on a WorkStealingTaskScheduler (default: the
 //                               budget's worker count), granularity fixed for G cores so every run has the same tree
+//   t1-quota --group DIR --rounds R [--program P --size S --granularity-cores G]
+//                               T_1 inside and outside a quota, interleaved in one process: each round moves the
+//                               process into DIR (writing its pid to DIR/cgroup.procs), times one run on a default
+//                               WorkStealingTaskScheduler (the budget there), moves back to its own group and times one
+//                               run on 1 worker; the order alternates between rounds
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
@@ -31,7 +36,9 @@ object result = mode switch
     "spin" => Spin(budget, IntOption("--workers", 2), TimeSpan.FromSeconds(IntOption("--timeout", 20))),
     "t1" => TimeRuns(budget, Option("--program", "montecarlopi"), Enum.Parse<ProblemSize>(Option("--size", "medium"), ignoreCase: true),
         IntOption("--runs", 5), args.Contains("--workers") ? IntOption("--workers", 1) : null, IntOption("--granularity-cores", 2)),
-    _ => throw new ArgumentException($"Unknown mode '{mode}': report, spin or t1."),
+    "t1-quota" => QuotaPairs(Option("--group", ""), IntOption("--rounds", 10), Option("--program", "montecarlopi"),
+        Enum.Parse<ProblemSize>(Option("--size", "medium"), ignoreCase: true), IntOption("--granularity-cores", 2)),
+    _ => throw new ArgumentException($"Unknown mode '{mode}': report, spin, t1 or t1-quota."),
 };
 Console.WriteLine(JsonSerializer.Serialize(result, result.GetType(), ProbeJson.Default));
 return 0;
@@ -84,4 +91,62 @@ static ProbeTimes TimeRuns(CpuBudget budget, string name, ProblemSize size, int 
 
     CpuThrottling? throttled = before is null ? null : budget.ReadThrottling() is CpuThrottling after ? after - before : null;
     return new ProbeTimes(name, size.ToString(), scheduler.WorkerCount, budget.Cores, seconds, throttled?.ThrottledPeriods, throttled?.ThrottledTime.TotalSeconds);
+}
+
+static ProbeQuotaPairs QuotaPairs(string group, int rounds, string name, ProblemSize size, int granularityCores)
+{
+    string home = CpuBudget.Detect().CgroupDirectory ?? throw new InvalidOperationException("No cgroup cpu controller.");
+    IDivConSample program = SampleCatalog.Create(name, size, settings: new SampleSettings { Cores = granularityCores });
+    using (var warmUp = new WorkStealingTaskScheduler(1))
+    {
+        program.RunParallelAsync(warmUp).GetAwaiter().GetResult();
+    }
+
+    var inside = new List<double>();
+    var outside = new List<double>();
+    var insideWorkers = new List<int>();
+    long throttledPeriods = 0;
+    double throttledSeconds = 0;
+    for (int round = 0; round < rounds; round++)
+    {
+        foreach (bool quota in round % 2 == 0 ? new[] { true, false } : [false, true])
+        {
+            MoveTo(quota ? group : home);
+            CpuBudget budget = CpuBudget.Detect();
+            using var scheduler = quota ? new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { Budget = budget }) : new WorkStealingTaskScheduler(1);
+            CpuThrottling? before = budget.ReadThrottling();
+            long start = Stopwatch.GetTimestamp();
+            program.RunParallelAsync(scheduler).GetAwaiter().GetResult();
+            double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+            program.Verify();
+            if (quota)
+            {
+                inside.Add(seconds);
+                insideWorkers.Add(scheduler.WorkerCount);
+                if (before is not null && budget.ReadThrottling() is CpuThrottling after)
+                {
+                    CpuThrottling run = after - before;
+                    throttledPeriods += run.ThrottledPeriods;
+                    throttledSeconds += run.ThrottledTime.TotalSeconds;
+                }
+            }
+            else
+            {
+                outside.Add(seconds);
+            }
+        }
+    }
+
+    MoveTo(home);
+    double[] ratios = inside.Zip(outside, (a, b) => a / b).Order().ToArray();
+    return new ProbeQuotaPairs(name, size.ToString(), group, inside, outside, insideWorkers, ratios[ratios.Length / 2], Median(inside) / Median(outside), throttledPeriods, throttledSeconds);
+}
+
+static void MoveTo(string directory) =>
+    File.WriteAllText(Path.Join(directory, "cgroup.procs"), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+
+static double Median(List<double> values)
+{
+    double[] sorted = values.Order().ToArray();
+    return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
 }
