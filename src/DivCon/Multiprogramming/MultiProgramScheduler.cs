@@ -102,7 +102,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private long _repartitions;
     private string? _lastRejection;
 
-    /// <summary>Creates a scheduler with one pinned worker per processor this process may run on and equal shares.</summary>
+    /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and equal shares.</summary>
     public MultiProgramScheduler()
         : this(new MultiProgramSchedulerOptions())
     {
