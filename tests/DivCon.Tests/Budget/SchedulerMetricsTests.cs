@@ -71,6 +71,7 @@ public sealed class SchedulerMetricsTests
 
     private static MeterListener Listen(int schedulerId, ConcurrentQueue<Reading> readings, ConcurrentQueue<string> completed)
     {
+        var ours = new ConcurrentDictionary<Instrument, bool>(); // instruments seen measuring this scheduler
         var listener = new MeterListener
         {
             InstrumentPublished = (instrument, l) =>
@@ -80,7 +81,13 @@ public sealed class SchedulerMetricsTests
                     l.EnableMeasurementEvents(instrument);
                 }
             },
-            MeasurementsCompleted = (instrument, _) => completed.Enqueue(instrument.Name),
+            MeasurementsCompleted = (instrument, _) =>
+            {
+                if (ours.ContainsKey(instrument))
+                {
+                    completed.Enqueue(instrument.Name); // this scheduler's meter was disposed
+                }
+            },
         };
 
         void OnMeasurement<T>(Instrument instrument, T value, ReadOnlySpan<KeyValuePair<string, object?>> tags, object? state)
@@ -94,6 +101,7 @@ public sealed class SchedulerMetricsTests
             // Other tests' schedulers publish on the same meter name: keep only this one's.
             if (Equals(map.GetValueOrDefault(SchedulingTelemetry.SchedulerId), schedulerId) && Equals(map.GetValueOrDefault(SchedulingTelemetry.SchedulerType), "work_stealing"))
             {
+                ours.TryAdd(instrument, true);
                 readings.Enqueue(new Reading(instrument.Name, instrument.Unit, Convert.ToDouble(value, CultureInfo.InvariantCulture), map));
             }
         }
