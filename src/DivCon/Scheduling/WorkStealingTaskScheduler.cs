@@ -139,7 +139,7 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
             return;
         }
 
-        _meter.Dispose();
+        _meter?.Dispose(); // null when the constructor failed (pinning) before creating it
         _queues.CloseExternal();
         _pool.BeginShutdown();
         if (!_pool.IsCurrentThreadAWorker)
