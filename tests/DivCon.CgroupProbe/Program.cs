@@ -3,7 +3,7 @@
 //
 //   report                      the budget, Environment.ProcessorCount and both schedulers' default worker counts
 //   spin --workers N --timeout S  N spinning workers (an explicit count, over the budget when N > budget) until
-//                               the cgroup's cpu.stat shows throttling or S seconds pass
+//                               the cgroup's cpu.stat shows throttled periods and throttled time, or S seconds pass
 //   t1 --program P --size S --runs R [--workers N] [--granularity-cores G]
 //                               R timed runs of a sample program on a WorkStealingTaskScheduler (default: the
 //                               budget's worker count), granularity fixed for G cores so every run has the same tree
@@ -63,7 +63,7 @@ static ProbeSpin Spin(CpuBudget budget, int workers, TimeSpan timeout)
         .ToArray();
     var clock = Stopwatch.StartNew();
     CpuThrottling run = before - before;
-    while (clock.Elapsed < timeout && !run.WasThrottled)
+    while (clock.Elapsed < timeout && (run.ThrottledPeriods == 0 || run.ThrottledTime == TimeSpan.Zero))
     {
         Thread.Sleep(100);
         run = (budget.ReadThrottling() ?? before) - before;

@@ -59,10 +59,14 @@ public sealed class CgroupQuotaTests
     [CgroupFact]
     public void A_cpu_bound_run_with_more_workers_than_the_quota_is_throttled_and_cpu_stat_shows_it()
     {
-        using TestCgroup group = TestCgroup.Create(quotaMicroseconds: 100_000);
+        // One CPU again, in 1 ms periods (the kernel's shortest): two workers need to run side by side for only half a
+        // millisecond to exceed it, which happens within seconds even when other processes load the machine so much
+        // that they rarely get a whole 100 ms period together.
+        using TestCgroup group = TestCgroup.Create(quotaMicroseconds: 1_000, periodMicroseconds: 1_000);
 
-        // Two spinning workers (an explicit count over the budget of 1) until cpu.stat shows throttling; bounded, so
-        // a machine where it never shows fails the test instead of hanging it.
+        // Two spinning workers (an explicit count over the budget of 1) until cpu.stat shows throttled periods and
+        // throttled time (the kernel adds the time when a throttled group runs again, so it can lag the period count);
+        // bounded, so a machine where it never shows fails the test instead of hanging it.
         using JsonDocument spin = JsonDocument.Parse(group.RunProbe(ProbeTimeout, "spin", "--workers", "2", "--timeout", "60"));
         JsonElement s = spin.RootElement;
 

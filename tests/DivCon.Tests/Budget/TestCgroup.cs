@@ -32,8 +32,11 @@ internal sealed class TestCgroup : IDisposable
     /// <summary>The group the child process runs in: <see cref="QuotaDirectory"/>, or a group nested in it.</summary>
     public string ProcessDirectory { get; }
 
-    /// <summary>Creates a group with <paramref name="quotaMicroseconds"/> per 100 ms period; the child runs in it, or in a sub-group without a quota of its own.</summary>
-    public static TestCgroup Create(long quotaMicroseconds, bool nested = false)
+    /// <summary>
+    /// Creates a group with <paramref name="quotaMicroseconds"/> per <paramref name="periodMicroseconds"/> (100 ms, the
+    /// kernel's default, unless given); the child runs in it, or in a sub-group without a quota of its own.
+    /// </summary>
+    public static TestCgroup Create(long quotaMicroseconds, bool nested = false, long periodMicroseconds = 100_000)
     {
         CpuBudget own = CpuBudget.Detect();
         string parent = own.CgroupDirectory ?? throw new InvalidOperationException("No cgroup cpu controller: " + string.Join(" ", own.Notes));
@@ -43,7 +46,7 @@ internal sealed class TestCgroup : IDisposable
         try
         {
             group.MakeDirectory(quotaDirectory);
-            group.SetQuota(quotaMicroseconds, 100_000);
+            group.SetQuota(quotaMicroseconds, periodMicroseconds);
             if (nested)
             {
                 group.MakeDirectory(group.ProcessDirectory);
