@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -85,15 +85,24 @@ public sealed class BarChart : Figure
         return line;
     }
 
-    private protected override string Kind => "bar";
+    private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _groups],
+        [.. _series.Select(ToModel)], [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static BarChart FromModel(BarModel model)
     {
-        writer.WriteString("xLabel", XLabel);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteStrings(writer, "groups", _groups);
-        WriteBarSeries(writer, "series", _series);
-        WriteReferenceLines(writer, _referenceLines);
+        var chart = new BarChart(model.Title, model.Groups, model.XLabel);
+        Apply(model.YAxis, chart.YAxis);
+        foreach (BarSeriesModel series in model.Series)
+        {
+            chart.Add(FromModel(series));
+        }
+
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            chart.AddHorizontalLine(line.Intercept, line.Label, line.Color);
+        }
+
+        return chart;
     }
 
     private bool SingleGroup => _groups.Length == 1;

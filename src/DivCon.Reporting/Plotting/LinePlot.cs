@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -63,31 +63,27 @@ public sealed class LinePlot : Figure
         return line;
     }
 
-    private protected override string Kind => "line";
+    private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
+        [.. _series.Select(s => new LineSeriesModel(s.Name, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, [.. s.X], [.. s.Y],
+            s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray()))],
+        [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static LinePlot FromModel(LineModel model)
     {
-        WriteAxis(writer, "xAxis", XAxis);
-        WriteAxis(writer, "yAxis", YAxis);
-        writer.WriteStartArray("series");
-        foreach (LineSeries s in _series)
+        var plot = new LinePlot(model.Title);
+        Apply(model.XAxis, plot.XAxis);
+        Apply(model.YAxis, plot.YAxis);
+        foreach (LineSeriesModel s in model.Series)
         {
-            writer.WriteStartObject();
-            writer.WriteString("name", s.Name);
-            writer.WriteString("color", s.Color.ToString());
-            writer.WriteString("marker", s.Marker.ToString());
-            writer.WriteString("pattern", s.Pattern.ToString());
-            writer.WriteNumber("lineWidth", s.LineWidth);
-            writer.WriteNumber("markerSize", s.MarkerSize);
-            WriteNumbers(writer, "x", s.X);
-            WriteNumbers(writer, "y", s.Y);
-            WriteNumbers(writer, "errorMinus", s.ErrorMinus);
-            WriteNumbers(writer, "errorPlus", s.ErrorPlus);
-            writer.WriteEndObject();
+            plot.Add(new LineSeries(s.Name, s.X, s.Y, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, s.ErrorMinus, s.ErrorPlus));
         }
 
-        writer.WriteEndArray();
-        WriteReferenceLines(writer, _referenceLines);
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            plot.AddReferenceLine(FromModel(line));
+        }
+
+        return plot;
     }
 
     internal override bool HasData => _series.Any(s => Drawable(s).Any());

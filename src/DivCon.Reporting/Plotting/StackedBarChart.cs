@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -60,14 +60,19 @@ public sealed class StackedBarChart : Figure
         return segment;
     }
 
-    private protected override string Kind => "stackedBar";
+    private protected override FigureModel ToModel() =>
+        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _categories], [.. _segments.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static StackedBarChart FromModel(StackedBarModel model)
     {
-        writer.WriteString("xLabel", XLabel);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteStrings(writer, "categories", _categories);
-        WriteBarSeries(writer, "segments", _segments);
+        var chart = new StackedBarChart(model.Title, model.Categories, model.XLabel);
+        Apply(model.YAxis, chart.YAxis);
+        foreach (BarSeriesModel segment in model.Segments)
+        {
+            chart.AddSegment(segment.Name, segment.Values, segment.Color);
+        }
+
+        return chart;
     }
 
     internal override bool HasData => _segments.Any(s => s.Values.Any(v => v > 0));

@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -150,25 +150,25 @@ public sealed class StackedStepPlot : Figure
         return line;
     }
 
-    private protected override string Kind => "stackedStep";
+    private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
+        [.. _layers.Select(l => new StepLayerModel(l.Name, l.Color, [.. l.Values]))], [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static StackedStepPlot FromModel(StackedStepModel model)
     {
-        WriteAxis(writer, "xAxis", XAxis);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteNumbers(writer, "times", _times);
-        writer.WriteStartArray("layers");
-        foreach (StepLayer layer in _layers)
+        var plot = new StackedStepPlot(model.Title, model.Times);
+        Apply(model.XAxis, plot.XAxis);
+        Apply(model.YAxis, plot.YAxis);
+        foreach (StepLayerModel layer in model.Layers)
         {
-            writer.WriteStartObject();
-            writer.WriteString("name", layer.Name);
-            writer.WriteString("color", layer.Color.ToString());
-            WriteNumbers(writer, "values", layer.Values);
-            writer.WriteEndObject();
+            plot.AddLayer(layer.Name, layer.Values, layer.Color);
         }
 
-        writer.WriteEndArray();
-        WriteReferenceLines(writer, _referenceLines);
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            plot.AddHorizontalLine(line.Intercept, line.Label, line.Color);
+        }
+
+        return plot;
     }
 
     internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
