@@ -140,5 +140,7 @@ internal static class AxisRendering
         return ticks;
     }
 
-    private static string Format(double value) => value.ToString("G6", CultureInfo.InvariantCulture);
+    // 0.001, 2.5, 1024; very small or large powers as 1e-5, 1e6.
+    private static string Format(double value) => value.ToString(
+        value != 0 && (Math.Abs(value) < 1e-4 || Math.Abs(value) >= 1e6) ? "0.##e0" : "0.######", CultureInfo.InvariantCulture);
 }
