@@ -102,7 +102,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private long _repartitions;
     private string? _lastRejection;
 
-    /// <summary>Creates a scheduler with one pinned worker per processor this process may run on and equal shares.</summary>
+    /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and equal shares.</summary>
     public MultiProgramScheduler()
         : this(new MultiProgramSchedulerOptions())
     {
@@ -127,8 +127,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
             throw new ArgumentOutOfRangeException(nameof(options), options.TimelineCapacity, "TimelineCapacity must be at least 1.");
         }
 
+        Budget = ResolveBudget(options);
         int[] processors = ThreadAffinity.ValidateProcessors(
-            options.Processors ?? ThreadAffinity.GetProcessAffinity(), nameof(options.Processors)).ToArray();
+            options.Processors ?? Budget.SelectProcessors(), nameof(options.Processors)).ToArray();
+        BudgetWarning = Budget.CheckWorkers(processors.Length);
         Action<int>? pinner = null;
         if (!options.Unpinned)
         {
@@ -327,7 +329,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 workers,
                 new Dictionary<int, int>(applied.CoresById),
                 applied.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
-                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray());
+                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray()) { BudgetWarning = BudgetWarning };
         }
     }
 

@@ -9,8 +9,17 @@ public sealed class MultiProgramSchedulerOptions
     /// <summary>The default repartitioning interval (100 ms, thesis §5.3.4).</summary>
     public static readonly TimeSpan DefaultRepartitionInterval = TimeSpan.FromMilliseconds(100);
 
-    /// <summary>Processors to pin one worker each to; null: every processor this process may run on.</summary>
+    /// <summary>
+    /// Processors to pin one worker each to; null: one worker per core of the CPU budget
+    /// (<see cref="CpuBudget.Cores"/>), on <see cref="CpuBudget.SelectProcessors()"/>: every processor this process
+    /// may run on, or under a cgroup CPU quota that allows fewer, that many packed into as few cache groups as
+    /// possible. A list longer than the budget is honoured, with <see cref="MultiProgramScheduler.BudgetWarning"/>
+    /// saying so.
+    /// </summary>
     public IReadOnlyList<int>? Processors { get; init; }
+
+    /// <summary>The CPU budget to size the pool by; null: <see cref="CpuBudget.Detect"/> when the scheduler is created.</summary>
+    public CpuBudget? Budget { get; init; }
 
     /// <summary>Where pinning is impossible: false throws <see cref="PlatformNotSupportedException"/>, true runs unpinned.</summary>
     public bool BestEffortPinning { get; init; }

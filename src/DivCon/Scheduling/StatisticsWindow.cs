@@ -11,12 +11,14 @@ internal sealed class StatisticsWindow
 {
     private readonly WorkQueueSet _set;
     private readonly Func<int, int?> _processorOf;
+    private readonly string? _budgetWarning;
     private Baseline _baseline;
 
-    public StatisticsWindow(WorkQueueSet set, Func<int, int?> processorOf)
+    public StatisticsWindow(WorkQueueSet set, Func<int, int?> processorOf, string? budgetWarning = null)
     {
         _set = set;
         _processorOf = processorOf;
+        _budgetWarning = budgetWarning;
         _baseline = Capture(Stopwatch.GetTimestamp());
     }
 
@@ -34,7 +36,7 @@ internal sealed class StatisticsWindow
                 i, _processorOf(i), v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
         }
 
-        return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers);
+        return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers) { BudgetWarning = _budgetWarning };
     }
 
     internal static TimeSpan ToTimeSpan(long stopwatchTicks)

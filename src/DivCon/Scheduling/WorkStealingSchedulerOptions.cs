@@ -7,10 +7,15 @@ public sealed class WorkStealingSchedulerOptions
     public const int MaxWorkerCount = 4096;
 
     /// <summary>
-    /// Number of workers; null means one per given processor when <see cref="Processors"/> is set, otherwise one per
-    /// processor this process may run on (its affinity mask, which honours <c>taskset</c> and cgroup cpusets).
+    /// Number of workers; null means one per given processor when <see cref="Processors"/> is set, otherwise the CPU
+    /// budget's <see cref="CpuBudget.Cores"/> (the processors this process may run on, lowered to a cgroup CPU quota,
+    /// or <c>DOTNET_PROCESSOR_COUNT</c>). A count above the budget is honoured, with
+    /// <see cref="WorkStealingTaskScheduler.BudgetWarning"/> saying so.
     /// </summary>
     public int? WorkerCount { get; init; }
+
+    /// <summary>The CPU budget to size the scheduler by; null: <see cref="CpuBudget.Detect"/> when the scheduler is created.</summary>
+    public CpuBudget? Budget { get; init; }
 
     /// <summary>
     /// Processor ids to pin one worker each to (Linux <c>sched_setaffinity</c>, Windows <c>SetThreadAffinityMask</c>);

@@ -35,7 +35,7 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     private readonly int[]? _processors;
     private int _disposed;
 
-    /// <summary>Creates a scheduler with one unpinned worker per processor this process may run on.</summary>
+    /// <summary>Creates a scheduler with one unpinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>).</summary>
     public WorkStealingTaskScheduler()
         : this(new WorkStealingSchedulerOptions())
     {
@@ -61,7 +61,10 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
-        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options);
+        Budget = options.Budget ?? CpuBudget.Detect();
+        Budget.Validate(nameof(options));
+        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options, Budget);
+        BudgetWarning = Budget.CheckWorkers(workerCount);
         if (!Enum.IsDefined(options.StealingScope))
         {
             throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
@@ -92,7 +95,9 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
         }
 
         IsPinned = _processors is not null && UnpinnedReason is null;
-        _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null);
+        _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null, BudgetWarning);
+        _meterStatistics = new StatisticsWindow(_queues, _ => null);
+        _meter = CreateMeter();
     }
 
     /// <summary>Number of worker threads (fixed for the scheduler's life).</summary>
@@ -134,6 +139,7 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
             return;
         }
 
+        _meter?.Dispose(); // null when the constructor failed (pinning) before creating it
         _queues.CloseExternal();
         _pool.BeginShutdown();
         if (!_pool.IsCurrentThreadAWorker)

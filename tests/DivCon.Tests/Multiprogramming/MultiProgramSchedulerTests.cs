@@ -471,12 +471,20 @@ public sealed class MultiProgramSchedulerTests
         void OnMeasurement<T>(Instrument instrument, T value, ReadOnlySpan<KeyValuePair<string, object?>> tags, object? state)
         {
             string? program = null;
+            bool ours = false;
             foreach (KeyValuePair<string, object?> tag in tags)
             {
-                if (tag.Key == "program")
+                if (tag.Key == SchedulingTelemetry.ProgramName)
                 {
                     program = tag.Value as string;
                 }
+
+                ours |= tag.Key == SchedulingTelemetry.SchedulerId && Equals(tag.Value, mps.Id);
+            }
+
+            if (!ours)
+            {
+                return; // another test's scheduler, publishing on the same meter name
             }
 
             measurements.Add((instrument.Name, Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture), program));
@@ -494,12 +502,14 @@ public sealed class MultiProgramSchedulerTests
         listener.RecordObservableInstruments();
 
         double Value(string instrument, string program) => measurements.Where(m => m.Instrument == instrument && m.Program == program).Select(m => m.Value).LastOrDefault(double.NaN);
-        Assert.Equal(mps.WorkerCount, Value("divcon.program.allocated_cores", "metrics-a") + Value("divcon.program.allocated_cores", "metrics-b"));
-        Assert.Equal(100, Value("divcon.program.tasks_executed", "metrics-a"));
-        Assert.Equal(0, Value("divcon.program.available_tasks", "metrics-b"));
-        Assert.True(Value("divcon.program.idle_time", "metrics-b") >= 0);
-        Assert.True(Value("divcon.program.core_time", "metrics-a") > 0);
+        Assert.Equal(mps.WorkerCount, Value("divcon.program.core.count", "metrics-a") + Value("divcon.program.core.count", "metrics-b"));
+        Assert.Equal(100, Value("divcon.program.executed_tasks", "metrics-a"));
+        Assert.Equal(0, Value("divcon.program.queue.length", "metrics-b"));
+        Assert.True(Value("divcon.program.worker.time", "metrics-b") >= 0);
+        Assert.True(measurements.Where(m => m.Instrument == "divcon.program.worker.time" && m.Program == "metrics-a").Sum(m => m.Value) > 0);
         Assert.Contains(measurements, m => m.Instrument == "divcon.scheduler.moves");
+        Assert.Equal(mps.WorkerCount, measurements.Last(m => m.Instrument == SchedulingTelemetry.WorkerCount).Value);
+        Assert.Equal(mps.Budget.Cores, measurements.Last(m => m.Instrument == SchedulingTelemetry.CpuLimit).Value);
     }
 
     [Fact]
