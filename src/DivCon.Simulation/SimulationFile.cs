@@ -16,5 +16,5 @@ public sealed record SimulationFile(IReadOnlyDictionary<string, string> Settings
     public const string FileKind = "simulate";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 }

@@ -44,7 +44,7 @@ public sealed record CyclicResult(
     };
 
     /// <inheritdoc/>
-    public override string Kind => Configuration.Kind;
+    protected override string KindOf() => Configuration.Kind;
 
     /// <summary>How every number was computed (<see cref="MethodNotes"/>), recorded in the file.</summary>
     public IReadOnlyDictionary<string, string> Method => MethodNotes;

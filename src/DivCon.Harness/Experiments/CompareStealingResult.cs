@@ -21,5 +21,5 @@ public sealed record CompareStealingResult(
     public const string FileKind = "compare-stealing";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 }

@@ -16,5 +16,5 @@ public sealed record GranularityResult(ExperimentSettings Settings, int MaxDepth
     public const string FileKind = "granularity";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 }

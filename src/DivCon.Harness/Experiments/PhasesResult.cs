@@ -16,5 +16,5 @@ public sealed record PhasesResult(ExperimentSettings Settings, int MusclesPerCor
     public const string FileKind = "phases";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 }

@@ -16,7 +16,7 @@ public sealed record ScalabilityResult(ExperimentSettings Settings, IReadOnlyLis
     public const string FileKind = "scalability";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 
     /// <summary>The lowercase name of a selection, as in the files.</summary>
     public static string Name(ProcessorSelection selection) => selection.ToString().ToLowerInvariant();

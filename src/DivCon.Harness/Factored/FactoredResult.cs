@@ -30,7 +30,7 @@ public sealed record FactoredResult(
         + "steals are means over the runs; schedulingOverheadSeconds + waitingSeconds = ip (seed 002's split of the idle time).";
 
     /// <inheritdoc/>
-    public override string Kind => FileKind;
+    protected override string KindOf() => FileKind;
 
     /// <summary>How every number was computed (<see cref="MethodNote"/>).</summary>
     public string Method => MethodNote;

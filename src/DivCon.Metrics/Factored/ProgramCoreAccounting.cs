@@ -2,7 +2,7 @@ namespace DivCon.Metrics.Factored;
 
 /// <summary>
 /// What a multiprogram scheme with per-program accounting (the MultiProgramScheduler's partitioned schemes) reports
-/// for one program so that <see cref="MultiprogramFactored.Compute"/> can decompose its runs (DESIGN.md §8): over
+/// for one program so that <see cref="MultiprogramFactored.Compute"/> can decompose its runs (docs/DESIGN.md §8): over
 /// one measured interval of <see cref="IntervalSeconds"/> wall time, the core-time the program held (Σ over workers
 /// of the time each was assigned to it) and the part of it those workers spent idle; the program's mean run time
 /// in that interval; and its isolated T_s, T_1 and T_elision.

@@ -14,9 +14,12 @@ public abstract record ResultFile
 
     /// <summary>Which result this is (<c>cyclic</c>, <c>symmetric</c>, <c>factored</c>, <c>simulate</c>, …).</summary>
     [JsonPropertyOrder(-3)]
-    public abstract string Kind { get; }
+    public string Kind => KindOf();
 
     /// <summary>The shape of the file; <see cref="CurrentSchemaVersion"/> when written by this build.</summary>
     [JsonPropertyOrder(-2)]
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
+
+    /// <summary>The kind of this record (a method, so that the property keeps its place first in the file).</summary>
+    protected abstract string KindOf();
 }

@@ -76,7 +76,7 @@ public sealed class CyclicExperimentFactoredTests
             Assert.Equal(prog.OneWorker, a.OneWorkerSeconds!.Value, 9);
             Assert.Equal(prog.Together, p.Cmp!.Mean, 9);
 
-            // The formulas (DESIGN.md §8), written out by hand on those numbers.
+            // The formulas (docs/DESIGN.md §8), written out by hand on those numbers.
             double pHeld = a.CoreSecondsHeld / a.IntervalSeconds;
             double tmp = p.Cmp.Mean;
             double ip = a.IdleSeconds / a.IntervalSeconds * tmp;
