@@ -1,19 +1,28 @@
 using System.CommandLine;
+using System.Text.Json;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Reporting;
+using DivCon.Reporting.Plotting;
 
 namespace DivCon.Cli.Commands;
 
 /// <summary>
 /// <c>divcon plot --from results.json</c>: reads a saved result back into its record and redraws every figure of it
-/// with the same code the experiment commands use, into <c>--out</c> (default: the file's folder), all or nothing. A
-/// file of another kind or an older schema is one line of error and exit code 2.
+/// with the same code the experiment commands use, or the one figure of a figure model (<c>*.plot.json</c>, e.g. an
+/// allocation plot), into <c>--out</c> (default: the file's folder), all or nothing. A file of another kind or an
+/// older schema is one line of error and exit code 2.
 /// </summary>
 internal static class PlotCommand
 {
+    // A figure model written beside a PNG (e.g. allocation-{scheme}.plot.json, which has no result file of its own).
+    private const string FigureSuffix = ".plot.json";
+
     public static Command Create()
     {
-        var from = new Option<string>("--from") { Description = $"A saved result file; kinds: {string.Join(", ", ResultKinds.Plotted)}." };
+        var from = new Option<string>("--from")
+        {
+            Description = $"A saved result file; kinds: {string.Join(", ", ResultKinds.Plotted)}; or a figure model ({FigureSuffix}).",
+        };
         var outOption = new Option<string>("--out") { Description = "Folder for the figures (default: the folder of --from)." };
         var command = new Command("plot", "Redraws the PNG figures (and their .plot.json models) of a saved result file.")
         {
@@ -37,7 +46,10 @@ internal static class PlotCommand
             {
                 try
                 {
-                    figures = ResultKinds.Figures(await File.ReadAllTextAsync(path, ct));
+                    string json = await File.ReadAllTextAsync(path, ct);
+                    figures = path.EndsWith(FigureSuffix, StringComparison.OrdinalIgnoreCase)
+                        ? [new NamedFigure(Path.GetFileName(path)[..^FigureSuffix.Length], Figure.FromJson(json))]
+                        : ResultKinds.Figures(json);
                     if (figures.Count == 0)
                     {
                         problems.Add($"--from '{path}' holds no data to plot.");
@@ -46,6 +58,10 @@ internal static class PlotCommand
                 catch (ResultFileException e)
                 {
                     problems.Add($"--from '{path}' is {e.Message}");
+                }
+                catch (Exception e) when (e is JsonException or ArgumentException or InvalidOperationException or FormatException)
+                {
+                    problems.Add($"--from '{path}' is not a figure model: {e.Message.Split('\n')[0]}");
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {
