@@ -112,14 +112,24 @@ public sealed class PlotCommandTests : ExperimentCliHarness
         string unknown = Path.Combine(Root, "unknown.json");
         await File.WriteAllTextAsync(unknown, """{ "kind": "weather" }""");
         string empty = Path.Combine(Root, "empty.json");
-        await File.WriteAllTextAsync(empty, """{ "kind": "phases", "programs": [] }""");
+        var emptyPhases = new DivCon.Harness.Experiments.PhasesResult(
+            new DivCon.Harness.Experiments.ExperimentSettings(["quicksort"], DivCon.Harness.Programs.WorkloadSize.Small, 1, 0, [0], 1, TimeSpan.FromMinutes(1)), 4, [])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 0,
+            Machine = MachineInfo.Capture(),
+        };
+        await File.WriteAllBytesAsync(empty, ResultJson.ToUtf8(emptyPhases, DivCon.Harness.Reporting.HarnessJsonContext.Files.PhasesResult));
+        string old = Path.Combine(Root, "old.json");
+        await File.WriteAllTextAsync(old, """{ "kind": "cyclic", "schemaVersion": 1, "schemes": [] }""");
 
         foreach (var (args, fragment) in new[]
         {
             (new[] { "plot" }, "--from needs"),
             (new[] { "plot", "--from", Path.Combine(Root, "missing.json") }, "does not exist"),
             (new[] { "plot", "--from", notJson }, "not valid JSON"),
-            (new[] { "plot", "--from", unknown }, "known kinds"),
+            (new[] { "plot", "--from", unknown }, "expected one of: cyclic, symmetric, factored, scalability, granularity, phases"),
+            (new[] { "plot", "--from", old }, "schema version 1"),
             (new[] { "plot", "--from", empty }, "no data"),
         })
         {
