@@ -1,0 +1,131 @@
+using System.Diagnostics.Metrics;
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Scheduling;
+
+namespace DivCon.Tests.Multiprogramming;
+
+/// <summary>
+/// Issue 14's defects of the MultiProgramScheduler, each reproduced: await continuations after RemoveProgram (3),
+/// RemoveProgram from another program's task (4), a throwing MeterListener on the mover's and the lender's paths (6).
+/// </summary>
+public sealed class PoolTrustMultiProgramTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    private static Task Run(ProgramHandle p, Action action)
+        => Task.Factory.StartNew(action, CancellationToken.None, TaskCreationOptions.None, p.Scheduler);
+
+    private static void DisposeBounded(MultiProgramScheduler mps)
+        => Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
+
+    /// <summary>Defect 3: RemoveProgram(WaitForTasks) returns while an await is pending; its continuation still runs.</summary>
+    [Fact]
+    public void An_await_continuation_after_RemoveProgram_still_runs_and_is_counted()
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions { RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan, Unpinned = true });
+        try
+        {
+            ProgramHandle p = mps.AddProgram("async");
+            using var suspended = new ManualResetEventSlim(false);
+            Task<TaskScheduler> op = Task.Factory.StartNew(
+                async () =>
+                {
+                    Task delay = Task.Delay(200);
+                    suspended.Set();
+                    await delay;
+                    return TaskScheduler.Current;
+                },
+                CancellationToken.None,
+                TaskCreationOptions.None,
+                p.Scheduler).Unwrap();
+            Assert.True(suspended.Wait(Timeout));
+            Assert.True(Task.Run(() => mps.RemoveProgram(p)).Wait(Timeout), "RemoveProgram did not return");
+            Assert.True(op.Wait(Timeout), $"the continuation after RemoveProgram was lost (status {op.Status})");
+            Assert.Same(p.Scheduler, op.Result);
+            Assert.Equal(1, p.LateTasks);
+        }
+        finally
+        {
+            DisposeBounded(mps);
+        }
+    }
+
+    /// <summary>
+    /// Defect 4: one worker, fixed allocation {A: 1, B: 0}, B has a queued task: a task of A removing B would wait on
+    /// the very worker the removal gives B. It is rejected with a clear exception instead.
+    /// </summary>
+    [Fact]
+    public void RemoveProgram_from_a_task_of_another_program_is_rejected()
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = [ThreadAffinity.GetProcessAffinity()[0]],
+            Unpinned = true,
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+        });
+        try
+        {
+            ProgramHandle a = mps.AddProgram("a");
+            ProgramHandle b = mps.AddProgram("b");
+            mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = 1, [b.Id] = 0 });
+            Task queuedOnB = Run(b, () => { });
+            Task removing = Run(a, () => mps.RemoveProgram(b));
+            Assert.True(((IAsyncResult)removing).AsyncWaitHandle.WaitOne(Timeout), "RemoveProgram from a task of another program deadlocked");
+            var ex = Assert.IsType<InvalidOperationException>(removing.Exception!.InnerException);
+            Assert.Contains("worker", ex.Message);
+            Assert.True(Task.Run(() => mps.RemoveProgram(b)).Wait(Timeout));
+            Wait.For(queuedOnB, Timeout);
+        }
+        finally
+        {
+            DisposeBounded(mps);
+        }
+    }
+
+    /// <summary>
+    /// Defect 6: a MeterListener whose callback throws must not leave Apply half done (mover's path) nor kill a
+    /// worker (lender's path).
+    /// </summary>
+    [Fact]
+    public void A_throwing_MeterListener_leaves_the_allocation_whole_and_the_workers_alive()
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            RepartitionInterval = TimeSpan.FromMilliseconds(20),
+            IdleLending = true,
+            Unpinned = true,
+        });
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == MultiProgramScheduler.MeterName && !instrument.IsObservable)
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, _, _, _) => throw new InvalidOperationException("listener failure"));
+        listener.Start();
+        try
+        {
+            ProgramHandle a = mps.AddProgram("a");
+            ProgramHandle b = mps.AddProgram("b");
+            MultiProgramSnapshot s = mps.GetSnapshot();
+            Assert.Equal(mps.WorkerCount, s.CoresByProgram.Values.Sum());
+            Assert.DoesNotContain(s.WorkerPrograms, p => p is null);
+            mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });
+            Assert.All(mps.GetSnapshot().WorkerPrograms, p => Assert.Equal(a.Id, p));
+
+            // b has no core: lending moves idle workers of a to it, on the workers' own threads.
+            Wait.For(Task.WhenAll(Enumerable.Range(0, 200).Select(_ => Run(b, () => Thread.SpinWait(100)))), Timeout, "the borrower's tasks");
+            Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.IdleLending);
+            Assert.All(mps.Pool.Workers, w => Assert.True(w.Thread.IsAlive, "a worker died of a listener's exception"));
+            Assert.True(mps.TelemetryErrors > 0, "the listener's failures were not counted");
+        }
+        finally
+        {
+            DisposeBounded(mps);
+        }
+    }
+}
