@@ -29,6 +29,9 @@ internal interface IScheduleExplorer
 
     /// <summary>A controlled thread ends: it does nothing shared after this.</summary>
     void Exiting();
+
+    /// <summary>A value in [0, <paramref name="n"/>) replacing one taken from the thread's id (replayable choices).</summary>
+    int Choose(int n);
 }
 
 /// <summary>Debug-only entry points of the schedule explorer (see the file header).</summary>
@@ -58,4 +61,14 @@ internal static class ScheduleHook
 
     [Conditional("DEBUG")]
     public static void Exiting() => Explorer?.Exiting();
+
+    /// <summary>With an explorer, replaces <paramref name="value"/> (in [0, n)) by the explorer's seeded choice.</summary>
+    [Conditional("DEBUG")]
+    public static void Choose(int n, ref int value)
+    {
+        if (Explorer is { } explorer)
+        {
+            value = explorer.Choose(n);
+        }
+    }
 }

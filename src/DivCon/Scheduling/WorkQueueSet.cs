@@ -418,7 +418,10 @@ internal sealed class WorkQueueSet
             // (the producer's task is then visible here), and look again.
             Volatile.Write(ref _wakePending.Value, 0);
             Interlocked.MemoryBarrierProcessWide();
-            ScheduleHook.Yield("wake.recheck");
+
+            // A poll (for the explorer): another worker's wake-up is on its way and this loop waits for it to land.
+            bool polled = false;
+            ScheduleHook.Spin("wake.recheck", ref polled);
             if (Volatile.Read(ref _parked.Value) == 0 || Volatile.Read(ref _searching.Value) != 0 || !HasVisibleWork())
             {
                 return;

@@ -279,6 +279,7 @@ internal sealed class WorkerPool
         Worker[] workers = _workers;
         int n = workers.Length;
         int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
+        ScheduleHook.Choose(n, ref start);
         for (int k = 0; k < n; k++)
         {
             int i = start + k;
@@ -303,6 +304,7 @@ internal sealed class WorkerPool
         Worker[] workers = _workers;
         int n = workers.Length;
         int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
+        ScheduleHook.Choose(n, ref start);
         for (int k = 0; k < n; k++)
         {
             int i = start + k;

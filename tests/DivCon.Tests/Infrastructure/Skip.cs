@@ -1,28 +1,79 @@
+using System.Reflection;
+using DivCon.Scheduling;
+using Xunit.Sdk;
+
 namespace DivCon.Tests.Infrastructure;
 
 /// <summary>
-/// Dynamic skips: a test that cannot run on this machine (too few processors, no pinning) reports Skipped with its
-/// reason instead of returning early as Passed. xUnit 2.9 treats an exception whose message starts with
-/// <c>$XunitDynamicSkip$</c> as a skip (the contract xUnit v3's <c>Assert.Skip</c> uses too).
+/// Tests that cannot run on this machine report Skipped with their reason instead of returning early as Passed. xUnit
+/// 2.9 has no dynamic skip, so the condition is evaluated where the attribute is built (as StressFactAttribute does).
 /// </summary>
-public static class Skip
+public static class MachineRequirements
 {
-    private const string Token = "$XunitDynamicSkip$";
+    /// <summary>Processors this process may run on.</summary>
+    public static int Processors => ThreadAffinity.GetProcessAffinity().Count;
 
-    /// <summary>Skips the running test with <paramref name="reason"/> when <paramref name="condition"/> holds.</summary>
-    public static void If(bool condition, string reason)
+    /// <summary>The reason to skip, or null when this process may use <paramref name="processors"/> processors (and pin, if asked).</summary>
+    public static string? Missing(int processors, bool pinning = false)
     {
-        if (condition)
+        if (Processors < processors)
         {
-            throw new SkipException(Token + reason);
+            return $"needs {processors} processors; this process may use {Processors}";
+        }
+
+        return pinning && !ThreadAffinity.IsSupported ? "needs thread pinning, which this platform does not support" : null;
+    }
+}
+
+/// <summary>A fact that needs this many processors (and pinning, if asked); Skipped otherwise.</summary>
+public sealed class ProcessorFactAttribute : FactAttribute
+{
+    public ProcessorFactAttribute(int processors, bool pinning = false)
+    {
+        if (MachineRequirements.Missing(processors, pinning) is { } reason)
+        {
+            Skip = reason;
+        }
+    }
+}
+
+/// <summary>A theory that needs this many processors (and pinning, if asked); Skipped otherwise.</summary>
+public sealed class ProcessorTheoryAttribute : TheoryAttribute
+{
+    public ProcessorTheoryAttribute(int processors, bool pinning = false)
+    {
+        if (MachineRequirements.Missing(processors, pinning) is { } reason)
+        {
+            Skip = reason;
+        }
+    }
+}
+
+/// <summary>One theory row (a worker count) that needs that many processors; the row is Skipped otherwise.</summary>
+public sealed class WorkersDataAttribute : DataAttribute
+{
+    private readonly int _workers;
+
+    public WorkersDataAttribute(int workers)
+    {
+        _workers = workers;
+        if (MachineRequirements.Missing(workers) is { } reason)
+        {
+            Skip = reason;
         }
     }
 
-    /// <summary>Skips unless this process may run on at least <paramref name="processors"/> processors.</summary>
-    public static void UnlessProcessors(int processors)
-        => If(
-            DivCon.Scheduling.ThreadAffinity.GetProcessAffinity().Count < processors,
-            $"needs {processors} processors; this process may use {DivCon.Scheduling.ThreadAffinity.GetProcessAffinity().Count}");
+    public override IEnumerable<object[]> GetData(MethodInfo testMethod) => [[_workers]];
+}
 
-    private sealed class SkipException(string message) : Exception(message);
+/// <summary>A fact that runs only when an environment variable is set (a replay tool); Skipped otherwise.</summary>
+public sealed class EnvironmentFactAttribute : FactAttribute
+{
+    public EnvironmentFactAttribute(string variable)
+    {
+        if (Environment.GetEnvironmentVariable(variable) is null)
+        {
+            Skip = $"set {variable} to run it";
+        }
+    }
 }

@@ -13,7 +13,6 @@ namespace DivCon.Tests.Multiprogramming;
 /// <summary>A program's scheduler inside a MultiProgramScheduler passes the same contract as the standalone one.</summary>
 public sealed class ProgramSchedulerContractTests : SchedulerContractTests
 {
-    protected override bool Supports(int workers) => ThreadAffinity.GetProcessAffinity().Count >= workers;
 
     protected override ISchedulerFixture Create(int workers) => new SingleProgramFixture(workers, pinned: true);
 }
@@ -274,15 +273,10 @@ public sealed class MultiProgramSchedulerTests
         Assert.All(mps.Pool.Workers, w => Assert.False(w.Thread.IsAlive));
     }
 
-    [Fact]
+    [ProcessorFact(2, pinning: true)]
     public void Under_a_fixed_one_plus_one_allocation_each_programs_tasks_run_only_on_its_own_processor()
     {
         IReadOnlyList<int> allowed = ThreadAffinity.GetProcessAffinity();
-        if (allowed.Count < 2 || !ThreadAffinity.IsSupported)
-        {
-            return; // needs two processors and pinning
-        }
-
         using var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = allowed.Take(2).ToArray(),
