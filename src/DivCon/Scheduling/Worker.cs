@@ -315,7 +315,10 @@ internal sealed class Worker
         SeparateThreadStatics();
         WorkQueueSet? serving = null;
         SwitchTo(ref serving, _assigned, Stopwatch.GetTimestamp());
-        _pool.ReportStarted();
+        if (!IsCompensating)
+        {
+            _pool.ReportStarted();
+        }
 
         uint random = (uint)(Slot + 1) * 0x9E3779B9u;
         if (random == 0)

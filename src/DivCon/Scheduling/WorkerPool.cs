@@ -80,6 +80,9 @@ internal sealed class WorkerPool
         _monitor = new BlockingMonitor(this, delay);
     }
 
+    /// <summary>True when compensation is off or its monitor sleeps (nothing queued anywhere): for tests.</summary>
+    internal bool BlockingMonitorIsDisarmed => _monitor is null || _monitor.IsDisarmed;
+
     /// <summary>The queue sets the blocking monitor watches.</summary>
     internal WorkQueueSet[] WatchedSets => Volatile.Read(ref _watchedSets);
 
