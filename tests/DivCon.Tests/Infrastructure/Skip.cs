@@ -77,3 +77,16 @@ public sealed class EnvironmentFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>
+/// Disposes a scheduler on another thread with a time limit: a Dispose that deadlocks fails the test instead of
+/// hanging the run. <c>using var s = new …; using var sDisposal = BoundedDisposal.Of(s);</c> (a second Dispose of a
+/// DivCon scheduler does nothing, so the order of the two is free).
+/// </summary>
+public sealed class BoundedDisposal(IDisposable target, TimeSpan timeout) : IDisposable
+{
+    public static BoundedDisposal Of(IDisposable target) => new(target, TimeSpan.FromSeconds(60));
+
+    public void Dispose()
+        => Assert.True(Task.Run(target.Dispose).Wait(timeout), $"{target.GetType().Name}.Dispose did not return within {timeout.TotalSeconds} s.");
+}

@@ -20,6 +20,81 @@ public sealed class PoolTrustMultiProgramTests
     private static void DisposeBounded(MultiProgramScheduler mps)
         => Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
 
+    /// <summary>
+    /// Multi-program wake-ups with ticks off (nothing repairs a lost wake-up): producers queue tasks to programs while
+    /// a mover adds and removes programs (every add and removal moves workers). Every task runs exactly once (a task
+    /// queued to a program whose removal has closed it runs late, on the thread pool), within the time limit.
+    /// </summary>
+    [Theory]
+    [InlineData(false, 1)]
+    [InlineData(true, 2)]
+    public void With_ticks_off_producers_racing_AddProgram_and_RemoveProgram_lose_no_task(bool lending, int seed)
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            Unpinned = true,
+            IdleLending = lending,
+            CompensateBlocking = false,
+        });
+        try
+        {
+            var live = new System.Collections.Concurrent.ConcurrentDictionary<int, ProgramHandle>();
+            ProgramHandle stable = mps.AddProgram("stable");
+            live[stable.Id] = stable;
+            const int PerProducer = 3000;
+            int[] runs = new int[2 * PerProducer];
+            bool producing = true;
+            Task[] producers = Enumerable.Range(0, 2).Select(p => Task.Factory.StartNew(
+                () =>
+                {
+                    var random = new Random(seed + p);
+                    var tasks = new List<Task>(PerProducer);
+                    for (int i = 0; i < PerProducer; i++)
+                    {
+                        ProgramHandle[] now = [.. live.Values];
+                        ProgramHandle target = now[random.Next(now.Length)];
+                        int id = (p * PerProducer) + i;
+                        tasks.Add(Run(target, () => Interlocked.Increment(ref runs[id])));
+                        if (random.Next(8) == 0)
+                        {
+                            Thread.Sleep(random.Next(2)); // let the workers go idle and park now and then
+                        }
+                    }
+
+                    return tasks;
+                },
+                TaskCreationOptions.LongRunning).ContinueWith(t => Task.WhenAll(t.Result)).Unwrap()).ToArray();
+            Task mover = Task.Factory.StartNew(
+                () =>
+                {
+                    var random = new Random(seed);
+                    for (int round = 0; Volatile.Read(ref producing); round++)
+                    {
+                        ProgramHandle added = mps.AddProgram($"p{round}");
+                        live[added.Id] = added;
+                        Thread.Sleep(random.Next(3));
+                        int[] removable = live.Keys.Where(id => id != stable.Id).ToArray();
+                        if (removable.Length > 1 || random.Next(2) == 0)
+                        {
+                            live.TryRemove(removable[random.Next(removable.Length)], out ProgramHandle? leaving);
+                            mps.RemoveProgram(leaving!);
+                        }
+                    }
+                },
+                TaskCreationOptions.LongRunning);
+            bool finished = Task.WaitAll(producers, Timeout);
+            Volatile.Write(ref producing, false);
+            Assert.True(mover.Wait(Timeout), "the mover did not finish");
+            Assert.True(finished, $"tasks were lost: {runs.Count(r => r == 0)} of {runs.Length} never ran");
+            Assert.All(runs, r => Assert.Equal(1, r));
+        }
+        finally
+        {
+            DisposeBounded(mps);
+        }
+    }
+
     /// <summary>Defect 3: RemoveProgram(WaitForTasks) returns while an await is pending; its continuation still runs.</summary>
     [Fact]
     public void An_await_continuation_after_RemoveProgram_still_runs_and_is_counted()

@@ -79,7 +79,8 @@ public sealed class PoolTrustTests
     [Fact]
     public void A_self_requeuing_chain_does_not_starve_the_global_queue()
     {
-        using var scheduler = new WorkStealingTaskScheduler(1);
+        var scheduler = new WorkStealingTaskScheduler(1);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         int stop = 0;
         long links = 0;
         var deadline = Stopwatch.StartNew();
@@ -104,7 +105,8 @@ public sealed class PoolTrustTests
     [Fact]
     public void Interrupting_a_parked_worker_leaves_it_serving()
     {
-        using var scheduler = new WorkStealingTaskScheduler(1);
+        var scheduler = new WorkStealingTaskScheduler(1);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         Thread worker = Wait.For(Start(scheduler, () => Thread.CurrentThread));
         Wait.Until(() => scheduler.Queues.WakeState.Parked == 1, "the worker parks");
         worker.Interrupt();
