@@ -79,7 +79,7 @@ public sealed class FactoredCommandTests : IDisposable
             byte[] bytes = await File.ReadAllBytesAsync(png);
             Assert.Equal(new byte[] { 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A }, bytes.Take(8));
             Assert.True(bytes.Length > 10_000, $"{png}: {bytes.Length} bytes");
-            RgbaImage image = RgbaImage.DecodePng(bytes);
+            using var image = SkiaSharp.SKBitmap.Decode(bytes);
             Assert.Equal(Figure.DefaultWidth, image.Width);
 
             // The figure JSON beside it: each curve's points are the factored.json numbers.

@@ -131,4 +131,29 @@ public sealed class PlotCommandTests : ExperimentCliHarness
             Assert.Equal(before, string.Join(",", Directory.GetFiles(Root).Order()));
         }
     }
+
+    [Fact]
+    public async Task Plot_redraws_a_figure_model_and_rejects_a_broken_one_with_exit_2()
+    {
+        Directory.CreateDirectory(Root);
+        StackedStepPlot model = StackedStepPlot.FromChanges("Cores held", ["a (0)", "b (1)"], [new(0, 0, 1), new(0.5, 1, 1)], 1, "Time (s)", "Cores");
+        model.AddHorizontalLine(2, "2 workers");
+        string path = Path.Combine(Root, "allocation-x.plot.json");
+        await File.WriteAllTextAsync(path, model.ToJson());
+
+        string redraw = Path.Combine(Root, "model-redraw");
+        var (code, output, err) = await Run("plot", "--from", path, "--out", redraw);
+
+        Assert.True(code == 0, err);
+        Assert.Contains("allocation-x.png", output);
+        PlotAssert.ValidPng(Path.Combine(redraw, "allocation-x.png"));
+        Assert.Equal(model.ToJson(), await File.ReadAllTextAsync(Path.Combine(redraw, "allocation-x.plot.json")));
+
+        string broken = Path.Combine(Root, "broken.plot.json");
+        await File.WriteAllTextAsync(broken, """{ "kind": "pie", "title": "" }""");
+        var r = await Run("plot", "--from", broken, "--out", redraw);
+        Assert.Equal(DivCon.Cli.CliApp.UsageError, r.Code);
+        Assert.Contains("Not a figure", r.Err);
+        Assert.Single(r.Err.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+    }
 }

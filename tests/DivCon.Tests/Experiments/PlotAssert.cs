@@ -15,7 +15,7 @@ internal static class PlotAssert
         byte[] bytes = File.ReadAllBytes(path);
         Assert.True(bytes.AsSpan(0, 8).SequenceEqual(s_signature), $"{path} has no PNG signature");
         Assert.True(bytes.Length > 5_000, $"{path} is only {bytes.Length} bytes");
-        RgbaImage image = RgbaImage.DecodePng(bytes);
+        using var image = SkiaSharp.SKBitmap.Decode(bytes);
         Assert.Equal(Figure.DefaultWidth, image.Width);
         Assert.Equal(Figure.DefaultHeight, image.Height);
     }

@@ -150,7 +150,7 @@ public sealed class ResultPlotsTests
         foreach (var (name, content) in files.Where(f => f.Name.EndsWith(".png", StringComparison.Ordinal)))
         {
             Assert.True(content.Length > 5_000, name);
-            Assert.Equal(Figure.DefaultWidth, RgbaImage.DecodePng(content).Width);
+            Assert.Equal(Figure.DefaultWidth, SkiaSharp.SKBitmap.Decode(content).Width);
         }
 
         var model = Assert.IsType<BarChart>(Figure.FromJson(System.Text.Encoding.UTF8.GetString(files.Single(f => f.Name == "ntt.plot.json").Content)));

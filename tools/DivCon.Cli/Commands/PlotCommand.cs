@@ -2,21 +2,26 @@ using System.CommandLine;
 using System.Text.Json;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Plots;
+using DivCon.Reporting.Plotting;
 
 namespace DivCon.Cli.Commands;
 
 /// <summary>
 /// <c>divcon plot --from results.json</c>: redraws every figure of a saved result file (cyclic, symmetric,
-/// scalability, granularity, phases, factored) with the same code the experiment commands use, into <c>--out</c>
+/// scalability, granularity, phases, factored) with the same code the experiment commands use, or the one figure of a
+/// figure model (<c>*.plot.json</c>, e.g. an allocation plot), into <c>--out</c>
 /// (default: the file's folder). Files are written all or nothing.
 /// </summary>
 internal static class PlotCommand
 {
+    // A figure model written beside a PNG (e.g. allocation-{scheme}.plot.json, which has no result file of its own).
+    private const string FigureSuffix = ".plot.json";
+
     public static Command Create()
     {
         var from = new Option<string>("--from")
         {
-            Description = $"A saved result file; kinds: {string.Join(", ", ResultPlots.Kinds)}.",
+            Description = $"A saved result file; kinds: {string.Join(", ", ResultPlots.Kinds)}; or a figure model ({FigureSuffix}).",
         };
         var outOption = new Option<string>("--out")
         {
@@ -46,7 +51,10 @@ internal static class PlotCommand
             {
                 try
                 {
-                    figures = ResultPlots.FromJson(await File.ReadAllTextAsync(path, ct));
+                    string json = await File.ReadAllTextAsync(path, ct);
+                    figures = path.EndsWith(FigureSuffix, StringComparison.OrdinalIgnoreCase)
+                        ? [new NamedFigure(Path.GetFileName(path)[..^FigureSuffix.Length], Figure.FromJson(json))]
+                        : ResultPlots.FromJson(json);
                     if (figures.Count == 0)
                     {
                         problems.Add($"--from '{path}' holds no data to plot.");
