@@ -267,7 +267,7 @@ internal sealed class WorkerPool
         if (!TryWakeParkedOn(set) && _lending)
         {
             // Lending: no worker of the set is parked; a worker parked on another set may come and help.
-            TryWakeFirst(set, static (worker, _) => worker.ParkedOn is not null);
+            TryWakeFirst(set, static (worker, _) => worker.ParkedOn is not null && worker.TryWake());
         }
     }
 
@@ -276,33 +276,11 @@ internal sealed class WorkerPool
     /// woke one. The woken worker leaves Worker.Park on <paramref name="set"/>, which is what WorkQueueSet's wake token
     /// relies on.
     /// </summary>
-    public bool TryWakeParkedOn(WorkQueueSet set)
-    {
-        // The same scan as TryWakeFirst; the worker checks the set and the park episode together (Worker.cs header).
-        Worker[] workers = _workers;
-        int n = workers.Length;
-        int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
-        ScheduleHook.Choose(n, ref start);
-        for (int k = 0; k < n; k++)
-        {
-            int i = start + k;
-            if (i >= n)
-            {
-                i -= n;
-            }
+    public bool TryWakeParkedOn(WorkQueueSet set) => TryWakeFirst(set, static (worker, s) => worker.TryWakeIfParkedOn(s));
 
-            if (workers[i].TryWakeIfParkedOn(set))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    // Wakes the first parked worker that matches, scanning from a per-thread start so that concurrent wakers spread
-    // over different workers; true if this call woke one.
-    private bool TryWakeFirst(WorkQueueSet set, Func<Worker, WorkQueueSet, bool> matches)
+    // Tries tryWake on each worker in turn, from a per-thread start so that concurrent wakers spread over different
+    // workers; true once one of them woke its worker.
+    private bool TryWakeFirst(WorkQueueSet set, Func<Worker, WorkQueueSet, bool> tryWake)
     {
         Worker[] workers = _workers;
         int n = workers.Length;
@@ -316,8 +294,7 @@ internal sealed class WorkerPool
                 i -= n;
             }
 
-            Worker worker = workers[i];
-            if (matches(worker, set) && worker.TryWake())
+            if (tryWake(workers[i], set))
             {
                 return true;
             }

@@ -103,19 +103,7 @@ public sealed class PoolTrustMultiProgramTests
         try
         {
             ProgramHandle p = mps.AddProgram("async");
-            using var suspended = new ManualResetEventSlim(false);
-            Task<TaskScheduler> op = Task.Factory.StartNew(
-                async () =>
-                {
-                    Task delay = Task.Delay(200);
-                    suspended.Set();
-                    await delay;
-                    return TaskScheduler.Current;
-                },
-                CancellationToken.None,
-                TaskCreationOptions.None,
-                p.Scheduler).Unwrap();
-            Assert.True(suspended.Wait(Timeout));
+            Task<TaskScheduler> op = LateContinuation.Start(p.Scheduler);
             Assert.True(Task.Run(() => mps.RemoveProgram(p)).Wait(Timeout), "RemoveProgram did not return");
             Assert.True(op.Wait(Timeout), $"the continuation after RemoveProgram was lost (status {op.Status})");
             Assert.Same(p.Scheduler, op.Result);

@@ -53,19 +53,7 @@ public sealed class PoolTrustTests
     public void An_await_continuation_after_Dispose_still_runs_and_is_counted()
     {
         var scheduler = new WorkStealingTaskScheduler(2);
-        using var suspended = new ManualResetEventSlim(false);
-        Task<TaskScheduler> op = Task.Factory.StartNew(
-            async () =>
-            {
-                Task delay = Task.Delay(200);
-                suspended.Set();
-                await delay;
-                return TaskScheduler.Current;
-            },
-            CancellationToken.None,
-            TaskCreationOptions.None,
-            scheduler).Unwrap();
-        Assert.True(suspended.Wait(Timeout));
+        Task<TaskScheduler> op = LateContinuation.Start(scheduler);
         Assert.True(Task.Run(scheduler.Dispose).Wait(Timeout), "Dispose did not return");
         Assert.True(op.Wait(Timeout), $"the continuation after Dispose was lost (status {op.Status})");
         Assert.Same(scheduler, op.Result);
@@ -114,5 +102,28 @@ public sealed class PoolTrustTests
         Assert.True(worker.IsAlive, "the interrupted worker died");
         Assert.Equal(7, Wait.For(Start(scheduler, () => 7)));
         Assert.Equal(worker, Wait.For(Start(scheduler, () => Thread.CurrentThread)));
+    }
+}
+
+/// <summary>An async method on a scheduler that is suspended in an await (a 200 ms delay) when Start returns.</summary>
+internal static class LateContinuation
+{
+    /// <summary>Its result is TaskScheduler.Current where the continuation ran.</summary>
+    public static Task<TaskScheduler> Start(TaskScheduler scheduler)
+    {
+        using var suspended = new ManualResetEventSlim(false);
+        Task<TaskScheduler> op = Task.Factory.StartNew(
+            async () =>
+            {
+                Task delay = Task.Delay(200);
+                suspended.Set();
+                await delay;
+                return TaskScheduler.Current;
+            },
+            CancellationToken.None,
+            TaskCreationOptions.None,
+            scheduler).Unwrap();
+        Assert.True(suspended.Wait(TimeSpan.FromSeconds(30)), "the async method did not start");
+        return op;
     }
 }
