@@ -320,7 +320,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
             throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
         }
 
-        if (_pool.IsCurrentThreadAWorker)
+        // Any worker of the pool (compensating ones too), or any thread running one of the program's own tasks (a
+        // LongRunning one on its dedicated thread, a late one on the thread pool): the removal would wait for itself.
+        if (_pool.IsCurrentThreadAWorker || ReferenceEquals(TaskScheduler.Current, program.Scheduler))
         {
             throw new InvalidOperationException(
                 $"Program {program} cannot be removed from a task running on this scheduler's workers: the removal waits for the program's tasks and may need the very worker that would wait. Call RemoveProgram from another thread (for example inside Task.Run).");

@@ -151,7 +151,15 @@ internal sealed class BlockingMonitor
             // Stalled for the whole delay with tasks queued: stand in for one stuck worker, then wait another delay.
             if (FindStuckWorker(set) is { } stuck)
             {
-                _pool.StartCompensating(set, stuck);
+                try
+                {
+                    _pool.StartCompensating(set, stuck);
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    // No thread could be started (ThreadStartException, resource limits): the monitor lives on and tries
+                    // again after another delay; the stalled set is no worse off than without compensation.
+                }
             }
 
             _samples[set] = (stamp, now);

@@ -184,10 +184,12 @@ internal sealed class WorkQueueSet
                 return -1;
             }
 
-            Interlocked.Increment(ref _compensations);
             return slot;
         }
     }
+
+    /// <summary>Blocking monitor: a compensating worker was started for this set.</summary>
+    internal void CountCompensation() => Interlocked.Increment(ref _compensations);
 
     /// <summary>A compensating worker that left its slot (after Leave: its deque is drained) gives it back.</summary>
     internal void ReleaseCompensatingSlot(int slot)

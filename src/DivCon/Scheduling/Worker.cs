@@ -14,8 +14,8 @@
 // (before publishing Parked, after leaving Running), and an epoch never repeats, so a successful CAS proves the
 // worker is still in the episode whose _parkedOn the waker inspected: it leaves Park on that set, where WorkQueueSet's
 // wake token is released. Without the epoch a waker could read a stale _parkedOn, and its CAS could then notify a
-// later episode on another set: the set's token stayed taken and its tasks never ran (the explorer's
-// ExplorerFindsTheLostWakeUp test replays that schedule with the epoch switched off).
+// later episode on another set: the set's token stayed taken and its tasks never ran (ProtocolExplorationTests'
+// With_the_park_epoch_switched_off_the_explorer_finds_the_lost_wake_up replays that schedule, seed 1755).
 //
 // Loop: between two tasks the worker reads _assigned (one volatile read). If it changed, it leaves the old set
 // (its deque of that set goes to that set's global queue), and enters the new one, whose global queue it then
@@ -356,15 +356,16 @@ internal sealed class Worker
         ScheduleHook.Exiting();
     }
 
+    /// <summary>Clears this worker's link to <paramref name="compensating"/> if it still names it.</summary>
+    internal void ClearReplacement(Worker compensating)
+        => Interlocked.CompareExchange(ref _replacedBy, null, compensating); // pairs with TrySetReplacement's CAS
+
     // Compensating worker, after leaving its set: no longer stands in for anyone; its slot is free again.
     private void Retire()
     {
         Worker? replacing = _replacing;
-        if (replacing is not null)
-        {
-            // CAS: clears the stuck worker's link only if it still names us (it may have cleared it on its return).
-            Interlocked.CompareExchange(ref replacing._replacedBy, null, this);
-        }
+        // Clears the stuck worker's link only if it still names us (it may have cleared it on its return).
+        replacing?.ClearReplacement(this);
 
         _pool.OnCompensatingWorkerExited(this);
     }

@@ -155,8 +155,27 @@ internal sealed class WorkerPool
             _compensating.Add(worker);
         }
 
+        // Counted and recorded before the thread starts: its tasks and its end (which may come at once) come after.
+        set.CountCompensation();
         Compensated?.Invoke(set, stuck, worker);
-        worker.Start();
+        try
+        {
+            worker.Start();
+        }
+        catch
+        {
+            // No thread (out of resources): undo, so that the stuck worker can be stood in for later.
+            stuck.ClearReplacement(worker);
+            set.ReleaseCompensatingSlot(slot);
+            lock (_compensatingLock)
+            {
+                _compensating.Remove(worker);
+            }
+
+            CompensationEnded?.Invoke(set, worker);
+            throw;
+        }
+
         return true;
     }
 

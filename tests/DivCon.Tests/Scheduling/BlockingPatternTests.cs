@@ -119,15 +119,15 @@ public sealed class BlockingPatternTests
             RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
             CompensationDelay = TimeSpan.FromMilliseconds(20),
         });
+        using var gate = new ManualResetEventSlim(false);
         try
         {
             ProgramHandle p = mps.AddProgram("blocking");
-            using var gate = new ManualResetEventSlim(false);
             Task<bool> blocked = Task.Factory.StartNew(() => gate.Wait(Timeout), CancellationToken.None, TaskCreationOptions.None, p.Scheduler);
             Task<Thread> later = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, p.Scheduler);
             Thread ranOn = Wait.For(later, Timeout, "the task queued behind the blocked one");
             Assert.DoesNotContain(mps.Pool.Workers, w => w.Thread == ranOn);
-            Assert.True(p.Compensations >= 1);
+            Assert.True(p.Compensations >= 1, $"compensations counted: {p.Compensations}");
             IReadOnlyList<AllocationMove> moves = mps.Timeline.GetMoves();
             Assert.Contains(moves, m => m.Reason == AllocationReason.BlockingCompensation && m.Trigger == RepartitionTrigger.BlockingCompensation && m.ToProgramId == p.Id && m.Worker >= mps.WorkerCount);
             gate.Set();
@@ -137,6 +137,7 @@ public sealed class BlockingPatternTests
         }
         finally
         {
+            gate.Set();
             Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return");
         }
     }
