@@ -11,7 +11,7 @@
 // Set from an earlier cycle only causes a spurious wake-up, after which the worker re-checks and parks again.
 // Waking a worker parked on a given set (required: no lost wake-up, issue 14 defect 1): the waker reads the word, then
 // _parkedOn, then CASes the word it read (TryWakeIfParkedOn). The worker writes _parkedOn only outside an episode
-// (before publishing Parked, after leaving Running), and an epoch never repeats, so a successful CAS proves the
+// (before publishing Parked, after writing Running), and an epoch never repeats, so a successful CAS proves the
 // worker is still in the episode whose _parkedOn the waker inspected: it leaves Park on that set, where WorkQueueSet's
 // wake token is released. Without the epoch a waker could read a stale _parkedOn, and its CAS could then notify a
 // later episode on another set: the set's token stayed taken and its tasks never ran (ProtocolExplorationTests'
