@@ -108,6 +108,23 @@ public sealed class BlockingPatternTests
         Assert.True(parent.Result);
     }
 
+    /// <summary>
+    /// The fork-join skeleton blocks each node in Task.WaitAll(children, token) with a cancelable token, which the TPL
+    /// never inlines: on one worker it needs compensation to finish (the asynchronous mode never blocks).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void The_fork_join_skeletons_cancelable_WaitAll_finishes(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        using var cts = new CancellationTokenSource();
+        DivCon.Skeletons.DivConBase<DivCon.Skeletons.ElementRange, long> program = DivCon.Tests.Skeletons.SkeletonPrograms.RangeSum(f.Scheduler, grain: 1000);
+        program.Execution = DivCon.Skeletons.DivConExecution.ForkJoin;
+        Task<long> run = program.Input(new DivCon.Skeletons.ElementRange(0, 16_000), cts.Token);
+        Assert.True(((IAsyncResult)run).AsyncWaitHandle.WaitOne(Timeout), $"{kind}: the fork-join run did not finish");
+        Assert.Equal(16_000L * 15_999 / 2, run.Result);
+    }
+
     /// <summary>Compensation is counted, on the timeline with its reason, and retires when the blocked worker returns.</summary>
     [Fact]
     public void A_compensating_worker_is_counted_recorded_and_retires()
