@@ -19,6 +19,9 @@ public sealed partial class MultiProgramScheduler
     private readonly Meter _meter;
     private Counter<long>? _moves;
     private Counter<long>? _rejections;
+    private Counter<long>? _compensationCounter;
+    private Counter<long>? _lateTaskCounter;
+    private long _telemetryErrors;
     private KeyValuePair<string, object?>[] _tags = [];
 
     private Meter CreateMeter()
@@ -32,6 +35,8 @@ public sealed partial class MultiProgramScheduler
         meter.CreateObservableCounter(SchedulingTelemetry.ProgramMovesIn, () => PerProgram(p => p.MovesInTotal), "{move}", "Workers moved to the program.");
         _moves = meter.CreateCounter<long>(SchedulingTelemetry.Moves, "{move}", "Worker moves, tagged with the policy's reason and the trigger.");
         _rejections = meter.CreateCounter<long>(SchedulingTelemetry.RejectedAllocations, "{allocation}", "Policy results rejected as invalid.");
+        _compensationCounter = meter.CreateCounter<long>(SchedulingTelemetry.Compensations, "{worker}", "Compensating workers started because a program's workers were stuck in tasks with tasks queued, tagged with the program.");
+        _lateTaskCounter = meter.CreateCounter<long>(SchedulingTelemetry.LateTasks, "{task}", "Tasks queued from outside after their program was removed (or the scheduler disposed); they ran on the .NET thread pool.");
         return meter;
     }
 
@@ -57,8 +62,43 @@ public sealed partial class MultiProgramScheduler
     private KeyValuePair<string, object?>[] ProgramTags(ProgramHandle p) =>
         [.. _tags, new(SchedulingTelemetry.ProgramName, p.Name), new(SchedulingTelemetry.ProgramId, p.Id)];
 
-    private void RecordMove(AllocationReason reason, RepartitionTrigger trigger)
-        => _moves?.Add(1, [.. _tags, new(SchedulingTelemetry.MoveReason, reason.ToString()), new(SchedulingTelemetry.MoveTrigger, trigger.ToString())]);
+    /// <summary>
+    /// Exceptions thrown by MeterListener callbacks while recording a measurement: caught, so that telemetry never
+    /// leaves a repartitioning half done or kills a worker, and counted here.
+    /// </summary>
+    public long TelemetryErrors => Interlocked.Read(ref _telemetryErrors);
 
-    private void RecordRejection() => _rejections?.Add(1, _tags);
+    // Counter.Add runs MeterListener callbacks synchronously, on the mover's or a worker's thread (see the header).
+    private void SafeAdd(Counter<long>? counter, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        try
+        {
+            counter?.Add(1, tags);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            Interlocked.Increment(ref _telemetryErrors);
+        }
+    }
+
+    private void RecordMove(AllocationReason reason, RepartitionTrigger trigger)
+        => SafeAdd(_moves, [.. _tags, new(SchedulingTelemetry.MoveReason, reason.ToString()), new(SchedulingTelemetry.MoveTrigger, trigger.ToString())]);
+
+    private void RecordRejection() => SafeAdd(_rejections, _tags);
+
+    private void RecordLateTask() => SafeAdd(_lateTaskCounter, _tags);
+
+    // Pool callbacks (monitor thread / the compensating worker's thread): on the timeline and the meter.
+    private void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
+    {
+        var program = set.Tag as ProgramHandle;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, AllocationReason.BlockingCompensation, RepartitionTrigger.BlockingCompensation));
+        SafeAdd(_compensationCounter, [.. _tags, new(SchedulingTelemetry.ProgramName, program?.Name), new(SchedulingTelemetry.StuckSlot, stuck.Slot)]);
+    }
+
+    private void RecordCompensationEnded(WorkQueueSet set, Worker compensating)
+    {
+        var program = set.Tag as ProgramHandle;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, program?.Id, null, AllocationReason.CompensationEnded, RepartitionTrigger.BlockingCompensation));
+    }
 }

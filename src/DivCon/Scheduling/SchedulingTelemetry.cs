@@ -69,6 +69,15 @@ public static class SchedulingTelemetry
     /// <summary>Counter, <c>{allocation}</c>: policy results a <see cref="Multiprogramming.MultiProgramScheduler"/> rejected as invalid.</summary>
     public const string RejectedAllocations = "divcon.scheduler.rejected_allocations";
 
+    /// <summary>Counter, <c>{worker}</c>: compensating workers started because every worker of a scheduler (or of a program) was stuck in a task while tasks were queued.</summary>
+    public const string Compensations = "divcon.scheduler.compensations";
+
+    /// <summary>Counter, <c>{task}</c>: tasks queued from outside after the scheduler was disposed (or their program removed); they ran on the .NET thread pool.</summary>
+    public const string LateTasks = "divcon.scheduler.late_tasks";
+
+    /// <summary>Attribute: the worker slot whose task was stuck when a compensating worker started.</summary>
+    public const string StuckSlot = "divcon.worker.stuck_slot";
+
     /// <summary>Attribute: <c>work_stealing</c> or <c>multiprogram</c>.</summary>
     public const string SchedulerType = "divcon.scheduler.type";
 

@@ -28,12 +28,13 @@ internal sealed class StatisticsWindow
     {
         Baseline baseline = Volatile.Read(ref _baseline);
         long now = Stopwatch.GetTimestamp();
-        var workers = new WorkerStatistics[_set.SlotCount];
+        // The pool's slots, then the compensating slots used so far (unpinned: no processor).
+        var workers = new WorkerStatistics[_set.UsedSlotCount];
         for (int i = 0; i < workers.Length; i++)
         {
-            WorkerCounterValues v = _set.ReadCounters(i, now) - baseline.Values[i];
+            WorkerCounterValues v = _set.ReadCounters(i, now) - (i < baseline.Values.Length ? baseline.Values[i] : default);
             workers[i] = new WorkerStatistics(
-                i, _processorOf(i), v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
+                i, i < _set.SlotCount ? _processorOf(i) : null, v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
         }
 
         return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers) { BudgetWarning = _budgetWarning };
@@ -44,7 +45,7 @@ internal sealed class StatisticsWindow
 
     private Baseline Capture(long now)
     {
-        var values = new WorkerCounterValues[_set.SlotCount];
+        var values = new WorkerCounterValues[_set.UsedSlotCount];
         for (int i = 0; i < values.Length; i++)
         {
             values[i] = _set.ReadCounters(i, now);

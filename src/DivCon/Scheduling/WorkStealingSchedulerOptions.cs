@@ -53,4 +53,41 @@ public sealed class WorkStealingSchedulerOptions
 
     /// <summary>Prefix of the worker threads' names.</summary>
     public string ThreadName { get; init; } = "DivCon worker";
+
+    /// <summary>The default of <see cref="CompensationDelay"/>: 100 ms.</summary>
+    public static readonly TimeSpan DefaultCompensationDelay = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The default of <see cref="MaxCompensatingWorkers"/>.</summary>
+    public const int DefaultMaxCompensatingWorkers = 64;
+
+    /// <summary>
+    /// Blocking compensation (default on): when tasks are queued but no task started or finished for
+    /// <see cref="CompensationDelay"/> while a worker is inside a task (user code blocked in <c>Wait</c>, a lock, an
+    /// event set by a later task), a temporary compensating worker thread is added, at most
+    /// <see cref="MaxCompensatingWorkers"/> at once; it retires as soon as the worker it stands in for returns from its
+    /// task, or when it finds nothing to do. Tasks created with <see cref="TaskCreationOptions.LongRunning"/> run on a
+    /// dedicated thread. Off: never more threads than <see cref="WorkerCount"/> (blocking user code can then deadlock
+    /// the scheduler, and LongRunning tasks run on a worker like any other).
+    /// </summary>
+    public bool CompensateBlocking { get; init; } = true;
+
+    /// <summary>How long a stall must last before a compensating worker is added; 1 ms to 1 hour.</summary>
+    public TimeSpan CompensationDelay { get; init; } = DefaultCompensationDelay;
+
+    /// <summary>The most compensating workers alive at once; 1 to 4096.</summary>
+    public int MaxCompensatingWorkers { get; init; } = DefaultMaxCompensatingWorkers;
+
+    /// <summary>Checks the compensation options; the message says what is allowed.</summary>
+    internal static void ValidateCompensation(TimeSpan delay, int max, string paramName)
+    {
+        if (delay < TimeSpan.FromMilliseconds(1) || delay > TimeSpan.FromHours(1))
+        {
+            throw new ArgumentOutOfRangeException(paramName, delay, "CompensationDelay must be between 1 ms and 1 hour.");
+        }
+
+        if (max is < 1 or > MaxWorkerCount)
+        {
+            throw new ArgumentOutOfRangeException(paramName, max, $"MaxCompensatingWorkers must be between 1 and {MaxWorkerCount}.");
+        }
+    }
 }

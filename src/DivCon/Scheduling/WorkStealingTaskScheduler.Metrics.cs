@@ -39,6 +39,8 @@ public sealed partial class WorkStealingTaskScheduler
             () => Totals(tags, t => t.BusyTime.TotalSeconds, (SchedulingTelemetry.WorkerState, "busy"), t => t.IdleTime.TotalSeconds, (SchedulingTelemetry.WorkerState, "idle")),
             "s",
             "Time the workers spent running tasks (busy) and looking for one (idle).");
+        meter.CreateObservableCounter(SchedulingTelemetry.Compensations, () => new Measurement<long>(Compensations, tags), "{worker}", "Compensating workers started because every worker was stuck in a task while tasks were queued.");
+        meter.CreateObservableCounter(SchedulingTelemetry.LateTasks, () => new Measurement<long>(LateTasks, tags), "{task}", "Tasks queued from outside after Dispose; they ran on the .NET thread pool.");
         return meter;
     }
 
