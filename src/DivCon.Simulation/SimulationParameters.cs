@@ -36,6 +36,15 @@ public sealed record SimulationParameters
     /// <summary>The MultiProgramScheduler's repartitioning interval (docs/DESIGN.md §3: 100 ms).</summary>
     public long RepartitionIntervalNs { get; init; } = 100_000_000;
 
+    /// <summary>
+    /// From a program's demand changing to the demand-driven decision taking effect (MultiProgramScheduler: waking the
+    /// repartitioner thread, one decision under the lock): a guess of the order of a thread wake-up plus a decision.
+    /// </summary>
+    public long DemandLatencyNs { get; init; } = 50_000;
+
+    /// <summary>Cores per last-level-cache group that placement follows (0: a flat machine, no groups).</summary>
+    public int CoresPerCacheGroup { get; init; }
+
     /// <summary>Parameters with every overhead zero (for tests against theory); the quantum and interval are kept.</summary>
     public static SimulationParameters Ideal { get; } = new()
     {
@@ -65,6 +74,8 @@ public sealed record SimulationParameters
         NonNegative(WakeNs, nameof(WakeNs));
         NonNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NonNegative(MigrationNs, nameof(MigrationNs));
+        NonNegative(DemandLatencyNs, nameof(DemandLatencyNs));
+        NonNegative(CoresPerCacheGroup, nameof(CoresPerCacheGroup));
         if (SpinAttempts < 0)
         {
             problems.Add($"SpinAttempts must not be negative; got {SpinAttempts}.");

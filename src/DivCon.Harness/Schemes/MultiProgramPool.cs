@@ -47,13 +47,15 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <param name="idleLending">Whether a worker whose program has no task may serve another program until the next repartitioning.</param>
     /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed (with <paramref name="scheme"/>), or null.</param>
     /// <param name="scheme">The scheme's name, for the timeline's plot and trace files.</param>
+    /// <param name="repartitionOnDemand">Whether a program's change of demand also triggers a repartitioning.</param>
     public MultiProgramPool(
         IReadOnlyList<int> processors,
         IPartitioningPolicy policy,
         TimeSpan interval,
         bool idleLending = false,
         SchemeTimelineCollector? timelines = null,
-        string? scheme = null)
+        string? scheme = null,
+        bool repartitionOnDemand = false)
     {
         ArgumentNullException.ThrowIfNull(processors);
         ArgumentNullException.ThrowIfNull(policy);
@@ -63,6 +65,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
             Policy = policy,
             RepartitionInterval = interval,
             IdleLending = idleLending,
+            RepartitionOnDemand = repartitionOnDemand,
             ThreadName = "mp " + policy.Name,
             CompensateBlocking = false, // thesis schemes: never more workers than processors (recorded in the kind)
         });
@@ -72,7 +75,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
         string every = interval == Timeout.InfiniteTimeSpan
             ? "on arrival/exit only"
             : string.Create(CultureInfo.InvariantCulture, $"every {interval.TotalMilliseconds:0} ms");
-        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(idleLending ? ", idle lending" : string.Empty)}, no blocking compensation)";
+        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(repartitionOnDemand ? " and on demand" : string.Empty)}{(idleLending || policy is IIdleLendingPolicy ? ", idle lending" : string.Empty)}, no blocking compensation)";
     }
 
     /// <summary>The scheduler underneath (for tests and reports).</summary>

@@ -39,7 +39,7 @@ public sealed class ProtocolExplorationTests
     [StressFact]
     [Trait("Category", "Stress")]
     public void Stress_with_the_park_epoch_switched_off_a_wide_search_finds_the_lost_wake_up()
-        => FindLostWakeUp(20_000, 40_000);
+        => FindLostWakeUp(int.Parse(Environment.GetEnvironmentVariable("SCAN_FROM") ?? "20000"), int.Parse(Environment.GetEnvironmentVariable("SCAN_COUNT") ?? "40000"));
 
     /// <summary>The same scenario with the fix: every schedule of the same budget (and more) runs the task.</summary>
     [ProcessorTheory(2)]
@@ -61,13 +61,14 @@ public sealed class ProtocolExplorationTests
         Worker.s_spinLimitForTests = 1;
         try
         {
-            for (int seed = firstSeed; seed < firstSeed + budget && found is null; seed++)
+            for (int seed = firstSeed; seed < firstSeed + budget && (found is null || Environment.GetEnvironmentVariable("SCAN_ALL") == "1"); seed++)
             {
                 tried++;
                 string? failure = MoveWhileProducing(seed, ExplorationStrategy.Focused);
                 if (failure is not null)
                 {
                     found = $"seed {seed}: {failure}";
+                    System.IO.File.AppendAllText("/tmp/rp/found-seed.txt", $"{seed}\n");
 
                     // The producer waits for a task that never runs while every worker is parked: the lost wake-up.
                     Assert.True(failure.Contains("deadlock", StringComparison.Ordinal) && failure.Contains("its task ran", StringComparison.Ordinal), found);
@@ -172,6 +173,7 @@ public sealed class ProtocolExplorationTests
             Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
             Unpinned = true,
             RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            Policy = new EqualSharesPolicy(),
             IdleLending = lending,
             CompensateBlocking = false,
         });

@@ -65,7 +65,7 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             ProgramHandle a = mps.AddProgram("a", 2.0);
             ProgramHandle b = mps.AddProgram("b", 1.0);
             const int L = 0, A = 1, B = 2; // indexes in arrival order, as policies see them
-            BorrowerRule preferA = (s, serving, tasks, lender) => tasks[A] > 0 && lender != A ? A : IdleLending.ChooseBorrower(s, serving, tasks, lender);
+            BorrowerRule preferA = input => input.AvailableTasks[A] > 0 && input.Lender != A ? A : IdleLending.ChooseBorrower(input);
             var policy = new FixedLendingPolicy(new Dictionary<int, int> { [l.Id] = 1, [a.Id] = 1, [b.Id] = 0 }, ruleThatPrefersA ? preferA : null);
             mps.Policy = policy;
             WaitUntilEveryWorkerServesItsAssignment(mps);
@@ -241,8 +241,8 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             ProgramHandle l = mps.AddProgram("home");
             ProgramHandle b = mps.AddProgram("starved");
             BorrowerRule rule = how == "throws"
-                ? (_, _, _, _) => throw new InvalidOperationException("broken rule")
-                : (_, _, _, lender) => lender;
+                ? _ => throw new InvalidOperationException("broken rule")
+                : input => input.Lender;
             mps.Policy = new FixedLendingPolicy(new Dictionary<int, int> { [l.Id] = mps.WorkerCount, [b.Id] = 0 }, rule);
             WaitUntilEveryWorkerServesItsAssignment(mps);
 
@@ -280,31 +280,33 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
         {
             ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}", 1.0 + (i % 5))).ToArray();
             long calls = 0;
-            BorrowerRule counting = (s, serving, tasks, lender) =>
+            BorrowerRule counting = input =>
             {
                 Interlocked.Increment(ref calls);
-                return IdleLending.ChooseBorrower(s, serving, tasks, lender);
+                return IdleLending.ChooseBorrower(input);
             };
             mps.Policy = new FixedLendingPolicy(handles.ToDictionary(h => h.Id, h => h == handles[0] || h == handles[1] ? 1 : 0), counting);
             WaitUntilEveryWorkerServesItsAssignment(mps);
-            Func<Worker, WorkQueueSet, WorkQueueSet?> finder = mps.Pool.IdleWorkFinder!;
+            IPoolOwner lender = mps.Pool.Owner!;
             Worker worker = mps.Pool.Workers[0];
             WorkQueueSet home = worker.Assigned!;
             for (int i = 0; i < 100; i++)
             {
-                Assert.Null(finder(worker, home)); // warm-up; nothing has tasks: no loan
+                Assert.Null(lender.FindIdleWork(worker, home).Target); // warm-up; nothing has tasks: no loan
+                Assert.Null(lender.FindRecall(worker, home, out _));
             }
 
             long callsBefore = Interlocked.Read(ref calls);
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int i = 0; i < 1000; i++)
             {
-                finder(worker, home);
+                lender.FindIdleWork(worker, home);
+                lender.FindRecall(worker, home, out _);
             }
 
             long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
             Assert.Equal(0, allocated);
-            Assert.True(Interlocked.Read(ref calls) - callsBefore >= 1000, "The finder did not ask the rule.");
+            Assert.True(Interlocked.Read(ref calls) - callsBefore >= 1000, "The lender did not ask the rule.");
         }
         finally
         {
