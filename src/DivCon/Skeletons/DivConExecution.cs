@@ -1,18 +1,24 @@
 namespace DivCon.Skeletons;
 
-/// <summary>How <see cref="DivConBase{TParam, TResult}.Input(TParam)"/> turns the recursion into tasks (§4.2).</summary>
+/// <summary>How <see cref="DivConBase{TParam, TResult}.RunAsync(TParam, CancellationToken)"/> turns the recursion into tasks (§4.2).</summary>
 public enum DivConExecution
 {
     /// <summary>
     /// Asynchronous recursion (§4.2.2), the default: a parent never blocks on its children; the last child to finish
-    /// schedules the parent's merge as a new task. Runs on schedulers of any size, including one worker.
+    /// schedules the parent's merge as a new task. Runs on schedulers of any size, including one worker, and at any
+    /// recursion depth.
     /// </summary>
     Asynchronous,
 
     /// <summary>
-    /// Blocking fork-join (§4.2.1, Figure 4.5), kept only for comparison: a parent waits for its children, holding its
-    /// worker meanwhile. On a bounded scheduler it completes only as far as the scheduler inlines the awaited children
-    /// on the waiting worker; without inlining it starves.
+    /// Blocking fork-join (§4.2.1, Figure 4.5), kept for comparison: a parent solves its first subproblem itself,
+    /// then every subproblem no worker has started, and blocks its worker only on subproblems running on other
+    /// workers. It completes on any scheduler, including one worker and schedulers that never inline, with or without
+    /// a cancellation token; what it costs is the time workers spend blocked. Every level a thread waits at holds
+    /// stack frames: when the stack is nearly full the run faults with <see cref="InsufficientExecutionStackException"/>
+    /// (a few thousand levels). Muscles always run with the scheduler hidden
+    /// (<see cref="DivConBase{TParam, TResult}.HideScheduler"/>), because a blocked worker cannot run continuations
+    /// queued to it; an asynchronous muscle is waited for by blocking.
     /// </summary>
     ForkJoin,
 }

@@ -42,7 +42,7 @@ public sealed class FaultAndCancellationTests
         };
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, Grain, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size));
+        Task<long> run = program.RunAsync(new ElementRange(0, Size));
 
         InvalidOperationException awaited = await Assert.ThrowsAsync<InvalidOperationException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
         Assert.Same(thrown, awaited);
@@ -76,7 +76,7 @@ public sealed class FaultAndCancellationTests
         };
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, Size / 2, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size));
+        Task<long> run = program.RunAsync(new ElementRange(0, Size));
 
         await Assert.ThrowsAsync<ArgumentException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
         int expected = lease.Scheduler.MaximumConcurrencyLevel == 1 ? 1 : 2;
@@ -106,7 +106,7 @@ public sealed class FaultAndCancellationTests
         };
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, Grain, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size), cts.Token);
+        Task<long> run = program.RunAsync(new ElementRange(0, Size), cts.Token);
 
         OperationCanceledException e = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
         Assert.True(run.IsCanceled);
@@ -132,7 +132,7 @@ public sealed class FaultAndCancellationTests
         };
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, Grain, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size), cts.Token);
+        Task<long> run = program.RunAsync(new ElementRange(0, Size), cts.Token);
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
         Assert.True(run.IsCanceled);
@@ -156,7 +156,7 @@ public sealed class FaultAndCancellationTests
         };
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, Grain, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size), cts.Token);
+        Task<long> run = program.RunAsync(new ElementRange(0, Size), cts.Token);
 
         Assert.Same(thrown, await Assert.ThrowsAsync<FormatException>(() => run.WaitAsync(SkeletonPrograms.Timeout)));
         Assert.True(run.IsFaulted);
@@ -168,7 +168,7 @@ public sealed class FaultAndCancellationTests
         var probe = new CallProbe();
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, Grain, probe);
 
-        Task<long> run = program.Input(new ElementRange(0, Size), new CancellationToken(canceled: true));
+        Task<long> run = program.RunAsync(new ElementRange(0, Size), new CancellationToken(canceled: true));
 
         Assert.True(run.IsCanceled);
         await Task.Delay(50);
@@ -195,7 +195,7 @@ public sealed class FaultAndCancellationTests
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, Grain, probe);
         program.Execution = DivConExecution.ForkJoin;
 
-        Task<long> run = program.Input(new ElementRange(0, Size));
+        Task<long> run = program.RunAsync(new ElementRange(0, Size));
 
         Assert.Same(thrown, await Assert.ThrowsAsync<InvalidOperationException>(() => run.WaitAsync(SkeletonPrograms.Timeout)));
         Assert.Same(thrown, Assert.Single(run.Exception!.InnerExceptions));

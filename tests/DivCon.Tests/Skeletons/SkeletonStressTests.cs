@@ -47,7 +47,7 @@ public sealed class SkeletonStressTests
             };
             DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, grain, probe, branching);
 
-            Task<long> task = program.Input(new ElementRange(0, size), cts.Token);
+            Task<long> task = program.RunAsync(new ElementRange(0, size), cts.Token);
             try
             {
                 long result = await task.WaitAsync(SkeletonPrograms.Timeout);

@@ -74,7 +74,34 @@ internal sealed class SequenceRun
         for (int c = from; c < to; c++)
         {
             int chunk = c;
-            Task.Factory.StartNew(() => RunChunk(chunk), CancellationToken.None, TaskCreationOptions.DenyChildAttach, _scheduler);
+            try
+            {
+                Task.Factory.StartNew(() => RunChunk(chunk), CancellationToken.None, TaskCreationOptions.DenyChildAttach, _scheduler);
+            }
+            catch (Exception e)
+            {
+                // The scheduler refused (e.g. disposed): chunks c..to−1 were counted in _running but will never run.
+                // Take them out, stop the run and let it complete with the fault, as the D&C skeleton does.
+                OnLaunchFailed(to - c, e);
+                return;
+            }
+        }
+    }
+
+    private void OnLaunchFailed(int unlaunched, Exception fault)
+    {
+        bool complete;
+        lock (_gate)
+        {
+            _running -= unlaunched;
+            _faults.Add(fault);
+            Volatile.Write(ref _stopped, true);
+            complete = _running == 0;
+        }
+
+        if (complete)
+        {
+            Complete();
         }
     }
 
@@ -142,24 +169,29 @@ internal sealed class SequenceRun
 
         if (complete)
         {
-            // Only one thread sees _running reach 0 with nothing left to release: after that no chunk is running and
-            // none will be released, so _faults is no longer written.
-            if (_faults.Count > 0)
-            {
-                _completion.TrySetException(_faults);
-            }
-            else if (_skipped || _released < _chunkCount)
-            {
-                _completion.TrySetCanceled(_cancellationToken);
-            }
-            else
-            {
-                _completion.TrySetResult();
-            }
+            Complete();
         }
         else
         {
             Launch(from, to);
+        }
+    }
+
+    // Called once: by the one thread that saw _running reach 0 with nothing left to release (under the gate). After
+    // that no chunk is running and none will be released, so _faults is no longer written.
+    private void Complete()
+    {
+        if (_faults.Count > 0)
+        {
+            _completion.TrySetException(_faults);
+        }
+        else if (_skipped || _released < _chunkCount)
+        {
+            _completion.TrySetCanceled(_cancellationToken);
+        }
+        else
+        {
+            _completion.TrySetResult();
         }
     }
 }
