@@ -30,7 +30,8 @@ namespace DivCon.Skeletons;
 //   (J5) Muscles run with the scheduler hidden (TaskCreationOptions.HideScheduler): a worker blocked here cannot run
 //        continuations queued to its own scheduler, so an await inside a muscle must not target it. An asynchronous
 //        muscle that does not complete synchronously is waited for by blocking (its continuations run on the thread
-//        pool); DivConContext.ForAsync is safe (its caller takes part, F2 in NestedFor.cs).
+//        pool: sync-over-async, documented on DivConExecution.ForkJoin); DivConContext.ForAsync needs no pool thread
+//        (its caller takes part, F2 in NestedFor.cs, and its last participant runs the muscle's continuation).
 public abstract partial class DivConBase<TParam, TResult>
 {
     private static readonly Action<object?> s_forkJoinRoot = static state => ((ForkJoinNode)state!).SolveRoot();

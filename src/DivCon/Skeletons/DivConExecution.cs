@@ -18,7 +18,10 @@ public enum DivConExecution
     /// stack frames: when the stack is nearly full the run faults with <see cref="InsufficientExecutionStackException"/>
     /// (a few thousand levels). Muscles always run with the scheduler hidden
     /// (<see cref="DivConBase{TParam, TResult}.HideScheduler"/>), because a blocked worker cannot run continuations
-    /// queued to it; an asynchronous muscle is waited for by blocking.
+    /// queued to it. An asynchronous muscle that does not complete synchronously is waited for by blocking while its
+    /// continuations run on the thread pool: on <see cref="TaskScheduler.Default"/>, whose threads are the pool's, that
+    /// is sync-over-async and slows down when the pool runs short of threads. <see cref="DivConContext.ForAsync"/> needs
+    /// no pool thread (its caller takes part and its last participant runs the rest of the muscle).
     /// </summary>
     ForkJoin,
 }

@@ -25,7 +25,10 @@ internal sealed class NestedFor
     private readonly int _toExclusive;
     private readonly Action<int> _body;
     private readonly CancellationToken _cancellationToken;
-    private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    // Continuations run synchronously, on the participant that completes the loop: the rest of the muscle that awaits
+    // it continues on that worker, without a hop through the thread pool (which a blocked fork-join worker would
+    // otherwise wait for).
+    private readonly TaskCompletionSource _completion = new();
     private readonly Lock _lock = new();
     private List<Exception>? _faults; // under _lock
     private int _next;                // next index to claim: any participant, Interlocked.Increment (F1)
