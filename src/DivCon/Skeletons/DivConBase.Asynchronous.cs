@@ -148,17 +148,20 @@ public abstract partial class DivConBase<TParam, TResult>
         /// <summary>The rest of a node's split, once SplitAsync's task is complete.</summary>
         public void OnSplitCompleted(ValueTask<TParam[]> splitting)
         {
-            Run run = _run;
+            if (!TryTakeResult(splitting, DivConPhase.Split, out TParam[]? returned))
+            {
+                ReportNoResult();
+                return;
+            }
+
             TParam[] subProblems;
             try
             {
-                TParam[]? returned = splitting.GetAwaiter().GetResult();
-                run.Profiler?.Record(DivConPhase.Split, _level, Stopwatch.GetTimestamp() - _startTimestamp);
-                subProblems = run.Owner.CheckSplit(_problem, returned, _level);
+                subProblems = _run.Owner.CheckSplit(_problem, returned, _level);
             }
             catch (Exception e)
             {
-                run.Fail(e);
+                _run.Fail(e);
                 ReportNoResult();
                 return;
             }
@@ -170,22 +173,32 @@ public abstract partial class DivConBase<TParam, TResult>
         /// <summary>The rest of a leaf, once ExecuteMuscleAsync's task is complete.</summary>
         public void OnExecuteCompleted(ValueTask<TResult> executing)
         {
-            Run run = _run;
-            TResult result;
+            _problem = default!;
+            if (TryTakeResult(executing, DivConPhase.Execute, out TResult result))
+            {
+                Report(result);
+            }
+            else
+            {
+                ReportNoResult();
+            }
+        }
+
+        // The value of a completed muscle call (timed from _startTimestamp), or false after recording its exception.
+        private bool TryTakeResult<T>(ValueTask<T> muscle, DivConPhase phase, out T value)
+        {
             try
             {
-                result = executing.GetAwaiter().GetResult();
-                run.Profiler?.Record(DivConPhase.Execute, _level, Stopwatch.GetTimestamp() - _startTimestamp);
+                value = muscle.GetAwaiter().GetResult();
+                _run.Profiler?.Record(phase, _level, Stopwatch.GetTimestamp() - _startTimestamp);
+                return true;
             }
             catch (Exception e)
             {
-                run.Fail(e);
-                ReportNoResult();
-                return;
+                _run.Fail(e);
+                value = default!;
+                return false;
             }
-
-            _problem = default!;
-            Report(result);
         }
 
         private void SpawnChildren(TParam[] subProblems)
@@ -249,23 +262,15 @@ public abstract partial class DivConBase<TParam, TResult>
         /// <summary>The rest of a merge, once MergeAsync's task is complete.</summary>
         public void OnMergeCompleted(ValueTask<TResult> merging)
         {
-            Run run = _run;
-            TResult result;
-            try
-            {
-                result = merging.GetAwaiter().GetResult();
-                run.Profiler?.Record(DivConPhase.Merge, _level, Stopwatch.GetTimestamp() - _startTimestamp);
-            }
-            catch (Exception e)
-            {
-                run.Fail(e);
-                _results = null;
-                ReportNoResult();
-                return;
-            }
-
             _results = null;
-            Report(result);
+            if (TryTakeResult(merging, DivConPhase.Merge, out TResult result))
+            {
+                Report(result);
+            }
+            else
+            {
+                ReportNoResult();
+            }
         }
 
         // Called once per frame with its result (R1), outside any try that records faults.

@@ -116,53 +116,6 @@ public sealed class FaultAndCancellationTests
     }
 
     [Fact]
-    public async Task MuscleThatThrowsForTheRunsToken_CountsAsCancellation_NotAsAFault()
-    {
-        using var cts = new CancellationTokenSource();
-        var probe = new CallProbe
-        {
-            OnCall = (phase, range, level, index) =>
-            {
-                if (phase == DivConPhase.Execute && index == 0)
-                {
-                    cts.Cancel();
-                    cts.Token.ThrowIfCancellationRequested();
-                }
-            },
-        };
-        DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, Grain, probe);
-
-        Task<long> run = program.RunAsync(new ElementRange(0, Size), cts.Token);
-
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
-        Assert.True(run.IsCanceled);
-    }
-
-    [Fact]
-    public async Task FaultAndCancellationTogether_FaultWins()
-    {
-        using var cts = new CancellationTokenSource();
-        var thrown = new FormatException("fault");
-        var probe = new CallProbe
-        {
-            OnCall = (phase, range, level, index) =>
-            {
-                if (phase == DivConPhase.Execute && index == 0)
-                {
-                    cts.Cancel();
-                    throw thrown;
-                }
-            },
-        };
-        DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, Grain, probe);
-
-        Task<long> run = program.RunAsync(new ElementRange(0, Size), cts.Token);
-
-        Assert.Same(thrown, await Assert.ThrowsAsync<FormatException>(() => run.WaitAsync(SkeletonPrograms.Timeout)));
-        Assert.True(run.IsFaulted);
-    }
-
-    [Fact]
     public async Task AlreadyCanceledToken_ReturnsACanceledTask_WithoutRunningAnything()
     {
         var probe = new CallProbe();

@@ -14,8 +14,11 @@ namespace DivCon.Skeletons.Sequences;
 /// grows, and only under the gate, and the range [old, new) of one growth is started by the one thread that grew it.</item>
 /// <item><c>_running</c>: chunks released and not yet finished. The run completes when _running is 0 and no chunk will be
 /// released any more (all released, or stopped by a fault or cancellation); the thread that sees this under the gate
-/// completes the task once.</item>
+/// completes the task once. A chunk whose task the scheduler refused to queue is taken out of _running again, with
+/// the scheduler's exception as a fault (so a refusing scheduler faults the run instead of leaving it running).</item>
 /// </list>
+/// The mode is one of the three defined values (checked by <see cref="SequenceSkeleton"/>): an undefined one would
+/// release no chunk after the first window.
 /// Window invariant: None releases every chunk at once; Sliding keeps _released ≤ f + W, so chunk c starts only once
 /// chunks [0, c − W] are done, hence element j ≥ m starts only after element j − m (in chunk ≤ c − W, since
 /// (c−W+1)·g ≤ j − m + 1 as W·g ≤ m) has finished; Static releases the next W chunks only when f == _released (every
