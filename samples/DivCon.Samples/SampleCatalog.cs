@@ -20,6 +20,16 @@ public static class SampleCatalog
         MergeSort.ProgramName,
     ];
 
+    /// <summary>Each catalogue name with one line saying what it is, for help text and reports.</summary>
+    public static IReadOnlyList<(string Name, string Description)> Entries { get; } =
+    [
+        (SumOfSquares.ProgramName, "Sum of squares (map-reduce), high scalability (§4.4.1)."),
+        (MonteCarloPi.ProgramName, "Monte Carlo π, high scalability (§4.4.2)."),
+        (StrassenMultiply.ProgramName, "Strassen matrix multiplication, moderate scalability (§4.4.3)."),
+        (QuickSort.ProgramName, "Quicksort, median-of-first-100 pivot, low scalability (§4.4.4)."),
+        (MergeSort.ProgramName, "Mergesort, low scalability (§4.4.5)."),
+    ];
+
     /// <summary>
     /// Creates the program <paramref name="name"/> (case-insensitive) for <paramref name="size"/> and
     /// <paramref name="seed"/>, applying <paramref name="settings"/> (granularity, execution mode, profiler) when given.

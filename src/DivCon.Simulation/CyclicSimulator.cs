@@ -1,5 +1,4 @@
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Statistics;
+using DivCon.Metrics.Schemes;
 using DivCon.Partitioning;
 using DivCon.Simulation.Engine;
 
@@ -16,9 +15,9 @@ public static class CyclicSimulator
     // Run numbers of the isolated phase start here, so they never coincide with multiprogram runs' numbers.
     private const int IsolatedRunBase = 1 << 24;
 
-    /// <summary>Runs <paramref name="request"/>.</summary>
+    /// <summary>Runs <paramref name="request"/>, the workload named <paramref name="workload"/>.</summary>
     /// <exception cref="ArgumentException">The request is invalid; the message lists every problem.</exception>
-    public static SimulationResult Run(SimulationRequest request)
+    public static SimulationResult Run(SimulationRequest request, string workload = "custom")
     {
         ArgumentNullException.ThrowIfNull(request);
         IReadOnlyList<string> problems = request.Validate();
@@ -27,7 +26,7 @@ public static class CyclicSimulator
             throw new ArgumentException(string.Join(" ", problems), nameof(request));
         }
 
-        bool needTables = request.Schemes.Any(s => s == HillClimbingPolicy.PolicyName);
+        bool needTables = request.Schemes.Any(s => s == SchemeCatalog.HillClimbing);
         var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
         var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
         for (int r = 0; r < request.Repeat; r++)
@@ -43,9 +42,18 @@ public static class CyclicSimulator
             }
         }
 
-        IReadOnlyList<IsolatedResult> pooled = PoolIsolated(isolatedPerRepetition);
-        var schemes = request.Schemes.Select(name => Summarize(name, pooled, isolatedPerRepetition, runsPerScheme[name])).ToArray();
-        return new SimulationResult(request, pooled, schemes, Compare(schemes));
+        // The harness's own analysis of the simulated run times: the same records as a measured cyclic test.
+        var repetitions = Enumerable.Range(0, request.Repeat).Select(r => new RepetitionRuns(
+            isolatedPerRepetition[r].Select(iso => (IReadOnlyList<double>)iso.CspRunsNs.Select(Seconds).ToArray()).ToArray(),
+            request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
+                .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
+        var (schemes, comparisons) = CyclicAnalysis.Analyze(
+            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
+        return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
+            PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
+        {
+            Request = request,
+        };
     }
 
     /// <summary>One repetition of one scheme: each program's recorded run durations, its discarded runs, the counters.</summary>
@@ -68,80 +76,6 @@ public static class CyclicSimulator
         }
 
         return pooled;
-    }
-
-    private static SchemeResult Summarize(
-        string name, IReadOnlyList<IsolatedResult> pooled, IReadOnlyList<IReadOnlyList<IsolatedResult>> isolated, IReadOnlyList<SchemeRun> runs)
-    {
-        var programs = new List<ProgramResult>();
-        for (int i = 0; i < pooled.Count; i++)
-        {
-            IsolatedResult alone = pooled[i];
-            long[] cmpNs = runs.SelectMany(r => r.Durations[i]).ToArray();
-            int discarded = runs.Sum(r => r.Discarded[i]);
-            if (cmpNs.Length == 0)
-            {
-                programs.Add(new ProgramResult(alone.Program, alone.Csp, null, [], discarded, null, null));
-                continue;
-            }
-
-            double[] cmp = cmpNs.Select(Seconds).ToArray();
-            RatioEstimate ntt = RatioEstimate.Of(cmp, alone.CspRunsNs.Select(Seconds).ToArray());
-            programs.Add(new ProgramResult(alone.Program, alone.Csp, Descriptive.Summarize(cmp), cmpNs, discarded, ntt, ntt.Reciprocal()));
-        }
-
-        var repetitions = new List<SimulatedRepetition>();
-        for (int r = 0; r < runs.Count; r++)
-        {
-            var ntts = new double?[pooled.Count];
-            for (int i = 0; i < pooled.Count; i++)
-            {
-                IReadOnlyList<long> cmp = runs[r].Durations[i];
-                ntts[i] = cmp.Count == 0 ? null : MultiprogramMetrics.Ntt(cmp.Average(), isolated[r][i].CspRunsNs.Average());
-            }
-
-            bool complete = ntts.All(n => n is not null);
-            double[] values = complete ? ntts.Select(n => n!.Value).ToArray() : [];
-            repetitions.Add(new SimulatedRepetition(
-                r + 1,
-                ntts,
-                complete ? MultiprogramMetrics.Antt(values) : null,
-                complete ? MultiprogramMetrics.Mntt(values) : null,
-                complete ? MultiprogramMetrics.Stp(values.Select(n => 1 / n).ToArray()) : null));
-        }
-
-        bool all = repetitions.All(r => r.Antt is not null);
-        return new SchemeResult(
-            name,
-            programs,
-            all ? repetitions.Average(r => r.Antt!.Value) : null,
-            all ? repetitions.Average(r => r.Mntt!.Value) : null,
-            all ? repetitions.Average(r => r.Stp!.Value) : null,
-            repetitions,
-            Sum(runs.Select(r => r.Counters).ToArray()));
-    }
-
-    private static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes)
-    {
-        var comparisons = new List<SchemeComparison>();
-        for (int a = 0; a < schemes.Count; a++)
-        {
-            for (int b = a + 1; b < schemes.Count; b++)
-            {
-                SchemeResult x = schemes[a], y = schemes[b];
-                if (x.Antt is null || y.Antt is null)
-                {
-                    continue;
-                }
-
-                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "antt",
-                    WelchTest.Compare(x.Repetitions.Select(r => r.Antt!.Value).ToArray(), y.Repetitions.Select(r => r.Antt!.Value).ToArray())));
-                comparisons.Add(new SchemeComparison(x.Scheme, y.Scheme, "stp",
-                    WelchTest.Compare(x.Repetitions.Select(r => r.Stp!.Value).ToArray(), y.Repetitions.Select(r => r.Stp!.Value).ToArray())));
-            }
-        }
-
-        return comparisons;
     }
 
     private static SimulationCounters Sum(IReadOnlyList<SimulationCounters> all) => new(
@@ -180,20 +114,20 @@ public static class CyclicSimulator
             double tseq = work.Average();
             Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
             double scalability = tseq / 1e9 / csp.Mean;
-            List<(int, double)>? table = null;
+            List<CoreSpeedup>? table = null;
             if (withTables)
             {
                 table = [];
                 for (int p = 1; p < request.Cores; p *= 2)
                 {
                     (long d, long w, _) = RunAlone(request, shape, p, IsolatedRunBase);
-                    table.Add((p, (double)w / d));
+                    table.Add(new CoreSpeedup(p, (double)w / d));
                 }
 
-                table.Add((request.Cores, scalability));
+                table.Add(new CoreSpeedup(request.Cores, scalability));
             }
 
-            results.Add(new IsolatedResult(model.Name, shape.Depth, tasks, tseq, durations, csp, scalability, table));
+            results.Add(new IsolatedResult(model.Name, model.Source, model.ProblemSize, shape.Depth, tasks, tseq, durations, csp, scalability, table));
         }
 
         return results;
@@ -256,7 +190,7 @@ public static class CyclicSimulator
                 Seed = ProgramSeed(request.Seed, model.Name),
                 Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
                 Scalability = alone.Scalability,
-                Table = alone.ScalabilityTable is { } t ? new ScalabilityTable(t) : null,
+                Table = alone.ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
             });
         }
 

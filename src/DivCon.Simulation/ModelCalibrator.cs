@@ -1,13 +1,91 @@
+using System.Diagnostics;
+using System.Globalization;
 using DivCon.Skeletons;
 
 namespace DivCon.Simulation;
 
 /// <summary>
 /// Turns a phase profile measured by the D&amp;C skeleton's <see cref="PhaseProfiler"/> (per level: call counts and
-/// cumulative split / execute / merge time) into a <see cref="ProgramModel"/>. Pure: the measuring is the caller's.
+/// cumulative split / execute / merge time) into a <see cref="ProgramModel"/>: <see cref="Profile"/> measures a
+/// program one task at a time, <see cref="Calibrate"/> (pure) builds the model.
 /// </summary>
 public static class ModelCalibrator
 {
+    /// <summary>
+    /// Profiles <paramref name="runs"/> runs of one program (after one warm-up) on a scheduler that runs one task at a
+    /// time, so the muscle times are those of a lone core, and calibrates its model.
+    /// </summary>
+    /// <param name="name">The program's name (one of <see cref="KnownGrowth"/>'s).</param>
+    /// <param name="branchingFactor">Subproblems per split.</param>
+    /// <param name="problemSize">Its top-level problem size.</param>
+    /// <param name="profiler">The profiler the program reports to.</param>
+    /// <param name="run">One parallel run on the given scheduler.</param>
+    /// <param name="verify">Throws unless the last run's result is correct.</param>
+    /// <param name="runs">Profiled runs.</param>
+    /// <param name="note">How it was profiled (size, granularity), for the model's source line.</param>
+    /// <param name="cancellationToken">Cancels a run.</param>
+    public static ProgramModel Profile(string name, int branchingFactor, long problemSize, PhaseProfiler profiler,
+        Func<TaskScheduler, CancellationToken, Task> run, Action verify, int runs, string note, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(profiler);
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(verify);
+        Growth growth = KnownGrowth(name) ?? throw new InvalidOperationException($"No growth law for '{name}'.");
+        var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, maxConcurrencyLevel: 1);
+        run(pair.ConcurrentScheduler, cancellationToken).GetAwaiter().GetResult(); // warm-up (JIT, caches)
+        verify();
+        // Each run profiled on its own. The machine may be shared and overloaded: wall-clock muscle times then include
+        // the time other processes held the core. One task runs at a time, so the process's CPU time over the run is
+        // the run's own work; each run's profile is scaled by its CPU / wall ratio (interference is taken as uniform
+        // over the run), and per level and phase the minimum over the runs is kept, as is the smallest CPU time of a
+        // whole run. (CPU time also counts the runtime's own threads, GC included: a few percent at most.)
+        var snapshots = new List<IReadOnlyList<PhaseLevelStatistics>>();
+        double bestRunNs = double.MaxValue;
+        var process = Process.GetCurrentProcess();
+        for (int k = 0; k < runs; k++)
+        {
+            profiler.Reset();
+            process.Refresh();
+            TimeSpan cpuStart = process.TotalProcessorTime;
+            long start = Stopwatch.GetTimestamp();
+            run(pair.ConcurrentScheduler, cancellationToken).GetAwaiter().GetResult();
+            TimeSpan wall = Stopwatch.GetElapsedTime(start);
+            process.Refresh();
+            TimeSpan cpu = process.TotalProcessorTime - cpuStart;
+            bestRunNs = Math.Min(bestRunNs, (cpu < wall ? cpu : wall).Ticks * 100.0);
+            snapshots.Add(Scale(profiler.Snapshot(), Math.Clamp(cpu / wall, 0.01, 1.0)));
+        }
+
+        verify();
+        pair.Complete();
+        string source = string.Create(CultureInfo.InvariantCulture,
+            $"calibrated by 'divcon simulate calibrate' from phase profiles of {runs} runs (each scaled by its CPU/wall time ratio, then the minimum per level and phase) at {note}, one task at a time) on a {Environment.ProcessorCount}-core {System.Runtime.InteropServices.RuntimeInformation.OSDescription.Trim()} machine");
+        return Calibrate(name, branchingFactor, problemSize, MinimumPerLevel(snapshots), 1, bestRunNs, growth, source);
+    }
+
+    /// <summary>The snapshot with every time multiplied by <paramref name="factor"/>.</summary>
+    public static IReadOnlyList<PhaseLevelStatistics> Scale(IReadOnlyList<PhaseLevelStatistics> snapshot, double factor) =>
+        snapshot.Select(l => l with { SplitTime = l.SplitTime * factor, ExecuteTime = l.ExecuteTime * factor, MergeTime = l.MergeTime * factor }).ToArray();
+
+    /// <summary>Per level: the counts of the first snapshot and, per phase, the smallest cumulative time of any snapshot.</summary>
+    public static IReadOnlyList<PhaseLevelStatistics> MinimumPerLevel(IReadOnlyList<IReadOnlyList<PhaseLevelStatistics>> snapshots)
+    {
+        ArgumentNullException.ThrowIfNull(snapshots);
+        int levels = snapshots.Min(s => s.Count);
+        var result = new PhaseLevelStatistics[levels];
+        for (int i = 0; i < levels; i++)
+        {
+            result[i] = snapshots[0][i] with
+            {
+                SplitTime = snapshots.Min(s => s[i].SplitTime),
+                ExecuteTime = snapshots.Min(s => s[i].ExecuteTime),
+                MergeTime = snapshots.Min(s => s[i].MergeTime),
+            };
+        }
+
+        return result;
+    }
+
     /// <summary>How a program's work grows with its size, and its split shape, for the five samples.</summary>
     /// <param name="WorkExponent">Work ∝ size^exponent.</param>
     /// <param name="WorkLogFactor">Work also ∝ log size.</param>

@@ -1,6 +1,5 @@
 using System.Reflection;
 using System.Text.Json;
-using System.Text.Json.Serialization;
 
 namespace DivCon.Simulation;
 
@@ -10,14 +9,6 @@ namespace DivCon.Simulation;
 /// </summary>
 public static class ModelStore
 {
-    private static readonly JsonSerializerOptions s_json = new()
-    {
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        WriteIndented = true,
-        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
-        NumberHandling = JsonNumberHandling.Strict,
-    };
-
     /// <summary>The names of the shipped default models (the five sample programs).</summary>
     public static IReadOnlyList<string> DefaultNames { get; } =
         typeof(ModelStore).Assembly.GetManifestResourceNames()
@@ -66,7 +57,7 @@ public static class ModelStore
     }
 
     /// <summary>The JSON text of <paramref name="model"/> (indented, camelCase, newline at the end).</summary>
-    public static string ToJson(ProgramModel model) => JsonSerializer.Serialize(model, s_json) + "\n";
+    public static string ToJson(ProgramModel model) => JsonSerializer.Serialize(model, SimulationJsonContext.Default.ProgramModel) + "\n";
 
     /// <summary>Parses a model from JSON text.</summary>
     /// <exception cref="InvalidDataException">The text is not a valid model.</exception>
@@ -81,7 +72,7 @@ public static class ModelStore
         ProgramModel? model;
         try
         {
-            model = JsonSerializer.Deserialize<ProgramModel>(stream, s_json);
+            model = JsonSerializer.Deserialize(stream, SimulationJsonContext.Default.ProgramModel);
         }
         catch (JsonException e)
         {

@@ -33,7 +33,7 @@ public sealed record SimulationParameters
     /// </summary>
     public long MigrationNs { get; init; } = 20_000;
 
-    /// <summary>The MultiProgramScheduler's repartitioning interval (DESIGN.md §3: 100 ms).</summary>
+    /// <summary>The MultiProgramScheduler's repartitioning interval (docs/DESIGN.md §3: 100 ms).</summary>
     public long RepartitionIntervalNs { get; init; } = 100_000_000;
 
     /// <summary>Parameters with every overhead zero (for tests against theory); the quantum and interval are kept.</summary>

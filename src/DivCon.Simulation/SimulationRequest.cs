@@ -9,7 +9,7 @@ public sealed record SimulationRequest
     /// <summary>The workload's programs (at least one; names distinct).</summary>
     public required IReadOnlyList<ProgramModel> Programs { get; init; }
 
-    /// <summary>Scheme names from <see cref="SimulationSchemes.Names"/>.</summary>
+    /// <summary>Names of simulated schemes of the <see cref="Metrics.Schemes.SchemeCatalog"/>.</summary>
     public required IReadOnlyList<string> Schemes { get; init; }
 
     /// <summary>Seed of every random choice (victims, split fractions).</summary>
@@ -62,9 +62,9 @@ public sealed record SimulationRequest
         }
         else
         {
-            foreach (string scheme in Schemes.Where(s => !SimulationSchemes.IsKnown(s)))
+            foreach (string scheme in Schemes.Where(s => !Metrics.Schemes.SchemeCatalog.Simulated.Any(x => x.Name == s)))
             {
-                problems.Add($"Unknown scheme '{scheme}'; use one of: {string.Join(", ", SimulationSchemes.Names)}.");
+                problems.Add($"Unknown scheme '{scheme}'; use one of: {string.Join(", ", Metrics.Schemes.SchemeCatalog.Simulated)}.");
             }
         }
 

@@ -1,12 +1,31 @@
+using System.Text.Json.Serialization;
+
 namespace DivCon.Simulation;
 
-/// <summary>A whole simulated cyclic test.</summary>
-/// <param name="Request">What was simulated.</param>
+/// <summary>A whole simulated cyclic test of one workload on one machine size: what <c>simulate.json</c> holds per workload and core count.</summary>
+/// <param name="Workload">The workload's name (for example <c>suite</c> or <c>subset</c>).</param>
+/// <param name="Cores">Virtual cores.</param>
+/// <param name="Seed">The seed of every random choice.</param>
+/// <param name="DurationSeconds">Simulated length of each multiprogram phase.</param>
+/// <param name="SpRuns">Isolated runs per program for C^SP.</param>
+/// <param name="Repeat">Repetitions of the whole test.</param>
 /// <param name="Isolated">The C^SP phase, per program.</param>
-/// <param name="Schemes">Per scheme, in request order.</param>
-/// <param name="Comparisons">Every pair of schemes on ANTT and on STP whose values exist in every repetition.</param>
+/// <param name="Schemes">Per scheme, in request order: the same metrics as a measured cyclic test.</param>
+/// <param name="Comparisons">Welch's test on ANTT and STP for every pair of schemes.</param>
+/// <param name="Counters">Per scheme, what happened inside the simulations, summed over the repetitions.</param>
 public sealed record SimulationResult(
-    SimulationRequest Request,
+    string Workload,
+    int Cores,
+    ulong Seed,
+    double DurationSeconds,
+    int SpRuns,
+    int Repeat,
     IReadOnlyList<IsolatedResult> Isolated,
     IReadOnlyList<SchemeResult> Schemes,
-    IReadOnlyList<SchemeComparison> Comparisons);
+    IReadOnlyList<SchemeComparison> Comparisons,
+    IReadOnlyDictionary<string, SimulationCounters> Counters)
+{
+    /// <summary>The request simulated (not in the file: its models are named in <see cref="Isolated"/>).</summary>
+    [JsonIgnore]
+    public SimulationRequest? Request { get; init; }
+}

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using DivCon.Cli.Commands;
+using DivCon.Cli.Programs;
 
 namespace DivCon.Cli;
 
@@ -20,19 +21,18 @@ public static class CliApp
         root.Subcommands.Add(Commands.TopologyCommand.Create());
         root.Subcommands.Add(Commands.SimulateCommand.Create());
         root.Subcommands.Add(Commands.PlanCommand.Create());
-        var programs = HarnessWiring.Programs();
         // Where MultiProgramScheduler schemes leave their allocation timelines for the plots and traces beside the results
         // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
         var timelines = new Harness.Plots.SchemeTimelineCollector();
-        var schemes = HarnessWiring.Schemes(timelines);
-        root.Subcommands.Add(CyclicCommand.Create(programs, schemes, timelines));
-        root.Subcommands.Add(SymmetricCommand.Create(programs, schemes, timelines));
+        var schemes = Harness.Schemes.BuiltInSchemes.CreateRegistry(timelines);
+        root.Subcommands.Add(CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines));
+        root.Subcommands.Add(SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines));
         root.Subcommands.Add(ScalabilityCommand.Create());
         root.Subcommands.Add(GranularityCommand.Create());
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
-        root.Subcommands.Add(FactoredCommand.Create(programs));
-        root.Subcommands.Add(CompareStealingCommand.Create(programs));
+        root.Subcommands.Add(FactoredCommand.Create(SamplePrograms.Factored));
+        root.Subcommands.Add(CompareStealingCommand.Create(SamplePrograms.Workload));
         return root;
     }
 

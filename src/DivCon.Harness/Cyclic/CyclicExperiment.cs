@@ -1,5 +1,9 @@
 using System.Globalization;
 using DivCon.Harness.Factored;
+using DivCon.Harness.Progress;
+using DivCon.Metrics;
+using DivCon.Metrics.Factored;
+using DivCon.Metrics.Results;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 using DivCon.Scheduling;
@@ -18,14 +22,20 @@ namespace DivCon.Harness.Cyclic;
 public sealed class CyclicExperiment
 {
     private readonly TimeProvider _clock;
-    private readonly Action<string>? _log;
+    private readonly IRunProgress _progress;
 
-    /// <summary>Creates a runner on <paramref name="clock"/>; <paramref name="log"/> receives one progress line at a time.</summary>
-    public CyclicExperiment(TimeProvider clock, Action<string>? log = null)
+    /// <summary>Creates a runner on <paramref name="clock"/> that reports to <paramref name="progress"/>.</summary>
+    public CyclicExperiment(TimeProvider clock, IRunProgress? progress)
     {
         ArgumentNullException.ThrowIfNull(clock);
         _clock = clock;
-        _log = log;
+        _progress = progress ?? LineProgress.None;
+    }
+
+    /// <summary>Creates a runner on <paramref name="clock"/>; <paramref name="log"/> receives every progress line.</summary>
+    public CyclicExperiment(TimeProvider clock, Action<string>? log = null)
+        : this(clock, log is null ? null : new LineProgress(log))
+    {
     }
 
     /// <summary>Runs the plan and analyzes it.</summary>
@@ -40,7 +50,8 @@ public sealed class CyclicExperiment
         bool needScalability = plan.Schemes.Any(x => x.RequiresScalability);
         var scalability = new double?[n];
         var sequentialSeconds = new double?[n];
-        var repetitions = new List<RepetitionData>();
+        var repetitions = new List<RepetitionRuns>();
+        var limits = new Dictionary<string, double>();
         var schedulers = new Dictionary<string, IReadOnlyList<SchedulerStats>>();
         var accounting = new Dictionary<string, AccountingTotals>();
 
@@ -54,6 +65,7 @@ public sealed class CyclicExperiment
 
             if (needScalability && r == 0)
             {
+                _progress.Phase("T_seq (scalability)", n);
                 for (int i = 0; i < n; i++)
                 {
                     long t0 = _clock.GetTimestamp();
@@ -81,13 +93,15 @@ public sealed class CyclicExperiment
                     .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, () => MarkStop(firstStop), ct)))
                     .ToArray();
                 string label = $"rep {r + 1}/{s.Repeat} {scheme.Name}";
+                _progress.Phase(label, s.Duration.TotalSeconds);
                 Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
                 PhaseResult phase;
                 try
                 {
                     phase = await CyclicProtocol.RunMultiprogramAsync(
                         phasePrograms, s.Duration, _clock, s.StopGrace,
-                        p => Log(started, $"{label}: {p.ElapsedSeconds,5:0.0}/{p.LimitSeconds:0.#} s, runs: {string.Join(", ", p.Programs.Select((name, i) => $"{name} {p.RecordedRuns[i]}"))}"),
+                        p => _progress.Advance(p.ElapsedSeconds, Stamp(started,
+                            $"{label}: {p.ElapsedSeconds,5:0.0}/{p.LimitSeconds:0.#} s, runs: {string.Join(", ", p.Programs.Select((name, i) => $"{name} {p.RecordedRuns[i]}"))}")),
                         cancellationToken);
                 }
                 catch (ProgramRunException e)
@@ -103,7 +117,8 @@ public sealed class CyclicExperiment
                 phases[scheme.Name] = phase;
             }
 
-            repetitions.Add(new RepetitionData(sp, phases));
+            repetitions.Add(new RepetitionRuns(sp, phases.ToDictionary(kv => kv.Key, kv => kv.Value.ProgramRuns())));
+            limits = phases.ToDictionary(kv => kv.Key, kv => kv.Value.LimitSeconds);
         }
 
         IsolatedTimes?[] isolated = accounting.Values.Any(a => a.HasAccounting)
@@ -113,19 +128,25 @@ public sealed class CyclicExperiment
             programs.Select(p => p.Name).ToArray(),
             plan.Schemes.Select(x => (x.Name, x.Description)).ToArray(),
             repetitions,
-            schedulers);
+            (scheme, i) => NoRunWarning(schedulers.GetValueOrDefault(scheme), programs[i].Name, i, limits[scheme]));
         var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i].Name, i => isolated[i]);
         IReadOnlyList<SchemeResult> schemeResults = analyzed
+            .Select(x => x with { Schedulers = schedulers.GetValueOrDefault(x.Scheme) ?? [] })
             .Select(x => accounting.TryGetValue(x.Scheme, out AccountingTotals? a) && a.WindowSeconds > 0
                 ? CyclicFactored.Attach(x, a.WindowSeconds, a.Stats(), name => byName.GetValueOrDefault(name))
                 : x)
+            .Select(x => x with { Programs = x.Programs.Select(p => p with { Factored = p.Factored ?? MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }).ToArray() })
             .ToArray();
         var baselines = Enumerable.Range(0, n)
-            .Select(i => new ProgramBaseline(programs[i].Name, repetitions.SelectMany(rep => rep.SingleProgramSeconds[i]).ToArray(),
+            .Select(i => new ProgramBaseline(programs[i].Name, repetitions.SelectMany(rep => rep.CspSeconds[i]).ToArray(),
                 sequentialSeconds[i], scalability[i]))
             .ToArray();
-        return new CyclicResult(MachineInfo.Capture(), CyclicPlanRecord.From(plan), startedUtc, Seconds(_clock.GetTimestamp() - started),
-            baselines, schemeResults, comparisons);
+        return new CyclicResult(CyclicPlanRecord.From(plan), baselines, schemeResults, comparisons)
+        {
+            StartedUtc = startedUtc,
+            ElapsedSeconds = Seconds(_clock.GetTimestamp() - started),
+            Machine = MachineInfo.Capture(),
+        };
     }
 
     /// <summary>Number of timed runs of T_1, and of T_s when the scalability measurement made none.</summary>
@@ -144,6 +165,7 @@ public sealed class CyclicExperiment
         CyclicSettings s = plan.Settings;
         var result = new IsolatedTimes?[plan.Programs.Count];
         long t0 = _clock.GetTimestamp();
+        _progress.Phase("T_s, T_1 (factored speedups)", plan.Programs.Count);
         for (int i = 0; i < plan.Programs.Count; i++)
         {
             IWorkloadProgram program = plan.Programs[i];
@@ -194,6 +216,7 @@ public sealed class CyclicExperiment
         var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
         using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        _progress.Phase($"rep {r + 1}/{s.Repeat} C^SP {program.Name}", s.WarmupRuns + s.SpRuns);
         Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.WarmupRuns} warm-up + {s.SpRuns} runs alone on {plan.SpScheme.Name} ...");
         try
         {
@@ -327,13 +350,22 @@ public sealed class CyclicExperiment
         }
     }
 
-    private void Log(long started, FormattableString message)
-    {
-        if (_log is not null)
-        {
-            _log(string.Create(CultureInfo.InvariantCulture, $"[{Seconds(_clock.GetTimestamp() - started),7:0.0} s] ") + message.ToString(CultureInfo.InvariantCulture));
-        }
-    }
+    private void Log(long started, FormattableString message) => _progress.Line(Stamp(started, message));
+
+    private string Stamp(long started, FormattableString message) =>
+        string.Create(CultureInfo.InvariantCulture, $"[{Seconds(_clock.GetTimestamp() - started),7:0.0} s] ") + message.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>
+    /// Why a program recorded no run, when its partitioned pool starved it: a program that holds no core at the end and
+    /// held less than 5 % of one core over the phase (it may have held one for a moment while the programs were being
+    /// registered: the first one holds every worker until the next arrives). Null otherwise (the statistics are the
+    /// last repetition's).
+    /// </summary>
+    internal static string? NoRunWarning(IReadOnlyList<SchedulerStats>? stats, string program, int index, double limitSeconds) =>
+        stats is not null && index < stats.Count && stats[index] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.05 * limitSeconds
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"Program '{program}' finished no run: the scheme's policy gave it almost no core ({held:0.000} core-seconds in a {limitSeconds:0.#} s phase, none at the end); with fewer cores than programs a partitioning policy may leave a program without any.")
+            : null;
 
     private double Seconds(long ticks) => (double)ticks / _clock.TimestampFrequency;
 

@@ -23,6 +23,10 @@ public sealed class PhaseResult
     public IReadOnlyList<double> RecordedDurations(int program) =>
         Runs.Where(r => r.Program == program && r.Recorded).Select(r => r.DurationSeconds).ToArray();
 
+    /// <summary>Per program, its recorded durations and discarded runs: what <see cref="CyclicAnalysis"/> takes.</summary>
+    public IReadOnlyList<ProgramRuns> ProgramRuns() =>
+        Enumerable.Range(0, Programs.Count).Select(i => new ProgramRuns(RecordedDurations(i), DiscardedCount(i))).ToArray();
+
     /// <summary>How many runs of program <paramref name="program"/> were discarded at the limit.</summary>
     public int DiscardedCount(int program) => Runs.Count(r => r.Program == program && !r.Recorded);
 }

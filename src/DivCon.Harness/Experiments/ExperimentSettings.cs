@@ -1,4 +1,4 @@
-using DivCon.Samples;
+using DivCon.Harness.Programs;
 
 namespace DivCon.Harness.Experiments;
 
@@ -7,7 +7,7 @@ namespace DivCon.Harness.Experiments;
 /// programs, their size and seed, how many unrecorded and recorded runs per measured point, and the processors used
 /// (a subset of the process's affinity mask; the largest P of each experiment).
 /// </summary>
-/// <param name="Programs">Catalogue names of <see cref="SampleCatalog"/>, at least one, no duplicates.</param>
+/// <param name="Programs">Catalogue names (checked against the catalogue by <see cref="ProgramCatalog.Resolve"/>), at least one, no duplicates.</param>
 /// <param name="Size">The problem size.</param>
 /// <param name="Runs">Recorded runs per measured point, at least 1.</param>
 /// <param name="Warmup">Unrecorded runs before them, 0 or more.</param>
@@ -16,7 +16,7 @@ namespace DivCon.Harness.Experiments;
 /// <param name="RunTimeout">A single run longer than this fails the experiment instead of hanging it.</param>
 public sealed record ExperimentSettings(
     IReadOnlyList<string> Programs,
-    ProblemSize Size,
+    WorkloadSize Size,
     int Runs,
     int Warmup,
     IReadOnlyList<int> Processors,
@@ -29,19 +29,7 @@ public sealed record ExperimentSettings(
         var problems = new List<string>();
         if (Programs is null || Programs.Count == 0)
         {
-            problems.Add($"At least one program is needed; valid programs: {string.Join(", ", SampleCatalog.Names)}.");
-        }
-        else
-        {
-            foreach (string p in Programs.Where(p => !SampleCatalog.Names.Contains(p, StringComparer.OrdinalIgnoreCase)))
-            {
-                problems.Add($"Unknown program '{p}'; valid programs: {string.Join(", ", SampleCatalog.Names)}.");
-            }
-
-            foreach (var dup in Programs.GroupBy(p => p, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
-            {
-                problems.Add($"Program '{dup.Key}' is listed more than once.");
-            }
+            problems.Add("At least one program is needed.");
         }
 
         if (!Enum.IsDefined(Size))

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
-using DivCon.Samples;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Experiments;
@@ -15,11 +17,14 @@ public static class GranularityExperiment
     /// <summary>The deepest ratio supported: 1/2^30.</summary>
     public const int MaxSupportedDepth = 30;
 
-    /// <summary>Runs the experiment; <paramref name="progress"/> gets one line per program.</summary>
+    /// <summary>Runs the experiment on the skeleton programs of <paramref name="programs"/> the settings name.</summary>
     /// <exception cref="ProgramRunException">A program failed, hung or computed a wrong result.</exception>
-    public static async Task<GranularityResult> RunAsync(ExperimentSettings settings, int maxDepth, Action<string>? progress, CancellationToken cancellationToken)
+    public static async Task<GranularityResult> RunAsync(
+        ExperimentSettings settings, ProgramCatalog programs, int maxDepth, IRunProgress progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(progress);
         settings.ThrowIfInvalid();
         ArgumentOutOfRangeException.ThrowIfNegative(maxDepth);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxDepth, MaxSupportedDepth);
@@ -27,13 +32,14 @@ public static class GranularityExperiment
         int cores = settings.Processors.Count;
         DateTimeOffset started = DateTimeOffset.UtcNow;
         long start = Stopwatch.GetTimestamp();
-        var programs = new List<GranularityProgramResult>();
+        var results = new List<GranularityProgramResult>();
         using var scheduler = WorkStealingTaskScheduler.CreatePinned(settings.Processors, bestEffort: true);
         foreach (string name in settings.Programs)
         {
-            IDivConSample program = SampleCatalog.Create(name, settings.Size, settings.Seed);
+            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
             program.Initialize();
-            progress?.Invoke($"{program.Name}: sequential baseline, then granularity = size / 2^k for k = 0 … {maxDepth} on {cores} cores ...");
+            progress.Phase($"{program.Name}: granularity size / 2^k, k = 0 … {maxDepth}", maxDepth + 2);
+            progress.Line($"{program.Name}: sequential baseline, then granularity = size / 2^k for k = 0 … {maxDepth} on {cores} cores ...");
             var ts = new TimedSample(IsolatedTiming.Sequential(program, settings, cancellationToken));
             var points = new List<GranularityPoint>();
             long previous = -1;
@@ -50,11 +56,17 @@ public static class GranularityExperiment
                 program.Granularity = granularity;
                 var time = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, settings.Runs, cancellationToken));
                 points.Add(new GranularityPoint(divisor, granularity, (double)divisor / cores, time));
+                progress.Advance(k + 2, $"{program.Name}: size / {divisor}: {time.Mean:0.0000} s");
             }
 
-            programs.Add(new GranularityProgramResult(program.Name, program.ProblemSize, ts, points));
+            results.Add(new GranularityProgramResult(program.Name, program.ProblemSize, ts, points));
         }
 
-        return new GranularityResult(settings, maxDepth, MachineInfo.Capture(), started, Stopwatch.GetElapsedTime(start).TotalSeconds, programs);
+        return new GranularityResult(settings, maxDepth, results)
+        {
+            StartedUtc = started,
+            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
+            Machine = MachineInfo.Capture(),
+        };
     }
 }

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
-using DivCon.Samples;
+using DivCon.Harness.Programs;
 
 namespace DivCon.Harness.Experiments;
 
@@ -11,7 +11,13 @@ namespace DivCon.Harness.Experiments;
 /// </summary>
 internal static class IsolatedTiming
 {
-    public static double[] Sequential(IDivConSample program, ExperimentSettings settings, CancellationToken cancellationToken)
+    /// <summary>Makes the skeleton program <paramref name="name"/> of <paramref name="programs"/> for the settings' size and seed.</summary>
+    /// <exception cref="ArgumentException">The catalogue has no skeleton program of that name.</exception>
+    public static ISkeletonProgram Create(ProgramCatalog programs, string name, ExperimentSettings settings) =>
+        programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
+        ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(name));
+
+    public static double[] Sequential(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken)
     {
         for (int i = 0; i < settings.Warmup; i++)
         {
@@ -33,7 +39,7 @@ internal static class IsolatedTiming
     }
 
     public static async Task<double[]> ParallelAsync(
-        IDivConSample program, TaskScheduler scheduler, ExperimentSettings settings, int runs, CancellationToken cancellationToken)
+        ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, int runs, CancellationToken cancellationToken)
     {
         for (int i = 0; i < settings.Warmup; i++)
         {
@@ -59,12 +65,12 @@ internal static class IsolatedTiming
         return seconds;
     }
 
-    private static async Task<double> RunOnceAsync(IDivConSample program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
+    private static async Task<double> RunOnceAsync(ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
         using var runCancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         long start = Stopwatch.GetTimestamp();
-        Task run = program.RunParallelAsync(scheduler, runCancel.Token);
+        Task run = program.RunAsync(scheduler, runCancel.Token);
         try
         {
             await run.WaitAsync(settings.RunTimeout, cancellationToken);

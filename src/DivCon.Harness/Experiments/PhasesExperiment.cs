@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
-using DivCon.Samples;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 using DivCon.Skeletons;
 
@@ -13,25 +15,29 @@ namespace DivCon.Harness.Experiments;
 /// </summary>
 public static class PhasesExperiment
 {
-    /// <summary>Runs the experiment; <paramref name="progress"/> gets one line per program.</summary>
+    /// <summary>Runs the experiment on the skeleton programs of <paramref name="programs"/> the settings name.</summary>
     /// <exception cref="ProgramRunException">A program failed, hung or computed a wrong result.</exception>
-    public static async Task<PhasesResult> RunAsync(ExperimentSettings settings, int musclesPerCore, Action<string>? progress, CancellationToken cancellationToken)
+    public static async Task<PhasesResult> RunAsync(
+        ExperimentSettings settings, ProgramCatalog programs, int musclesPerCore, IRunProgress progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(progress);
         settings.ThrowIfInvalid();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(musclesPerCore);
 
         int cores = settings.Processors.Count;
         DateTimeOffset started = DateTimeOffset.UtcNow;
         long start = Stopwatch.GetTimestamp();
-        var programs = new List<PhaseProgramResult>();
+        var results = new List<PhaseProgramResult>();
         using var scheduler = WorkStealingTaskScheduler.CreatePinned(settings.Processors, bestEffort: true);
         foreach (string name in settings.Programs)
         {
-            IDivConSample program = SampleCatalog.Create(name, settings.Size, settings.Seed,
-                new SampleSettings { Cores = cores, MusclesPerCore = musclesPerCore });
+            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
+            program.UseAutomaticGranularity(cores, musclesPerCore);
             program.Initialize();
-            progress?.Invoke($"{program.Name}: {settings.Runs} profiled runs on {cores} cores (granularity {program.Granularity}) ...");
+            progress.Phase($"{program.Name}: profiled runs", 1);
+            progress.Line($"{program.Name}: {settings.Runs} profiled runs on {cores} cores (granularity {program.Granularity}) ...");
 
             // Warm-up unprofiled, then only the recorded runs are profiled.
             var warm = settings with { Runs = 1 };
@@ -50,9 +56,15 @@ public static class PhasesExperiment
                 l.SplitCount / runs, l.SplitTime.TotalSeconds / runs,
                 l.ExecuteCount / runs, l.ExecuteTime.TotalSeconds / runs,
                 l.MergeCount / runs, l.MergeTime.TotalSeconds / runs)).ToArray();
-            programs.Add(new PhaseProgramResult(program.Name, program.ProblemSize, program.Granularity, program.BranchingFactor, new TimedSample(wall), levels));
+            results.Add(new PhaseProgramResult(program.Name, program.ProblemSize, program.Granularity, program.BranchingFactor, new TimedSample(wall), levels));
+            progress.Advance(1, $"{program.Name}: {levels.Length} levels, {wall.Average():0.000} s per run");
         }
 
-        return new PhasesResult(settings, musclesPerCore, MachineInfo.Capture(), started, Stopwatch.GetElapsedTime(start).TotalSeconds, programs);
+        return new PhasesResult(settings, musclesPerCore, results)
+        {
+            StartedUtc = started,
+            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
+            Machine = MachineInfo.Capture(),
+        };
     }
 }

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
-using DivCon.Samples;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 
@@ -16,18 +18,21 @@ public static class ScalabilityExperiment
 {
     /// <summary>Runs the experiment; <paramref name="progress"/> gets one line per program and curve.</summary>
     /// <param name="settings">Programs, size, runs; <see cref="ExperimentSettings.Processors"/> are the N processors.</param>
+    /// <param name="programs">The catalogue the settings' program names come from.</param>
     /// <param name="selections">At least one, no duplicates.</param>
     /// <param name="topology">The machine's topology; must contain every processor of the settings.</param>
-    /// <param name="progress">Progress lines, or null.</param>
+    /// <param name="progress">Where the experiment says how far it is.</param>
     /// <param name="cancellationToken">Stops the experiment between runs (and cancels a running one).</param>
     /// <exception cref="ProgramRunException">A program failed, hung or computed a wrong result.</exception>
     public static async Task<ScalabilityResult> RunAsync(
-        ExperimentSettings settings, IReadOnlyList<ProcessorSelection> selections, CpuTopology topology,
-        Action<string>? progress, CancellationToken cancellationToken)
+        ExperimentSettings settings, ProgramCatalog programs, IReadOnlyList<ProcessorSelection> selections, CpuTopology topology,
+        IRunProgress progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(selections);
         ArgumentNullException.ThrowIfNull(topology);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(progress);
         settings.ThrowIfInvalid();
         if (selections.Count == 0 || selections.Distinct().Count() != selections.Count || selections.Any(s => !Enum.IsDefined(s)))
         {
@@ -38,17 +43,19 @@ public static class ScalabilityExperiment
         int n = machine.Processors.Count;
         DateTimeOffset started = DateTimeOffset.UtcNow;
         long start = Stopwatch.GetTimestamp();
-        var programs = new List<ScalabilityProgramResult>();
+        var results = new List<ScalabilityProgramResult>();
         foreach (string name in settings.Programs)
         {
-            IDivConSample program = SampleCatalog.Create(name, settings.Size, settings.Seed, new SampleSettings { Cores = n });
+            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
+            program.UseAutomaticGranularity(n);
             program.Initialize();
-            progress?.Invoke($"{program.Name}: sequential baseline ({settings.Runs} runs) ...");
+            progress.Phase($"{program.Name}: T_s and T_P, P = 1 … {n}", 1 + (selections.Count * n));
+            progress.Line($"{program.Name}: sequential baseline ({settings.Runs} runs) ...");
             var ts = new TimedSample(IsolatedTiming.Sequential(program, settings, cancellationToken));
             var curves = new List<ScalabilityCurve>();
             foreach (ProcessorSelection selection in selections)
             {
-                progress?.Invoke($"{program.Name}: {ScalabilityResult.Name(selection)} P = 1 … {n} ...");
+                progress.Line($"{program.Name}: {ScalabilityResult.Name(selection)} P = 1 … {n} ...");
                 var points = new List<ScalabilityCorePoint>();
                 for (int p = 1; p <= n; p++)
                 {
@@ -56,14 +63,20 @@ public static class ScalabilityExperiment
                     using var scheduler = WorkStealingTaskScheduler.CreatePinned(processors, bestEffort: true);
                     var tp = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, settings.Runs, cancellationToken));
                     points.Add(new ScalabilityCorePoint(p, processors, scheduler.IsPinned, tp, ts.Mean / tp.Mean));
+                    progress.Advance(1 + (curves.Count * n) + p, $"{program.Name}: {ScalabilityResult.Name(selection)} P = {p}: speedup {ts.Mean / tp.Mean:0.00}");
                 }
 
                 curves.Add(new ScalabilityCurve(selection, points));
             }
 
-            programs.Add(new ScalabilityProgramResult(program.Name, program.Granularity, ts, curves));
+            results.Add(new ScalabilityProgramResult(program.Name, program.Granularity, ts, curves));
         }
 
-        return new ScalabilityResult(settings, selections.ToArray(), MachineInfo.Capture(), started, Stopwatch.GetElapsedTime(start).TotalSeconds, programs);
+        return new ScalabilityResult(settings, selections.ToArray(), results)
+        {
+            StartedUtc = started,
+            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
+            Machine = MachineInfo.Capture(),
+        };
     }
 }

@@ -1,4 +1,4 @@
-using DivCon.Harness.Statistics;
+using DivCon.Metrics.Statistics;
 
 namespace DivCon.Harness.Experiments;
 
@@ -20,5 +20,6 @@ public sealed record TimedSample
     public Estimate Summary { get; }
 
     /// <summary>The mean time.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
     public double Mean => Summary.Mean;
 }

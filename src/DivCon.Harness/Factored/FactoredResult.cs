@@ -1,24 +1,37 @@
-using DivCon.Harness.Cyclic;
+using DivCon.Metrics.Factored;
+using DivCon.Metrics.Results;
 
 namespace DivCon.Harness.Factored;
 
-/// <summary>The outcome of <c>divcon factored</c>: every program's decomposition and how it was measured.</summary>
-/// <param name="StartedUtc">When the measurement started.</param>
-/// <param name="ElapsedSeconds">How long it took.</param>
-/// <param name="Machine">Where it ran.</param>
+/// <summary>The outcome of <c>divcon factored</c>, the record <c>factored.json</c> holds: every program's decomposition and how it was measured.</summary>
 /// <param name="Size">The problem size name (small, medium, thesis).</param>
 /// <param name="Seed">The inputs' seed.</param>
 /// <param name="Settings">Worker counts, runs, warm-up runs.</param>
-/// <param name="Programs">One result per program, in the order asked for.</param>
+/// <param name="Programs">One result per program, in the order asked for, with every run it was computed from.</param>
 /// <param name="Stealing">How the parallel runs' schedulers stole (scope and groups), or null when not recorded.</param>
 /// <param name="ProgramSettings">Per program name, a note of its own parameters (a sequence transform's window and grain), or null.</param>
 public sealed record FactoredResult(
-    DateTimeOffset StartedUtc,
-    double ElapsedSeconds,
-    MachineInfo Machine,
     string Size,
     int Seed,
     FactoredSettings Settings,
     IReadOnlyList<FactoredProgramResult> Programs,
-    FactoredStealing? Stealing = null,
-    IReadOnlyDictionary<string, string>? ProgramSettings = null);
+    StealingRecord? Stealing = null,
+    IReadOnlyDictionary<string, string>? ProgramSettings = null) : ExperimentFile
+{
+    /// <summary>The file kind and base name.</summary>
+    public const string FileKind = "factored";
+
+    /// <summary>The method note recorded in the file.</summary>
+    public const string MethodNote =
+        "Acar, Charguéraud, Rainey: factored speedups. ts, t1, tp, ip, telision are means over the runs in samples; "
+        + "t1 is the mean of the P = 1 runs (parallel program on a 1-worker work-stealing scheduler); ip is the workers' idle time during a run "
+        + "from the scheduler's counters; wp = p·tp − ip; fp = p·tp − ip − t1; linear = p, maximal = p·ts/t1, idleSpecific = p·ts/(t1 + ip), "
+        + "inflationSpecific = p·ts/(p·tp − ip), actual = ts/tp, elision = p·ts/telision (granularity = problem size): ratios of means, not means of ratios. "
+        + "steals are means over the runs; schedulingOverheadSeconds + waitingSeconds = ip (seed 002's split of the idle time).";
+
+    /// <inheritdoc/>
+    protected override string KindOf() => FileKind;
+
+    /// <summary>How every number was computed (<see cref="MethodNote"/>).</summary>
+    public string Method => MethodNote;
+}

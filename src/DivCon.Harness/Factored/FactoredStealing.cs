@@ -124,6 +124,14 @@ public sealed record FactoredStealing
         };
     }
 
+    /// <summary>What a result file records of this stealing for schedulers of <paramref name="workerCounts"/> workers.</summary>
+    public StealingRecord ToRecord(IEnumerable<int> workerCounts)
+    {
+        ArgumentNullException.ThrowIfNull(workerCounts);
+        return new StealingRecord(ScopeName(Scope), Groups, DetectedCacheGroups,
+            workerCounts.Select(p => new WorkerGroups(p, GroupsFor(p) is { } g ? Format(g) : Groups)).ToArray());
+    }
+
     /// <summary>Explicit groups as text: <c>0,1;2,3</c>.</summary>
     public static string Format(IReadOnlyList<IReadOnlyList<int>> groups)
     {

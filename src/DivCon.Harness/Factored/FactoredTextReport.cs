@@ -1,15 +1,13 @@
 using System.Globalization;
 using System.Text;
+using DivCon.Metrics.Factored;
+using DivCon.Metrics.Results;
 
 namespace DivCon.Harness.Factored;
 
 /// <summary>The readable table and the CSV of a <see cref="FactoredResult"/>.</summary>
 public static class FactoredTextReport
 {
-    /// <summary>The CSV header: one row per program and P.</summary>
-    public const string CsvHeader = "program,p,ts,t1,telision,tp,ip,wp,fp,linear,maximal,idleSpecific,inflationSpecific,actual,elision,"
-        + "steals,localSteals,remoteSteals,schedulingOverhead,waiting";
-
     /// <summary>One table per program: times in seconds, then the six curves.</summary>
     public static string Table(FactoredResult result)
     {
@@ -19,7 +17,7 @@ public static class FactoredTextReport
         if (result.Stealing is { } stealing)
         {
             string machine = stealing.DetectedCacheGroups is int g ? $" (this machine: {g} last-level cache group(s))" : string.Empty;
-            b.AppendLine(CultureInfo.InvariantCulture, $"Stealing: {FactoredStealing.ScopeName(stealing.Scope)}, groups {stealing.Groups}{machine}");
+            b.AppendLine(CultureInfo.InvariantCulture, $"Stealing: {stealing.Scope}, groups {stealing.Groups}{machine}");
         }
 
         foreach (FactoredProgramResult program in result.Programs)
@@ -56,32 +54,27 @@ public static class FactoredTextReport
         return b.ToString();
     }
 
-    /// <summary>Writes the CSV (invariant culture, round-trip numbers, empty cell for a missing value).</summary>
-    public static void WriteCsv(FactoredResult result, TextWriter writer)
+    /// <summary>The CSV: one row per program and P.</summary>
+    public static CsvTable Csv(FactoredResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteLine(CsvHeader);
+        var csv = new CsvTable("program", "p", "ts", "t1", "telision", "tp", "ip", "wp", "fp", "linear", "maximal", "idleSpecific",
+            "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting");
         foreach (FactoredProgramResult program in result.Programs)
         {
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
                 RunStealStatistics? t = p.Steals;
-                double?[] cells = [p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
+                csv.Row(program.Program, p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
                     s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision,
-                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds];
-                writer.WriteLine(Csv(program.Program) + "," + string.Join(",", cells.Select(C)));
+                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds);
             }
         }
+
+        return csv;
     }
 
     private static string N(double? value, string format = "0.000") =>
         value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";
-
-    private static string C(double? value) =>
-        value is { } v && double.IsFinite(v) ? v.ToString("R", CultureInfo.InvariantCulture) : string.Empty;
-
-    private static string Csv(string text) =>
-        text.IndexOfAny([',', '"', '\n', '\r']) >= 0 ? "\"" + text.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : text;
 }

@@ -1,28 +1,27 @@
-using DivCon.Samples;
+using DivCon.Harness.Programs;
 
 namespace DivCon.Harness.Factored;
 
 /// <summary>
-/// A sample program as an <see cref="IFactoredProgram"/>. A skeleton sample (<see cref="IDivConSample"/>) gets one
+/// A workload program as an <see cref="IFactoredProgram"/>. A skeleton program (<see cref="ISkeletonProgram"/>) gets one
 /// granularity for every worker count — the automatic one for <c>granularityCores</c> cores (seed 001's T_1 assumes
 /// the same task tree at every P) — and its elision runs with granularity = problem size, restored afterwards.
-/// Any other <see cref="ISampleProgram"/> has no elision; its input is made by <see cref="Prepare"/> when it is an
-/// <see cref="ISampleInput"/>.
+/// Any other program has no elision. Its input is made by <see cref="Prepare"/>.
 /// </summary>
 public sealed class SampleFactoredProgram : IFactoredProgram
 {
-    private readonly ISampleProgram _program;
-    private readonly IDivConSample? _skeleton;
+    private readonly IWorkloadProgram _program;
+    private readonly ISkeletonProgram? _skeleton;
     private readonly long _granularity;
 
     /// <summary>Wraps <paramref name="program"/>; a skeleton sample gets the automatic granularity for <paramref name="granularityCores"/> cores.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="granularityCores"/> is less than 1.</exception>
-    public SampleFactoredProgram(ISampleProgram program, int granularityCores)
+    public SampleFactoredProgram(IWorkloadProgram program, int granularityCores)
     {
         ArgumentNullException.ThrowIfNull(program);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(granularityCores);
         _program = program;
-        _skeleton = program as IDivConSample;
+        _skeleton = program as ISkeletonProgram;
         if (_skeleton is not null)
         {
             _skeleton.UseAutomaticGranularity(granularityCores);
@@ -40,17 +39,7 @@ public sealed class SampleFactoredProgram : IFactoredProgram
     public long Granularity => _granularity;
 
     /// <inheritdoc/>
-    public void Prepare()
-    {
-        if (_skeleton is not null)
-        {
-            _skeleton.Initialize();
-        }
-        else
-        {
-            (_program as ISampleInput)?.Initialize();
-        }
-    }
+    public void Prepare() => _program.Initialize();
 
     /// <inheritdoc/>
     public void RunSequential() => _program.RunSequential();
@@ -63,7 +52,7 @@ public sealed class SampleFactoredProgram : IFactoredProgram
             _skeleton.Granularity = _granularity;
         }
 
-        return _program.RunParallelAsync(scheduler, cancellationToken);
+        return _program.RunAsync(scheduler, cancellationToken);
     }
 
     /// <inheritdoc/>
@@ -77,7 +66,7 @@ public sealed class SampleFactoredProgram : IFactoredProgram
         _skeleton.UseSequentialElision();
         try
         {
-            await _skeleton.RunParallelAsync(scheduler, cancellationToken).ConfigureAwait(false);
+            await _skeleton.RunAsync(scheduler, cancellationToken).ConfigureAwait(false);
         }
         finally
         {

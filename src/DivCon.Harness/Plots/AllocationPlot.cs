@@ -145,7 +145,7 @@ public static class AllocationPlot
     public static IReadOnlyList<(string Name, byte[] Content)> Files(SchemeTimeline timeline, bool png)
     {
         ArgumentNullException.ThrowIfNull(timeline);
-        string stem = $"allocation-{ResultJson.Slug(timeline.Scheme)}";
+        string stem = $"allocation-{CyclicPlots.Slug(timeline.Scheme)}";
         var trace = new StringWriter();
         timeline.Timeline.WriteChromeTrace(trace, timeline.EndTimestamp);
         var files = new List<(string, byte[])> { ($"{stem}.trace.json", Encoding.UTF8.GetBytes(trace.ToString())) };

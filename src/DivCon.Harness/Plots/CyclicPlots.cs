@@ -1,4 +1,6 @@
-using System.Text.Json;
+using DivCon.Harness.Cyclic;
+using DivCon.Metrics;
+using DivCon.Metrics.Statistics;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -6,24 +8,23 @@ namespace DivCon.Harness.Plots;
 /// <summary>
 /// The figures of a <c>cyclic.json</c> / <c>symmetric.json</c> (thesis Figures 7.6, 7.8–7.15): NTT and NP per program
 /// per scheme with 99 % error bars, and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test). Every bar
-/// is a <c>mean</c> of the file and every error bar its <c>ci99</c> (absent interval → no error bar).
+/// is a mean of the result and every error bar its 99 % interval (absent interval → no error bar).
 /// </summary>
 public static class CyclicPlots
 {
-    /// <summary>Builds the figures from the root of a cyclic or symmetric result file.</summary>
-    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    /// <summary>The figures of a cyclic or symmetric result.</summary>
+    public static IReadOnlyList<NamedFigure> Of(CyclicResult result)
     {
-        string kind = ResultJson.Text(root, "kind");
-        bool symmetric = kind == "symmetric";
-        JsonElement[] schemes = ResultJson.Array(root, "schemes").ToArray();
-        if (schemes.Length == 0)
+        ArgumentNullException.ThrowIfNull(result);
+        bool symmetric = result.Kind == "symmetric";
+        IReadOnlyList<SchemeResult> schemes = result.Schemes;
+        if (schemes.Count == 0)
         {
             return [];
         }
 
-        string workload = string.Join(", ", ResultJson.Array(ResultJson.Property(root, "configuration"), "programs")
-            .Where(p => p.ValueKind == JsonValueKind.String).Select(p => p.GetString()));
-        string[] programs = schemes.SelectMany(s => ResultJson.Array(s, "programs").Select(p => ResultJson.Text(p, "program"))).Distinct().ToArray();
+        string workload = string.Join(", ", result.Configuration.Programs);
+        string[] programs = schemes.SelectMany(s => s.Programs.Select(p => p.Program)).Distinct().ToArray();
         string[] bases = programs.Select(p => p.Split('#')[0]).Distinct().ToArray();
         string caption = symmetric
             ? (bases.Length == 1 ? $"symmetric test ({programs.Length} x {bases[0]})" : $"symmetric test ({workload})")
@@ -31,23 +32,23 @@ public static class CyclicPlots
         workload = symmetric && bases.Length == 1 ? $"{programs.Length} x {bases[0]}" : workload;
         var figures = new List<NamedFigure>
         {
-            new("ntt", PerProgram(schemes, programs, "ntt", $"NTT of the {caption} (lower is better)", "NTT", 1)),
-            new("np", PerProgram(schemes, programs, "np", $"NP of the {caption} (higher is better)", "NP", 1)),
-            new("antt", PerScheme(schemes, "antt", $"ANTT of the {caption} (lower is better)", "ANTT", symmetric ? workload : "ANTT")),
-            new("stp", PerScheme(schemes, "stp", $"STP of the {caption} (higher is better)", "STP", symmetric ? workload : "STP")),
+            new("ntt", PerProgram(schemes, programs, p => p.Ntt, $"NTT of the {caption} (lower is better)", "NTT", 1)),
+            new("np", PerProgram(schemes, programs, p => p.Np, $"NP of the {caption} (higher is better)", "NP", 1)),
+            new("antt", PerScheme(schemes, s => s.Antt, $"ANTT of the {caption} (lower is better)", "ANTT", symmetric ? workload : "ANTT")),
+            new("stp", PerScheme(schemes, s => s.Stp, $"STP of the {caption} (higher is better)", "STP", symmetric ? workload : "STP")),
         };
         if (symmetric)
         {
-            figures.Add(new("mntt", PerScheme(schemes, "mntt", $"MNTT of the {caption} (lower is better)", "MNTT", workload)));
+            figures.Add(new("mntt", PerScheme(schemes, s => s.Mntt, $"MNTT of the {caption} (lower is better)", "MNTT", workload)));
         }
 
         return figures;
     }
 
-    private static BarChart PerProgram(JsonElement[] schemes, string[] programs, string metric, string title, string yLabel, double reference)
+    private static BarChart PerProgram(IReadOnlyList<SchemeResult> schemes, string[] programs, Func<ProgramResult, RatioEstimate?> metric, string title, string yLabel, double reference)
     {
         var chart = new BarChart(title, programs, "Program", yLabel);
-        foreach (JsonElement scheme in schemes)
+        foreach (SchemeResult scheme in schemes)
         {
             var values = new double[programs.Length];
             var minus = new double[programs.Length];
@@ -55,13 +56,14 @@ public static class CyclicPlots
             Array.Fill(values, double.NaN);
             Array.Fill(minus, double.NaN);
             Array.Fill(plus, double.NaN);
-            foreach (JsonElement p in ResultJson.Array(scheme, "programs"))
+            foreach (ProgramResult p in scheme.Programs)
             {
-                int i = Array.IndexOf(programs, ResultJson.Text(p, "program"));
-                (values[i], minus[i], plus[i]) = ResultJson.MeanAndCi(ResultJson.Property(p, metric));
+                RatioEstimate? r = metric(p);
+                int i = Array.IndexOf(programs, p.Program);
+                (values[i], minus[i], plus[i]) = MeanAndCi(r?.Mean, r?.Ci99);
             }
 
-            chart.AddSeries(ResultJson.Text(scheme, "scheme"), values, minus, plus);
+            chart.AddSeries(scheme.Scheme, values, minus, plus);
         }
 
         chart.AddHorizontalLine(reference, $"{yLabel} = {reference}");
@@ -69,13 +71,14 @@ public static class CyclicPlots
         return chart;
     }
 
-    private static BarChart PerScheme(JsonElement[] schemes, string metric, string title, string yLabel, string group)
+    private static BarChart PerScheme(IReadOnlyList<SchemeResult> schemes, Func<SchemeResult, Estimate?> metric, string title, string yLabel, string group)
     {
         var chart = new BarChart(title, [group], "Scheme", yLabel);
-        foreach (JsonElement scheme in schemes)
+        foreach (SchemeResult scheme in schemes)
         {
-            var (mean, minus, plus) = ResultJson.MeanAndCi(ResultJson.Property(scheme, metric));
-            chart.AddSeries(ResultJson.Text(scheme, "scheme"), [mean], [minus], [plus]);
+            Estimate? e = metric(scheme);
+            var (mean, minus, plus) = MeanAndCi(e?.Mean, e?.Ci99);
+            chart.AddSeries(scheme.Scheme, [mean], [minus], [plus]);
         }
 
         FromZero(chart, 0);
@@ -104,5 +107,19 @@ public static class CyclicPlots
         {
             chart.YAxis.SetLimits(0, top * 1.05);
         }
+    }
+
+    /// <summary>A mean and its 99 % interval as distances below and above (NaN when absent: no bar, no error bar).</summary>
+    internal static (double Mean, double Minus, double Plus) MeanAndCi(double? mean, ConfidenceInterval? ci) =>
+        mean is not double m || !double.IsFinite(m) ? (double.NaN, double.NaN, double.NaN)
+        : ci is { } c && double.IsFinite(c.Lower) && double.IsFinite(c.Upper) ? (m, Math.Max(0, m - c.Lower), Math.Max(0, c.Upper - m))
+        : (m, double.NaN, double.NaN);
+
+    /// <summary>A file-name-safe form of a program or scheme name.</summary>
+    internal static string Slug(string name)
+    {
+        var chars = name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? char.ToLowerInvariant(c) : '-').ToArray();
+        string slug = new string(chars).Trim('-');
+        return slug.Length == 0 ? "unnamed" : slug;
     }
 }

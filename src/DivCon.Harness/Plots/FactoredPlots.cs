@@ -1,4 +1,5 @@
-using System.Text.Json;
+using DivCon.Harness.Factored;
+using DivCon.Metrics.Factored;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -6,14 +7,12 @@ namespace DivCon.Harness.Plots;
 /// <summary>
 /// The figures of a <c>factored.json</c> (issue 7 format; seed 001 Figure 2): per program (<c>factored-{program}</c>),
 /// the linear, maximal, idle-time-specific, inflation-specific, actual and elision speedups vs P, each from the
-/// points' <c>speedups</c> object (a null value leaves a gap; no elision curve when <c>telision</c> is null). Drawn
-/// exactly as <c>divcon factored</c> draws them (log2 axes, same names, colours and patterns), so a redraw from the
-/// file equals the original.
+/// points' speedups (a missing value leaves a gap; no elision curve without T_elision), on log2 axes.
 /// </summary>
 public static class FactoredPlots
 {
-    /// <summary>The curves, in the order drawn, as named in the file.</summary>
-    public static readonly IReadOnlyList<string> Curves = ["linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision"];
+    /// <summary>The curves, in the order drawn.</summary>
+    public static IReadOnlyList<string> Curves => FactoredSpeedups.Names;
 
     /// <summary>Series names in the figure, keyed by the file's curve name.</summary>
     public static readonly IReadOnlyDictionary<string, string> SeriesNames = new Dictionary<string, string>
@@ -26,38 +25,28 @@ public static class FactoredPlots
         ["elision"] = "elision",
     };
 
-    /// <summary>Builds the figures from the root of a factored result file.</summary>
-    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    /// <summary>The figures of a factored result.</summary>
+    public static IReadOnlyList<NamedFigure> Of(FactoredResult result)
     {
-        JsonElement configuration = ResultJson.Property(root, "configuration");
-        string size = ResultJson.Text(configuration, "size");
+        ArgumentNullException.ThrowIfNull(result);
         // The stealing the runs used (issue 10), when the file records it: "size, stealing scope/groups".
-        JsonElement stealing = ResultJson.Property(configuration, "stealing");
-        string scope = ResultJson.Text(stealing, "scope");
-        string label = scope.Length == 0 ? size : $"{size}, stealing {scope}/{ResultJson.Text(stealing, "groups")}";
+        string label = result.Stealing is { } stealing ? $"{result.Size}, stealing {stealing.Scope}/{stealing.Groups}" : result.Size;
         var figures = new List<NamedFigure>();
-        foreach (JsonElement program in ResultJson.Array(root, "programs"))
+        foreach (FactoredProgramResult program in result.Programs.Where(p => p.Points.Count > 0))
         {
-            JsonElement[] points = ResultJson.Array(program, "points").ToArray();
-            if (points.Length == 0)
-            {
-                continue;
-            }
-
-            string name = ResultJson.Text(program, "program");
-            var plot = new LinePlot($"Factored speedups: {name} ({label})", "Workers P", "Speedup over T_s");
+            var plot = new LinePlot($"Factored speedups: {program.Program} ({label})", "Workers P", "Speedup over T_s");
             plot.XAxis.Scale = AxisScale.Log2;
             plot.YAxis.Scale = AxisScale.Log2;
-            double[] p = points.Select(pt => ResultJson.Number(pt, "p")).ToArray();
+            double[] p = program.Points.Select(pt => pt.P).ToArray();
             var grey = new PlotColor(110, 110, 110);
             foreach (string curve in Curves)
             {
-                if (curve == "elision" && double.IsNaN(ResultJson.Number(program, "telision")))
+                if (curve == "elision" && program.Telision is null)
                 {
                     continue;
                 }
 
-                double[] y = points.Select(pt => ResultJson.Number(ResultJson.Property(pt, "speedups"), curve)).ToArray();
+                double[] y = program.Points.Select(pt => pt.Speedups.Get(curve) ?? double.NaN).ToArray();
                 string series = SeriesNames[curve];
                 switch (curve)
                 {
@@ -74,7 +63,7 @@ public static class FactoredPlots
                 }
             }
 
-            figures.Add(new NamedFigure($"factored-{ResultJson.Slug(name)}", plot));
+            figures.Add(new NamedFigure($"factored-{CyclicPlots.Slug(program.Program)}", plot));
         }
 
         return figures;

@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Harness.Experiments;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -11,16 +11,17 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class GranularityPlots
 {
-    /// <summary>Builds the figures from the root of a granularity result file.</summary>
-    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    /// <summary>The figures of a granularity result.</summary>
+    public static IReadOnlyList<NamedFigure> Of(GranularityResult result)
     {
-        JsonElement[] programs = ResultJson.Array(root, "programs").Where(p => ResultJson.Array(p, "points").Any()).ToArray();
+        ArgumentNullException.ThrowIfNull(result);
+        GranularityProgramResult[] programs = result.Programs.Where(p => p.Points.Count > 0).ToArray();
         if (programs.Length == 0)
         {
             return [];
         }
 
-        double cores = ResultJson.Number(ResultJson.Property(root, "configuration"), "cores");
+        int cores = result.Settings.Processors.Count;
         return
         [
             new NamedFigure("granularity", Plot(programs, AxisScale.Log10, $"Execution time vs granularity ({cores} cores)")),
@@ -28,17 +29,16 @@ public static class GranularityPlots
         ];
     }
 
-    private static LinePlot Plot(JsonElement[] programs, AxisScale timeScale, string title)
+    private static LinePlot Plot(GranularityProgramResult[] programs, AxisScale timeScale, string title)
     {
         var plot = new LinePlot(title, "Problem size / granularity (about the execute muscles)", "Time (s)");
         plot.XAxis.Scale = AxisScale.Log2;
         plot.YAxis.Scale = timeScale;
-        foreach (JsonElement program in programs)
+        foreach (GranularityProgramResult program in programs)
         {
-            JsonElement[] points = ResultJson.Array(program, "points").ToArray();
-            var stats = points.Select(p => ResultJson.MeanAndCi(ResultJson.Property(p, "time"))).ToArray();
-            plot.AddSeries(ResultJson.Text(program, "program"),
-                points.Select(p => ResultJson.Number(p, "divisor")).ToArray(),
+            var stats = program.Points.Select(p => CyclicPlots.MeanAndCi(p.Time.Summary.Mean, p.Time.Summary.Ci99)).ToArray();
+            plot.AddSeries(program.Program,
+                program.Points.Select(p => (double)p.Divisor).ToArray(),
                 stats.Select(s => s.Mean).ToArray(),
                 errorMinus: stats.Select(s => s.Minus).ToArray(),
                 errorPlus: stats.Select(s => s.Plus).ToArray());

@@ -1,5 +1,5 @@
 using System.Globalization;
-using System.Text.Json;
+using DivCon.Harness.Experiments;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -11,44 +11,47 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class PhasesPlots
 {
-    /// <summary>The segments, bottom to top, as named in the file.</summary>
+    /// <summary>The segments, bottom to top.</summary>
     public static readonly IReadOnlyList<string> Phases = ["split", "execute", "merge"];
 
-    /// <summary>Builds the figures from the root of a phases result file.</summary>
-    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    /// <summary>The figures of a phases result.</summary>
+    public static IReadOnlyList<NamedFigure> Of(PhasesResult result)
     {
+        ArgumentNullException.ThrowIfNull(result);
         var figures = new List<NamedFigure>();
-        foreach (JsonElement program in ResultJson.Array(root, "programs"))
+        foreach (PhaseProgramResult program in result.Programs.Where(p => p.Levels.Count > 0))
         {
-            JsonElement[] levels = ResultJson.Array(program, "levels").ToArray();
-            if (levels.Length == 0)
-            {
-                continue;
-            }
-
-            string name = ResultJson.Text(program, "program");
-            string[] categories = levels.Select(l => ResultJson.Number(l, "level").ToString(CultureInfo.InvariantCulture)).ToArray();
+            IReadOnlyList<PhaseLevel> levels = program.Levels;
+            string name = program.Program;
+            string[] categories = levels.Select(l => l.Level.ToString(CultureInfo.InvariantCulture)).ToArray();
             var chart = new StackedBarChart($"Cumulative time per D&C phase: {name}", categories, "Recursion level", "Cumulative time per run (s)");
             foreach (string phase in Phases)
             {
-                chart.AddSegment(phase, levels.Select(l => ResultJson.Number(ResultJson.Property(l, phase), "seconds")).ToArray());
+                chart.AddSegment(phase, levels.Select(l => Seconds(l, phase)).ToArray());
             }
 
-            figures.Add(new NamedFigure($"phases-{ResultJson.Slug(name)}", chart));
+            figures.Add(new NamedFigure($"phases-{CyclicPlots.Slug(name)}", chart));
 
             // Figure 7.5's logarithmic view, where the small split and merge times stay visible (a zero is not drawn).
             var log = new LinePlot($"Cumulative time per D&C phase: {name} (log scale)", "Recursion level", "Cumulative time per run (s)");
             log.XAxis.IntegerTicks = true;
             log.YAxis.Scale = AxisScale.Log10;
-            double[] x = levels.Select(l => ResultJson.Number(l, "level")).ToArray();
+            double[] x = levels.Select(l => (double)l.Level).ToArray();
             foreach (string phase in Phases)
             {
-                log.AddSeries(phase, x, levels.Select(l => ResultJson.Number(ResultJson.Property(l, phase), "seconds")).ToArray());
+                log.AddSeries(phase, x, levels.Select(l => Seconds(l, phase)).ToArray());
             }
 
-            figures.Add(new NamedFigure($"phases-{ResultJson.Slug(name)}-log", log));
+            figures.Add(new NamedFigure($"phases-{CyclicPlots.Slug(name)}-log", log));
         }
 
         return figures;
     }
+
+    private static double Seconds(PhaseLevel level, string phase) => phase switch
+    {
+        "split" => level.SplitSeconds,
+        "execute" => level.ExecuteSeconds,
+        _ => level.MergeSeconds,
+    };
 }

@@ -1,4 +1,4 @@
-using System.Text.Json;
+using DivCon.Harness.Experiments;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -11,33 +11,34 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class ScalabilityPlots
 {
-    /// <summary>Builds the figures from the root of a scalability result file.</summary>
-    public static IReadOnlyList<NamedFigure> FromJson(JsonElement root)
+    /// <summary>The figures of a scalability result.</summary>
+    public static IReadOnlyList<NamedFigure> Of(ScalabilityResult result)
     {
-        JsonElement[] programs = ResultJson.Array(root, "programs").ToArray();
-        string[] selections = programs.SelectMany(p => ResultJson.Array(p, "curves").Select(c => ResultJson.Text(c, "selection"))).Distinct().ToArray();
+        ArgumentNullException.ThrowIfNull(result);
+        IReadOnlyList<ScalabilityProgramResult> programs = result.Programs;
+        string[] selections = programs.SelectMany(p => p.Curves.Select(c => ScalabilityResult.Name(c.Selection))).Distinct().ToArray();
         var figures = new List<NamedFigure>();
         foreach (string selection in selections)
         {
             LinePlot plot = NewPlot($"Speedup vs cores ({selection} allocation)");
-            foreach (JsonElement program in programs)
+            foreach (ScalabilityProgramResult program in programs)
             {
                 if (Curve(program, selection) is { } c)
                 {
-                    plot.AddSeries(ResultJson.Text(program, "program"), c.P, c.Speedup);
+                    plot.AddSeries(program.Program, c.P, c.Speedup);
                 }
             }
 
-            figures.Add(new NamedFigure($"speedup-{ResultJson.Slug(selection)}", plot));
+            figures.Add(new NamedFigure($"speedup-{CyclicPlots.Slug(selection)}", plot));
         }
 
         if (selections.Contains("contiguous") && selections.Contains("dispersed"))
         {
             LinePlot plot = NewPlot("Speedup vs cores: contiguous (solid) vs dispersed (dashed)");
             int k = 0;
-            foreach (JsonElement program in programs)
+            foreach (ScalabilityProgramResult program in programs)
             {
-                string name = ResultJson.Text(program, "program");
+                string name = program.Program;
                 PlotColor color = Palette.Get(k++);
                 if (Curve(program, "contiguous") is { } c)
                 {
@@ -78,22 +79,8 @@ public static class ScalabilityPlots
         plot.YAxis.SetLimits(0, Math.Max(maxP, maxY) * 1.05);
     }
 
-    private static (double[] P, double[] Speedup)? Curve(JsonElement program, string selection)
-    {
-        foreach (JsonElement curve in ResultJson.Array(program, "curves"))
-        {
-            if (ResultJson.Text(curve, "selection") == selection)
-            {
-                JsonElement[] points = ResultJson.Array(curve, "points").ToArray();
-                if (points.Length == 0)
-                {
-                    return null;
-                }
-
-                return (points.Select(p => ResultJson.Number(p, "p")).ToArray(), points.Select(p => ResultJson.Number(p, "speedup")).ToArray());
-            }
-        }
-
-        return null;
-    }
+    private static (double[] P, double[] Speedup)? Curve(ScalabilityProgramResult program, string selection) =>
+        program.Curves.FirstOrDefault(c => ScalabilityResult.Name(c.Selection) == selection) is { Points.Count: > 0 } curve
+            ? (curve.Points.Select(p => (double)p.P).ToArray(), curve.Points.Select(p => p.Speedup).ToArray())
+            : null;
 }

@@ -1,11 +1,9 @@
-using DivCon.Samples;
-
 namespace DivCon.Harness.Programs;
 
 /// <summary>
-/// The programs the harness can name, in report order: the five sample programs of the thesis (from
-/// <see cref="SampleCatalog"/>) and two synthetic spin programs. An entry can also be listed as unavailable, with the
-/// reason (a program whose project is not in the build), and is then never selectable.
+/// The programs a command can name, in listing order. The harness itself holds only the synthetic programs
+/// (<see cref="Synthetic"/>); the front ends register the sample programs. <see cref="Resolve"/> is the one check of a
+/// program list every command makes.
 /// </summary>
 public sealed class ProgramCatalog
 {
@@ -29,11 +27,20 @@ public sealed class ProgramCatalog
         }
     }
 
-    /// <summary>Every program, available or not.</summary>
+    /// <summary>The two synthetic spin programs (no D&amp;C, no memory traffic), which the harness makes itself.</summary>
+    public static IReadOnlyList<ProgramEntry> Synthetic { get; } =
+    [
+        new("spin", "Synthetic: fixed integer work in 32 equal tasks (no D&C, no memory traffic), near-linear scalability.",
+            (size, seed) => new SyntheticSpinProgram("spin", SyntheticSpinProgram.Iterations(size), 32, 0, seed)),
+        new("spin-serial", "Synthetic: the same work, half of it in one serial task first (scalability ≤ 2 on any machine).",
+            (size, seed) => new SyntheticSpinProgram("spin-serial", SyntheticSpinProgram.Iterations(size), 32, 0.5, seed)),
+    ];
+
+    /// <summary>Every program, in listing order.</summary>
     public IReadOnlyList<ProgramEntry> All => _entries;
 
-    /// <summary>The programs this build can make.</summary>
-    public IReadOnlyList<ProgramEntry> Available => _entries.Where(e => e.IsAvailable).ToArray();
+    /// <summary>The names, comma-separated, for help text and error messages.</summary>
+    public string Names => string.Join(", ", _entries.Select(e => e.Name));
 
     /// <summary>Looks a program up by name (case-insensitive).</summary>
     public ProgramEntry? Find(string name) => _entries.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
@@ -56,32 +63,42 @@ public sealed class ProgramCatalog
         return new ProgramCatalog(list);
     }
 
-    /// <summary>Total chain steps of the synthetic programs per size: about 0.05 s, 1.5 s and 15 s of one core here.</summary>
-    public static long SpinIterations(ProblemSize size) => size switch
+    /// <summary>
+    /// The entries of <paramref name="names"/>, in order, adding one problem line for each that is missing, unknown or
+    /// (unless <paramref name="minimum"/> allows less) too few, and for each name listed twice.
+    /// </summary>
+    /// <param name="names">The names as given (case-insensitive).</param>
+    /// <param name="problems">Where the problems go.</param>
+    /// <param name="option">The option's name, for the messages.</param>
+    /// <param name="minimum">How many programs are needed at least.</param>
+    /// <param name="duplicateHint">Added to the message about a name listed twice.</param>
+    public IReadOnlyList<ProgramEntry> Resolve(IReadOnlyList<string> names, List<string> problems, string option = "--programs", int minimum = 1, string? duplicateHint = null)
     {
-        ProblemSize.Small => 25_000_000,
-        ProblemSize.Medium => 750_000_000,
-        ProblemSize.Thesis => 7_500_000_000,
-        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Unknown problem size."),
-    };
+        ArgumentNullException.ThrowIfNull(names);
+        ArgumentNullException.ThrowIfNull(problems);
+        if (names.Count < minimum)
+        {
+            problems.Add($"{option} needs at least {minimum} program{(minimum == 1 ? string.Empty : "s")}; valid programs: {Names}.");
+        }
 
-    /// <summary>The catalogue of this build: the five samples of <see cref="SampleCatalog"/> and the synthetic programs.</summary>
-    public static ProgramCatalog CreateDefault()
-    {
-        return new ProgramCatalog(
-        [
-            Sample("sumofsquares", "Sum of squares (map-reduce), high scalability (§4.4.1)."),
-            Sample("montecarlopi", "Monte Carlo π, high scalability (§4.4.2)."),
-            Sample("strassen", "Strassen matrix multiplication, moderate scalability (§4.4.3)."),
-            Sample("quicksort", "Quicksort, median-of-first-100 pivot, low scalability (§4.4.4)."),
-            Sample("mergesort", "Mergesort, low scalability (§4.4.5)."),
-            ProgramEntry.Available("spin", "Synthetic: fixed integer work in 32 equal tasks (no D&C, no memory traffic), near-linear scalability.",
-                (size, seed) => new SyntheticSpinProgram("spin", size, SpinIterations(size), 32, 0, seed)),
-            ProgramEntry.Available("spin-serial", "Synthetic: the same work, half of it in one serial task first (scalability ≤ 2 on any machine).",
-                (size, seed) => new SyntheticSpinProgram("spin-serial", size, SpinIterations(size), 32, 0.5, seed)),
-        ]);
+        foreach (var dup in names.GroupBy(n => n, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
+        {
+            problems.Add($"program '{dup.Key}' is listed more than once{duplicateHint}.");
+        }
 
-        static ProgramEntry Sample(string name, string description) =>
-            ProgramEntry.Available(name, description, (size, seed) => SampleCatalog.Create(name, size, seed));
+        var entries = new List<ProgramEntry>();
+        foreach (string name in names.Distinct(StringComparer.OrdinalIgnoreCase))
+        {
+            if (Find(name) is { } entry)
+            {
+                entries.Add(entry);
+            }
+            else
+            {
+                problems.Add($"unknown program '{name}'; valid programs: {Names}.");
+            }
+        }
+
+        return entries;
     }
 }

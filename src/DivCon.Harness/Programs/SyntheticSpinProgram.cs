@@ -1,15 +1,12 @@
-using DivCon.Samples;
-
 namespace DivCon.Harness.Programs;
 
 /// <summary>
-/// A synthetic CPU-bound program (not divide-and-conquer) for tests and end-to-end runs while the real samples are
-/// not wired: a fixed amount of integer work (a chain of 64-bit LCG/xorshift steps, no memory traffic) split into
+/// A synthetic CPU-bound program (not divide-and-conquer) for tests and controlled loads: a fixed amount of integer work (a chain of 64-bit LCG/xorshift steps, no memory traffic) split into
 /// <c>tasks</c> equal chains that run on the given scheduler, optionally after a serial chain that runs as one task
 /// (an Amdahl fraction, so the program scales less). The work amount is deterministic; the result is the sum of the
 /// chains' final states and is checked against the sequential computation.
 /// </summary>
-public sealed class SyntheticSpinProgram : ISampleProgram
+public sealed class SyntheticSpinProgram : IWorkloadProgram
 {
     private readonly long _iterationsPerTask;
     private readonly long _serialIterations;
@@ -21,12 +18,11 @@ public sealed class SyntheticSpinProgram : ISampleProgram
 
     /// <summary>Creates the program.</summary>
     /// <param name="name">Catalogue name.</param>
-    /// <param name="size">The size it was made for (recorded only).</param>
     /// <param name="totalIterations">Total chain steps, serial part included; positive.</param>
     /// <param name="tasks">Parallel chains; positive.</param>
     /// <param name="serialFraction">Share of the steps done by one serial chain before the parallel ones, in [0, 1).</param>
     /// <param name="seed">Seeds the chains.</param>
-    public SyntheticSpinProgram(string name, ProblemSize size, long totalIterations, int tasks, double serialFraction, int seed)
+    public SyntheticSpinProgram(string name, long totalIterations, int tasks, double serialFraction, int seed)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(totalIterations);
@@ -37,7 +33,6 @@ public sealed class SyntheticSpinProgram : ISampleProgram
         }
 
         Name = name;
-        Size = size;
         _tasks = tasks;
         _serialIterations = (long)(totalIterations * serialFraction);
         _iterationsPerTask = Math.Max(1, (totalIterations - _serialIterations) / tasks);
@@ -47,11 +42,23 @@ public sealed class SyntheticSpinProgram : ISampleProgram
     /// <inheritdoc/>
     public string Name { get; }
 
-    /// <inheritdoc/>
-    public ProblemSize Size { get; }
+    /// <summary>Total chain steps per size: about 0.05 s, 1.5 s and 15 s of one core here.</summary>
+    public static long Iterations(WorkloadSize size) => size switch
+    {
+        WorkloadSize.Small => 25_000_000,
+        WorkloadSize.Medium => 750_000_000,
+        WorkloadSize.Thesis => 7_500_000_000,
+        _ => throw new ArgumentOutOfRangeException(nameof(size), size, "Unknown problem size."),
+    };
 
     /// <inheritdoc/>
-    public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
+    public void Initialize()
+    {
+        // No input data: the chains are computed from the seed.
+    }
+
+    /// <inheritdoc/>
+    public async Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
         ulong serial = 0;

@@ -1,8 +1,10 @@
 using System.Globalization;
 using System.Text;
 using DivCon.Harness.Cyclic;
-using DivCon.Harness.Factored;
-using DivCon.Harness.Statistics;
+using DivCon.Metrics;
+using DivCon.Metrics.Factored;
+using DivCon.Metrics.Results;
+using DivCon.Metrics.Statistics;
 
 namespace DivCon.Harness.Reporting;
 
@@ -87,7 +89,7 @@ public static class CyclicTextReport
         AppendSignificance(b, result, bullet: "- ");
         AppendWarnings(b, result, bullet: "- ");
         b.Append("\n## Method\n\n");
-        foreach (var (key, text) in CyclicJsonWriter.Method)
+        foreach (var (key, text) in CyclicResult.MethodNotes)
         {
             b.Append(CultureInfo.InvariantCulture, $"- **{key}**: {text}\n");
         }
@@ -216,6 +218,36 @@ public static class CyclicTextReport
             }
         }
     }
+
+    /// <summary>
+    /// <c>cyclic.csv</c>: one row per number, long format, columns <c>scheme,program,metric,mean,ci99_lo,ci99_hi,sd,rsd,n</c>.
+    /// Per program: <c>csp</c>, <c>cmp</c>, <c>ntt</c>, <c>np</c> (n = recorded runs); per scheme (program empty):
+    /// <c>antt</c>, <c>mntt</c>, <c>stp</c> (n = repetitions).
+    /// </summary>
+    public static CsvTable Csv(CyclicResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var csv = new CsvTable("scheme", "program", "metric", "mean", "ci99_lo", "ci99_hi", "sd", "rsd", "n");
+        foreach (SchemeResult s in result.Schemes)
+        {
+            foreach (ProgramResult p in s.Programs)
+            {
+                Row(csv, s.Scheme, p.Program, "csp", p.Csp);
+                Row(csv, s.Scheme, p.Program, "cmp", p.Cmp);
+                csv.Row(s.Scheme, p.Program, "ntt", p.Ntt?.Mean, p.Ntt?.Ci99?.Lower, p.Ntt?.Ci99?.Upper, p.Ntt?.StandardDeviation, p.Ntt?.RelativeStandardDeviation, p.Ntt?.NumeratorCount);
+                csv.Row(s.Scheme, p.Program, "np", p.Np?.Mean, p.Np?.Ci99?.Lower, p.Np?.Ci99?.Upper, p.Np?.StandardDeviation, p.Np?.RelativeStandardDeviation, p.Np?.NumeratorCount);
+            }
+
+            Row(csv, s.Scheme, string.Empty, "antt", s.Antt);
+            Row(csv, s.Scheme, string.Empty, "mntt", s.Mntt);
+            Row(csv, s.Scheme, string.Empty, "stp", s.Stp);
+        }
+
+        return csv;
+    }
+
+    private static void Row(CsvTable csv, string scheme, string program, string metric, Estimate? e) =>
+        csv.Row(scheme, program, metric, e?.Mean, e?.Ci99?.Lower, e?.Ci99?.Upper, e?.StandardDeviation, e?.RelativeStandardDeviation, e?.Count);
 
     private static string Percent(double? value) => value is { } v ? Format.Number(v * 100, "0.0") + " %" : "n/a";
 }

@@ -1,5 +1,5 @@
 using System.Globalization;
-using DivCon.Harness.Statistics;
+using DivCon.Metrics.Statistics;
 
 namespace DivCon.Harness.Reporting;
 
@@ -8,9 +8,6 @@ internal static class Format
 {
     public static string Number(double? value, string format = "0.000") =>
         value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";
-
-    public static string Csv(double? value) =>
-        value is { } v && double.IsFinite(v) ? v.ToString("R", CultureInfo.InvariantCulture) : string.Empty;
 
     /// <summary>"2.014 ± 0.123" (half-width of the 99 % interval) or "2.014 ± n/a".</summary>
     public static string PlusMinus(double? mean, ConfidenceInterval? ci, string format = "0.000") =>

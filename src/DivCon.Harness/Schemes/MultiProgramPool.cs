@@ -64,6 +64,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
             RepartitionInterval = interval,
             IdleLending = idleLending,
             ThreadName = "mp " + policy.Name,
+            CompensateBlocking = false, // thesis schemes: never more workers than processors (recorded in the kind)
         });
         _timelines = timelines;
         _scheme = scheme ?? policy.Name;
@@ -71,7 +72,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
         string every = interval == Timeout.InfiniteTimeSpan
             ? "on arrival/exit only"
             : string.Create(CultureInfo.InvariantCulture, $"every {interval.TotalMilliseconds:0} ms");
-        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(idleLending ? ", idle lending" : string.Empty)})";
+        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(idleLending ? ", idle lending" : string.Empty)}, no blocking compensation)";
     }
 
     /// <summary>The scheduler underneath (for tests and reports).</summary>

@@ -1,8 +1,8 @@
 namespace DivCon.Harness.Schemes;
 
 /// <summary>
-/// The schemes the harness knows, by name, in report order. Immutable: <see cref="With"/> returns a new registry with
-/// one scheme added or replaced (how a build wires a scheme whose scheduler types it has, and how tests add fakes).
+/// The schemes a run can name, in report order (<see cref="BuiltInSchemes.CreateRegistry"/> wires every scheme of the
+/// catalogue). Immutable: <see cref="With"/> returns a registry with one scheme replaced or added.
 /// </summary>
 public sealed class SchemeRegistry
 {
@@ -20,11 +20,8 @@ public sealed class SchemeRegistry
         }
     }
 
-    /// <summary>Every scheme, runnable or not, in report order.</summary>
+    /// <summary>Every scheme, in report order: what <c>--schemes all</c> selects.</summary>
     public IReadOnlyList<SchemeDescriptor> All => _schemes;
-
-    /// <summary>The schemes this build can run, in report order: what <c>--schemes all</c> selects.</summary>
-    public IReadOnlyList<SchemeDescriptor> Available => _schemes.Where(s => s.IsAvailable).ToArray();
 
     /// <summary>Looks a scheme up by name (case-insensitive).</summary>
     public SchemeDescriptor? Find(string name) =>
@@ -34,8 +31,8 @@ public sealed class SchemeRegistry
     public SchemeRegistry With(SchemeDescriptor scheme)
     {
         ArgumentNullException.ThrowIfNull(scheme);
-        int i = Array.FindIndex(_schemes, s => string.Equals(s.Name, scheme.Name, StringComparison.OrdinalIgnoreCase));
         var list = _schemes.ToList();
+        int i = list.FindIndex(s => string.Equals(s.Name, scheme.Name, StringComparison.OrdinalIgnoreCase));
         if (i >= 0)
         {
             list[i] = scheme;

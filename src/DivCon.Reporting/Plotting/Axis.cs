@@ -47,14 +47,4 @@ public sealed class Axis
         Min = null;
         Max = null;
     }
-
-    /// <summary>Throws when fixed limits cannot be drawn on the current scale (a log axis needs limits
-    /// above zero).</summary>
-    internal void ValidateForRender(string name)
-    {
-        if (Scale != AxisScale.Linear && Min is <= 0)
-        {
-            throw new InvalidOperationException($"The {name} axis is logarithmic, so its limits must be above zero; got min {Min}.");
-        }
-    }
 }

@@ -1,5 +1,6 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
+using ScottPlot;
 
 namespace DivCon.Reporting.Plotting;
 
@@ -84,61 +85,33 @@ public sealed class BarChart : Figure
         return line;
     }
 
-    private protected override string Kind => "bar";
+    private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _groups],
+        [.. _series.Select(ToModel)], [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static BarChart FromModel(BarModel model)
     {
-        writer.WriteString("xLabel", XLabel);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteStrings(writer, "groups", _groups);
-        WriteBarSeries(writer, "series", _series);
-        WriteReferenceLines(writer, _referenceLines);
+        var chart = new BarChart(model.Title, model.Groups, model.XLabel);
+        Apply(model.YAxis, chart.YAxis);
+        foreach (BarSeriesModel series in model.Series)
+        {
+            chart.Add(FromModel(series));
+        }
+
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            chart.AddHorizontalLine(line.Intercept, line.Label, line.Color);
+        }
+
+        return chart;
     }
 
     private bool SingleGroup => _groups.Length == 1;
 
     internal override bool HasData => _series.Any(s => s.Values.Any(double.IsFinite));
 
-    internal override bool VerticalGrid => false;
-
-    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
-    {
-        var extents = new List<double>();
-        foreach (BarSeries series in _series)
-        {
-            for (int i = 0; i < series.Values.Count; i++)
-            {
-                double v = series.Values[i];
-                if (double.IsNaN(v))
-                {
-                    continue;
-                }
-
-                extents.Add(v);
-                if (series.HasErrors)
-                {
-                    extents.Add(v - Finite(series.ErrorMinus![i]));
-                    extents.Add(v + Finite(series.ErrorPlus![i]));
-                }
-            }
-        }
-
-        extents.AddRange(_referenceLines.Select(r => r.Intercept));
-        var (min, max) = ZeroBasedRange(YAxis, extents);
-        IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : _groups;
-        return (AxisSpec.ForCategories(XLabel, categories), AxisSpec.From(YAxis, min, max));
-    }
-
-    private static double Finite(double v) => double.IsNaN(v) ? 0 : v;
-
-    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
-    [
-        .. SingleGroup ? [] : _series.Select(s => new LegendEntry(s.Name, s.Color, true)),
-        .. _referenceLines.Select(r => new LegendEntry(r.Label, r.Color, false, MarkerShape.None, r.Pattern, 1.4)),
-    ];
-
     /// <summary>The x extent of bar <paramref name="seriesIndex"/> in group <paramref name="group"/>, in category
-    /// units (group i is centred on i; the bars fill 80 % of it, each inset by 6 % of its slot).</summary>
+    /// units (group i is centred on i; the bars fill 80 % of it, each inset by 6 % of its slot). With a single group
+    /// each series is a category of its own.</summary>
     internal (double Left, double Right) BarSpan(int group, int seriesIndex)
     {
         if (SingleGroup)
@@ -151,12 +124,19 @@ public sealed class BarChart : Figure
         return (left + 0.06 * slot, left + 0.94 * slot);
     }
 
-    /// <summary>Every drawable bar: its pixel rectangle, and its error bar's pixel ends (NaN when none).</summary>
-    private IEnumerable<(BarSeries Series, RectD Bar, double ErrorTop, double ErrorBottom)> Bars(PlotLayout layout)
+    private protected override void Draw(Plot plot, LegendPlacer legend)
     {
+        IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : _groups;
+        var extents = _series.SelectMany(s => s.Values.Select((v, i) => (v, i)).SelectMany(p => !s.HasErrors ? [p.v]
+            : new[] { p.v, p.v - Finite(s.ErrorMinus![p.i]), p.v + Finite(s.ErrorPlus![p.i]) }));
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(_referenceLines.Select(r => r.Intercept)));
+        double xMin = -0.5, xMax = categories.Count - 0.5;
+
+        var errors = new List<(double X, double Y, double Plus, double Minus)>();
         for (int j = 0; j < _series.Count; j++)
         {
             BarSeries series = _series[j];
+            var bars = new List<Bar>();
             for (int i = 0; i < _groups.Length; i++)
             {
                 double v = series.Values[i];
@@ -166,68 +146,40 @@ public sealed class BarChart : Figure
                 }
 
                 (double left, double right) = BarSpan(i, j);
-                double x0 = layout.X.ToPixel(left), x1 = layout.X.ToPixel(right);
-                double y0 = layout.Y.ToPixel(0), y1 = layout.Y.ToPixel(v);
-                double top = double.NaN, bottom = double.NaN;
+                bars.Add(new Bar { Position = (left + right) / 2, Size = right - left, Value = v, ValueBase = 0, FillColor = FigureStyle.Color(series.Color), LineWidth = 0 });
+                legend.AvoidRect(left, 0, right, v);
                 if (series.HasErrors && !double.IsNaN(series.ErrorMinus![i]) && !double.IsNaN(series.ErrorPlus![i]))
                 {
-                    top = layout.Y.ToPixel(v + series.ErrorPlus[i]);
-                    bottom = layout.Y.ToPixel(v - series.ErrorMinus[i]);
+                    errors.Add(((left + right) / 2, v, series.ErrorPlus[i], series.ErrorMinus[i]));
+                    legend.AvoidRect(left, v - series.ErrorMinus[i], right, v + series.ErrorPlus[i]);
                 }
-
-                yield return (series, RectD.FromCorners(x0, y0, x1, y1), top, bottom);
             }
-        }
-    }
 
-    internal override void DrawData(Canvas canvas, PlotLayout layout)
-    {
-        double s = layout.Scale;
-        foreach (var (series, bar, _, _) in Bars(layout))
-        {
-            canvas.FillRect(bar.X0, bar.Y0, bar.X1, bar.Y1, series.Color);
+            var barPlot = plot.Add.Bars(bars);
+            barPlot.LegendText = SingleGroup ? "" : series.Name;
         }
 
         foreach (ReferenceLine line in _referenceLines)
         {
-            double y = Canvas.Crisp(layout.Y.ToPixel(line.Intercept));
-            canvas.StrokePolyline([new(layout.PlotArea.X0, y), new(layout.PlotArea.X1, y)], 1.4 * s, line.Color, line.Pattern);
+            FigureStyle.HorizontalLine(plot, line, legend, xMin, xMax);
         }
 
-        double width = 1.3 * s;
-        foreach (var (_, bar, top, bottom) in Bars(layout))
+        if (errors.Count > 0)
         {
-            if (double.IsNaN(top))
+            plot.Add.Plottable(new ScottPlot.Plottables.ErrorBar([.. errors.Select(e => e.X)], [.. errors.Select(e => e.Y)], null, null,
+                [.. errors.Select(e => e.Plus)], [.. errors.Select(e => e.Minus)])
             {
-                continue;
-            }
-
-            double x = (bar.X0 + bar.X1) / 2;
-            double cap = Math.Min(bar.Width * 0.5, 12 * s) / 2;
-            canvas.StrokeSegments(
-            [
-                new(new(x, top), new(x, bottom)),
-                new(new(x - cap, top), new(x + cap, top)),
-                new(new(x - cap, bottom), new(x + cap, bottom)),
-            ], width, s_errorColor);
+                Color = FigureStyle.Color(s_errorColor),
+                LineWidth = 1.3f,
+                CapSize = 5,
+            });
         }
+
+        plot.Axes.SetLimits(xMin, xMax, yMin, yMax);
+        FigureStyle.Categories(plot, categories, DefaultWidth);
+        plot.Axes.Bottom.Label.Text = XLabel;
+        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
     }
 
-    internal override IEnumerable<RectD> Obstacles(PlotLayout layout)
-    {
-        foreach (var (_, bar, top, bottom) in Bars(layout))
-        {
-            yield return bar;
-            if (!double.IsNaN(top))
-            {
-                yield return RectD.FromCorners(bar.X0, top, bar.X1, bottom);
-            }
-        }
-
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            double y = layout.Y.ToPixel(line.Intercept);
-            yield return new RectD(layout.PlotArea.X0, y - 1, layout.PlotArea.X1, y + 1);
-        }
-    }
+    private static double Finite(double v) => double.IsNaN(v) ? 0 : v;
 }

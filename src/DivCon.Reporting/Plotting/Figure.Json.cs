@@ -1,126 +1,65 @@
-using System.Text;
 using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 
 namespace DivCon.Reporting.Plotting;
 
-/// <summary>The figure model as JSON, to write next to the PNG.</summary>
+/// <summary>The figure model as JSON, to write next to the PNG, and back.</summary>
 public abstract partial class Figure
 {
     /// <summary>The model as indented JSON: <c>kind</c> ("line", "bar", "stackedBar", "stackedStep"),
-    /// <c>title</c>, the axes (<c>label</c>, <c>scale</c>, fixed <c>min</c>/<c>max</c> or null) and every series
-    /// with exactly the values it holds (NaN written as null), so a reader can check that the picture shows the
-    /// numbers of a results file. Property names are camelCase; numbers use the invariant format.</summary>
-    public string ToJson()
+    /// <c>title</c>, <c>showLegend</c>, the axes (<c>label</c>, <c>scale</c>, <c>integerTicks</c>, fixed
+    /// <c>min</c>/<c>max</c> or null) and every series with exactly the values it holds (NaN written as null), so a
+    /// reader can check that the picture shows the numbers of a results file. Property names are camelCase.</summary>
+    public string ToJson() => JsonSerializer.Serialize(ToModel(), FigureJsonContext.Default.FigureModel);
+
+    /// <summary>The figure described by <paramref name="json"/>, as written by <see cref="ToJson"/>: same kind,
+    /// title, axes, series, values (null read back as NaN), colours and reference lines.</summary>
+    /// <exception cref="FormatException">The text is not such a figure; the message says what is wrong.</exception>
+    public static Figure FromJson(string json)
     {
-        using var buffer = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
+        ArgumentNullException.ThrowIfNull(json);
+        try
         {
-            writer.WriteStartObject();
-            writer.WriteString("kind", Kind);
-            writer.WriteString("title", Title);
-            writer.WriteBoolean("showLegend", ShowLegend);
-            WriteModel(writer);
-            writer.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.ToArray());
-    }
-
-    /// <summary>The <c>kind</c> written by <see cref="ToJson"/>.</summary>
-    private protected abstract string Kind { get; }
-
-    /// <summary>Writes the figure's own properties into the open JSON object.</summary>
-    private protected abstract void WriteModel(Utf8JsonWriter writer);
-
-    private protected static void WriteAxis(Utf8JsonWriter writer, string name, Axis axis)
-    {
-        writer.WriteStartObject(name);
-        writer.WriteString("label", axis.Label);
-        writer.WriteString("scale", axis.Scale.ToString());
-        writer.WriteBoolean("integerTicks", axis.IntegerTicks);
-        WriteNumber(writer, "min", axis.Min ?? double.NaN);
-        WriteNumber(writer, "max", axis.Max ?? double.NaN);
-        writer.WriteEndObject();
-    }
-
-    private protected static void WriteNumber(Utf8JsonWriter writer, string name, double value)
-    {
-        if (double.IsFinite(value))
-        {
-            writer.WriteNumber(name, value);
-        }
-        else
-        {
-            writer.WriteNull(name);
-        }
-    }
-
-    private protected static void WriteNumbers(Utf8JsonWriter writer, string name, IReadOnlyList<double>? values)
-    {
-        if (values is null)
-        {
-            writer.WriteNull(name);
-            return;
-        }
-
-        writer.WriteStartArray(name);
-        foreach (double v in values)
-        {
-            if (double.IsFinite(v))
+            FigureModel model = JsonSerializer.Deserialize(json, FigureJsonContext.Default.FigureModel)
+                ?? throw new FormatException("Not a figure written by Figure.ToJson: the text is null.");
+            Figure figure = model switch
             {
-                writer.WriteNumberValue(v);
-            }
-            else
-            {
-                writer.WriteNullValue();
-            }
+                LineModel m => LinePlot.FromModel(m),
+                BarModel m => BarChart.FromModel(m),
+                StackedBarModel m => StackedBarChart.FromModel(m),
+                StackedStepModel m => StackedStepPlot.FromModel(m),
+                _ => throw new FormatException($"Unknown figure model {model.GetType().Name}."),
+            };
+            figure.ShowLegend = model.ShowLegend;
+            return figure;
         }
-
-        writer.WriteEndArray();
-    }
-
-    private protected static void WriteStrings(Utf8JsonWriter writer, string name, IReadOnlyList<string> values)
-    {
-        writer.WriteStartArray(name);
-        foreach (string v in values)
+        catch (Exception e) when (e is JsonException or NotSupportedException or ArgumentException)
         {
-            writer.WriteStringValue(v);
+            throw new FormatException($"Not a figure written by Figure.ToJson (kind line, bar, stackedBar or stackedStep): {e.Message}", e);
         }
-
-        writer.WriteEndArray();
     }
 
-    private protected static void WriteReferenceLines(Utf8JsonWriter writer, IReadOnlyList<ReferenceLine> lines)
+    /// <summary>The model <see cref="ToJson"/> writes.</summary>
+    private protected abstract FigureModel ToModel();
+
+    private protected static AxisModel ToModel(Axis axis) => new(axis.Label, axis.Scale, axis.IntegerTicks, axis.Min, axis.Max);
+
+    private protected static void Apply(AxisModel model, Axis axis)
     {
-        writer.WriteStartArray("referenceLines");
-        foreach (ReferenceLine line in lines)
+        axis.Label = model.Label;
+        axis.Scale = model.Scale;
+        axis.IntegerTicks = model.IntegerTicks;
+        if (model.Min is { } min && model.Max is { } max)
         {
-            writer.WriteStartObject();
-            writer.WriteString("label", line.Label);
-            writer.WriteNumber("slope", line.Slope);
-            writer.WriteNumber("intercept", line.Intercept);
-            writer.WriteString("color", line.Color.ToString());
-            writer.WriteString("pattern", line.Pattern.ToString());
-            writer.WriteEndObject();
+            axis.SetLimits(min, max);
         }
-
-        writer.WriteEndArray();
     }
 
-    private protected static void WriteBarSeries(Utf8JsonWriter writer, string name, IReadOnlyList<BarSeries> series)
-    {
-        writer.WriteStartArray(name);
-        foreach (BarSeries s in series)
-        {
-            writer.WriteStartObject();
-            writer.WriteString("name", s.Name);
-            writer.WriteString("color", s.Color.ToString());
-            WriteNumbers(writer, "values", s.Values);
-            WriteNumbers(writer, "errorMinus", s.ErrorMinus);
-            WriteNumbers(writer, "errorPlus", s.ErrorPlus);
-            writer.WriteEndObject();
-        }
+    private protected static ReferenceLineModel ToModel(ReferenceLine line) => new(line.Label, line.Slope, line.Intercept, line.Color, line.Pattern);
 
-        writer.WriteEndArray();
-    }
+    private protected static ReferenceLine FromModel(ReferenceLineModel line) => new(line.Label, line.Slope, line.Intercept, line.Color, line.Pattern);
+
+    private protected static BarSeriesModel ToModel(BarSeries s) => new(s.Name, s.Color, [.. s.Values], s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray());
+
+    private protected static BarSeries FromModel(BarSeriesModel s) => new(s.Name, s.Values, s.Color, s.ErrorMinus, s.ErrorPlus);
 }

@@ -1,5 +1,6 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
+using ScottPlot;
 
 namespace DivCon.Reporting.Plotting;
 
@@ -62,251 +63,154 @@ public sealed class LinePlot : Figure
         return line;
     }
 
-    private protected override string Kind => "line";
+    private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
+        [.. _series.Select(s => new LineSeriesModel(s.Name, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, [.. s.X], [.. s.Y],
+            s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray()))],
+        [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static LinePlot FromModel(LineModel model)
     {
-        WriteAxis(writer, "xAxis", XAxis);
-        WriteAxis(writer, "yAxis", YAxis);
-        writer.WriteStartArray("series");
-        foreach (LineSeries s in _series)
+        var plot = new LinePlot(model.Title);
+        Apply(model.XAxis, plot.XAxis);
+        Apply(model.YAxis, plot.YAxis);
+        foreach (LineSeriesModel s in model.Series)
         {
-            writer.WriteStartObject();
-            writer.WriteString("name", s.Name);
-            writer.WriteString("color", s.Color.ToString());
-            writer.WriteString("marker", s.Marker.ToString());
-            writer.WriteString("pattern", s.Pattern.ToString());
-            writer.WriteNumber("lineWidth", s.LineWidth);
-            writer.WriteNumber("markerSize", s.MarkerSize);
-            WriteNumbers(writer, "x", s.X);
-            WriteNumbers(writer, "y", s.Y);
-            WriteNumbers(writer, "errorMinus", s.ErrorMinus);
-            WriteNumbers(writer, "errorPlus", s.ErrorPlus);
-            writer.WriteEndObject();
+            plot.Add(new LineSeries(s.Name, s.X, s.Y, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, s.ErrorMinus, s.ErrorPlus));
         }
 
-        writer.WriteEndArray();
-        WriteReferenceLines(writer, _referenceLines);
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            plot.AddReferenceLine(FromModel(line));
+        }
+
+        return plot;
     }
 
     internal override bool HasData => _series.Any(s => Drawable(s).Any());
 
-    /// <summary>The points of <paramref name="series"/> that can be placed on the axes as configured.</summary>
-    private IEnumerable<(double X, double Y)> Drawable(LineSeries series)
+    /// <summary>The points of <paramref name="series"/> that the axes can show, in plot units, with their index.</summary>
+    private IEnumerable<(int Index, double X, double Y)> Drawable(LineSeries series)
     {
         for (int i = 0; i < series.X.Count; i++)
         {
-            if (Mappable(XAxis.Scale, series.X[i]) && Mappable(YAxis.Scale, series.Y[i]))
+            double x = XAxis.ToPlot(series.X[i]), y = YAxis.ToPlot(series.Y[i]);
+            if (!double.IsNaN(x) && !double.IsNaN(y))
             {
-                yield return (series.X[i], series.Y[i]);
+                yield return (i, x, y);
             }
         }
     }
 
-    /// <summary>The ends of the error bars of drawable points that can be placed on the y axis.</summary>
-    private IEnumerable<double> ErrorEnds(LineSeries series)
+    /// <summary>The error bars of <paramref name="series"/> in plot units: each drawable point's value and its
+    /// ends (NaN for an end the y axis cannot show, e.g. ≤ 0 on a log axis).</summary>
+    private IEnumerable<(double X, double Y, double Top, double Bottom)> Errors(LineSeries series)
     {
-        if (series.ErrorMinus is null || series.ErrorPlus is null)
+        if (series.ErrorMinus is not { } minus || series.ErrorPlus is not { } plus)
         {
             yield break;
         }
 
-        for (int i = 0; i < series.X.Count; i++)
+        foreach (var (i, x, y) in Drawable(series))
         {
-            if (Mappable(XAxis.Scale, series.X[i]) && Mappable(YAxis.Scale, series.Y[i]))
+            if (!double.IsNaN(minus[i]) && !double.IsNaN(plus[i]))
             {
-                foreach (double end in new[] { series.Y[i] - series.ErrorMinus[i], series.Y[i] + series.ErrorPlus[i] })
+                yield return (x, y, YAxis.ToPlot(series.Y[i] + plus[i]), YAxis.ToPlot(series.Y[i] - minus[i]));
+            }
+        }
+    }
+
+    private protected override void Draw(Plot plot, LegendPlacer legend)
+    {
+        var (xMin, xMax) = AxisRendering.Limits(XAxis, "x", _series.SelectMany(s => Drawable(s).Select(p => p.X)));
+        var (yMin, yMax) = AxisRendering.Limits(YAxis, "y", _series.SelectMany(s =>
+            Drawable(s).Select(p => p.Y).Concat(Errors(s).SelectMany(e => new[] { e.Top, e.Bottom }))));
+
+        // Reference lines under the series, sampled across the plot: a straight line in data units may bend on log
+        // axes. Values far off the plot are clamped so the stroke stays small; the frame clips the rest.
+        foreach (ReferenceLine line in _referenceLines)
+        {
+            const int Samples = 96;
+            var points = new List<(double X, double Y)>();
+            for (int k = 0; k <= Samples; k++)
+            {
+                double x = xMin + (xMax - xMin) * k / Samples;
+                double y = YAxis.ToPlot(line.ValueAt(XAxis.FromPlot(x)));
+                double far = 10 * (yMax - yMin);
+                points.Add((x, double.IsNaN(y) ? double.NaN : Math.Clamp(y, yMin - far, yMax + far)));
+            }
+
+            AddRuns(plot, legend, points, line.Label, FigureStyle.Color(line.Color), 1.4f, FigureStyle.Pattern(line.Pattern), ScottPlot.MarkerShape.None, 0);
+        }
+
+        foreach (LineSeries s in _series)
+        {
+            ScottPlot.Color color = FigureStyle.Color(s.Color);
+            (double X, double Y)[] errors = [];
+            var bars = Errors(s).ToArray();
+            if (bars.Length > 0)
+            {
+                // A lower end the axis cannot show is drawn to the bottom of the plot.
+                double[] top = [.. bars.Select(b => b.Top - b.Y)];
+                double[] bottom = [.. bars.Select(b => b.Y - (double.IsNaN(b.Bottom) ? yMin : b.Bottom))];
+                plot.Add.Plottable(new ScottPlot.Plottables.ErrorBar([.. bars.Select(b => b.X)], [.. bars.Select(b => b.Y)], null, null, top, bottom)
                 {
-                    if (Mappable(YAxis.Scale, end))
+                    Color = color,
+                    LineWidth = (float)Math.Max(1, s.LineWidth * 0.75),
+                    CapSize = (float)s.MarkerSize * 0.6f,
+                });
+                foreach (var b in bars)
+                {
+                    legend.AvoidSegment(b.X, double.IsNaN(b.Bottom) ? yMin : b.Bottom, b.X, b.Top);
+                }
+            }
+
+            // Every point in order, with NaN where the axes cannot show one: the line breaks there.
+            var points = Enumerable.Range(0, s.X.Count).Select(i => (XAxis.ToPlot(s.X[i]), YAxis.ToPlot(s.Y[i]))).ToList();
+            bool line = s.Pattern != LinePattern.None;
+            AddRuns(plot, legend, points, s.Name, color, line ? (float)s.LineWidth : 0, FigureStyle.Pattern(s.Pattern), FigureStyle.Marker(s.Marker), (float)s.MarkerSize);
+        }
+
+        plot.Axes.SetLimits(xMin, xMax, yMin, yMax);
+        AxisRendering.Configure(plot.Axes.Bottom, XAxis, xMin, xMax);
+        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
+    }
+
+    /// <summary>One scatter per run of drawable points (a NaN coordinate ends a run), the first one named in the
+    /// legend.</summary>
+    private static void AddRuns(Plot plot, LegendPlacer legend, List<(double X, double Y)> points, string name, ScottPlot.Color color,
+        float lineWidth, ScottPlot.LinePattern pattern, ScottPlot.MarkerShape marker, float markerSize)
+    {
+        bool named = false;
+        int start = 0;
+        while (start < points.Count)
+        {
+            int end = start;
+            while (end < points.Count && !double.IsNaN(points[end].X) && !double.IsNaN(points[end].Y))
+            {
+                end++;
+            }
+
+            if (end > start)
+            {
+                var run = points.GetRange(start, end - start);
+                var scatter = plot.Add.Scatter(run.Select(p => p.X).ToArray(), run.Select(p => p.Y).ToArray(), color);
+                scatter.LineWidth = lineWidth;
+                scatter.LinePattern = pattern;
+                scatter.MarkerShape = marker;
+                scatter.MarkerSize = markerSize;
+                scatter.LegendText = named ? "" : name;
+                named = true;
+                for (int i = 0; i < run.Count; i++)
+                {
+                    legend.Avoid(run[i].X, run[i].Y);
+                    if (i > 0 && lineWidth > 0)
                     {
-                        yield return end;
+                        legend.AvoidSegment(run[i - 1].X, run[i - 1].Y, run[i].X, run[i].Y);
                     }
                 }
             }
+
+            start = end + 1;
         }
-    }
-
-    /// <summary>Pixel whiskers (x, top, bottom) of the series' error bars; a lower end a log axis cannot show is
-    /// drawn to the bottom of the plot.</summary>
-    private static IEnumerable<(double X, double Top, double Bottom)> Whiskers(LineSeries series, PlotLayout layout)
-    {
-        if (series.ErrorMinus is null || series.ErrorPlus is null)
-        {
-            yield break;
-        }
-
-        for (int i = 0; i < series.X.Count; i++)
-        {
-            double px = layout.X.ToPixel(series.X[i]), py = layout.Y.ToPixel(series.Y[i]);
-            if (double.IsNaN(px) || double.IsNaN(py) || double.IsNaN(series.ErrorMinus[i]) || double.IsNaN(series.ErrorPlus[i]))
-            {
-                continue;
-            }
-
-            double top = layout.Y.ToPixel(series.Y[i] + series.ErrorPlus[i]);
-            double bottom = layout.Y.ToPixel(series.Y[i] - series.ErrorMinus[i]);
-            yield return (px, top, double.IsNaN(bottom) ? layout.PlotArea.Y1 + 2 : bottom);
-        }
-    }
-
-    private static bool Mappable(AxisScale scale, double v) => double.IsFinite(v) && (scale == AxisScale.Linear || v > 0);
-
-    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
-    {
-        XAxis.ValidateForRender("x");
-        YAxis.ValidateForRender("y");
-        var points = _series.SelectMany(Drawable).ToList();
-        var (xMin, xMax) = RangeOf(XAxis, points.Select(p => p.X), 0.04);
-        var (yMin, yMax) = RangeOf(YAxis, points.Select(p => p.Y).Concat(_series.SelectMany(ErrorEnds)), 0.06);
-        return (AxisSpec.From(XAxis, xMin, xMax), AxisSpec.From(YAxis, yMin, yMax));
-    }
-
-    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
-    [
-        .. _series.Select(s => new LegendEntry(s.Name, s.Color, false, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize)),
-        .. _referenceLines.Select(r => new LegendEntry(r.Label, r.Color, false, MarkerShape.None, r.Pattern, 1.4)),
-    ];
-
-    internal override void DrawData(Canvas canvas, PlotLayout layout)
-    {
-        double s = layout.Scale;
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            foreach (List<PointD> run in ReferenceRuns(line, layout))
-            {
-                canvas.StrokePolyline(run, 1.4 * s, line.Color, line.Pattern);
-            }
-        }
-
-        foreach (LineSeries series in _series)
-        {
-            List<List<PointD>> runs = Runs(series, layout);
-            double cap = series.MarkerSize * s * 0.7;
-            var whiskers = new List<Segment>();
-            foreach (var (x, top, bottom) in Whiskers(series, layout))
-            {
-                whiskers.Add(new(new(x, top), new(x, bottom)));
-                whiskers.Add(new(new(x - cap, top), new(x + cap, top)));
-                whiskers.Add(new(new(x - cap, bottom), new(x + cap, bottom)));
-            }
-
-            canvas.StrokeSegments(whiskers, 1.2 * s, series.Color);
-            foreach (List<PointD> run in runs)
-            {
-                canvas.StrokePolyline(run, series.LineWidth * s, series.Color, series.Pattern);
-            }
-
-            foreach (PointD p in runs.SelectMany(r => r))
-            {
-                canvas.DrawMarker(series.Marker, p.X, p.Y, series.MarkerSize * s, series.Color);
-            }
-        }
-    }
-
-    internal override IEnumerable<RectD> Obstacles(PlotLayout layout)
-    {
-        double s = layout.Scale;
-        foreach (LineSeries series in _series)
-        {
-            foreach (RectD r in Along(Runs(series, layout), Math.Max(series.MarkerSize, series.LineWidth) * s / 2))
-            {
-                yield return r;
-            }
-
-            foreach (var (x, top, bottom) in Whiskers(series, layout))
-            {
-                yield return RectD.FromCorners(x - series.MarkerSize * s, top, x + series.MarkerSize * s, bottom);
-            }
-        }
-
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            foreach (RectD r in Along(ReferenceRuns(line, layout), s))
-            {
-                yield return r;
-            }
-        }
-    }
-
-    /// <summary>Small boxes every few pixels along the runs.</summary>
-    private static IEnumerable<RectD> Along(List<List<PointD>> runs, double half)
-    {
-        foreach (List<PointD> run in runs)
-        {
-            for (int i = 0; i < run.Count; i++)
-            {
-                yield return new RectD(run[i].X - half, run[i].Y - half, run[i].X + half, run[i].Y + half);
-                if (i == 0)
-                {
-                    continue;
-                }
-
-                PointD a = run[i - 1], b = run[i];
-                double length = Math.Sqrt((b.X - a.X) * (b.X - a.X) + (b.Y - a.Y) * (b.Y - a.Y));
-                int steps = Math.Min(2000, (int)(length / 5));
-                for (int k = 1; k < steps; k++)
-                {
-                    double t = k / (double)steps;
-                    double x = a.X + (b.X - a.X) * t, y = a.Y + (b.Y - a.Y) * t;
-                    yield return new RectD(x - half, y - half, x + half, y + half);
-                }
-            }
-        }
-    }
-
-    /// <summary>The series in pixels, split into runs at points that cannot be drawn.</summary>
-    private static List<List<PointD>> Runs(LineSeries series, PlotLayout layout)
-    {
-        var runs = new List<List<PointD>>();
-        List<PointD>? current = null;
-        for (int i = 0; i < series.X.Count; i++)
-        {
-            double px = layout.X.ToPixel(series.X[i]), py = layout.Y.ToPixel(series.Y[i]);
-            if (double.IsNaN(px) || double.IsNaN(py))
-            {
-                current = null;
-                continue;
-            }
-
-            if (current is null)
-            {
-                current = [];
-                runs.Add(current);
-            }
-
-            current.Add(new PointD(px, py));
-        }
-
-        return runs;
-    }
-
-    /// <summary>The reference line sampled across the plot width (a straight line in data space may bend on
-    /// log axes), split where it cannot be drawn.</summary>
-    private static List<List<PointD>> ReferenceRuns(ReferenceLine line, PlotLayout layout)
-    {
-        var runs = new List<List<PointD>>();
-        List<PointD>? current = null;
-        const int Samples = 96;
-        for (int k = 0; k <= Samples; k++)
-        {
-            double px = layout.PlotArea.X0 + layout.PlotArea.Width * k / Samples;
-            double py = layout.Y.ToPixel(line.ValueAt(layout.X.FromPixel(px)));
-            if (double.IsNaN(py))
-            {
-                current = null;
-                continue;
-            }
-
-            if (current is null)
-            {
-                current = [];
-                runs.Add(current);
-            }
-
-            // Clamp far-away values so the stroke's bounding box stays small; the clip hides the rest.
-            current.Add(new PointD(px, Math.Clamp(py, layout.PlotArea.Y0 - 1e4, layout.PlotArea.Y1 + 1e4)));
-        }
-
-        return runs;
     }
 }

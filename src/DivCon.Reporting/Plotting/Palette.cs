@@ -1,8 +1,8 @@
 namespace DivCon.Reporting.Plotting;
 
 /// <summary>The default series colours: the Okabe–Ito palette (distinguishable under the common forms of colour
-/// blindness), ordered so that the first colours contrast most on white; yellow, the faintest on white, comes
-/// last.</summary>
+/// blindness), ordered so that the first colours contrast most on white, then two colours from Paul Tol's muted
+/// scheme (wine, grey) so that ten series (the harness has nine schemes) never share a colour.</summary>
 public static class Palette
 {
     private static readonly PlotColor[] s_colors =
@@ -15,6 +15,8 @@ public static class Palette
         PlotColor.FromHex("#56B4E9"), // sky blue
         PlotColor.FromHex("#000000"), // black
         PlotColor.FromHex("#F0E442"), // yellow
+        PlotColor.FromHex("#882255"), // wine
+        PlotColor.FromHex("#999999"), // grey
     ];
 
     /// <summary>The palette colours in order.</summary>

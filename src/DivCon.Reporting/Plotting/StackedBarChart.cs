@@ -1,5 +1,6 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
+using ScottPlot;
 
 namespace DivCon.Reporting.Plotting;
 
@@ -59,60 +60,51 @@ public sealed class StackedBarChart : Figure
         return segment;
     }
 
-    private protected override string Kind => "stackedBar";
+    private protected override FigureModel ToModel() =>
+        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _categories], [.. _segments.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static StackedBarChart FromModel(StackedBarModel model)
     {
-        writer.WriteString("xLabel", XLabel);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteStrings(writer, "categories", _categories);
-        WriteBarSeries(writer, "segments", _segments);
+        var chart = new StackedBarChart(model.Title, model.Categories, model.XLabel);
+        Apply(model.YAxis, chart.YAxis);
+        foreach (BarSeriesModel segment in model.Segments)
+        {
+            chart.AddSegment(segment.Name, segment.Values, segment.Color);
+        }
+
+        return chart;
     }
 
     internal override bool HasData => _segments.Any(s => s.Values.Any(v => v > 0));
 
-    internal override bool VerticalGrid => false;
-
     private double Total(int category) => _segments.Sum(s => double.IsNaN(s.Values[category]) ? 0 : s.Values[category]);
 
-    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
+    private protected override void Draw(Plot plot, LegendPlacer legend)
     {
-        var (min, max) = ZeroBasedRange(YAxis, Enumerable.Range(0, _categories.Length).Select(Total));
-        return (AxisSpec.ForCategories(XLabel, _categories), AxisSpec.From(YAxis, min, max));
-    }
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, Enumerable.Range(0, _categories.Length).Select(Total));
 
-    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
-        [.. Enumerable.Reverse(_segments).Select(s => new LegendEntry(s.Name, s.Color, true))];
-
-    private IEnumerable<(BarSeries Segment, RectD Rect)> Pieces(PlotLayout layout)
-    {
-        for (int i = 0; i < _categories.Length; i++)
+        // Top segment first, so the legend lists the segments as the bars show them.
+        for (int j = _segments.Count - 1; j >= 0; j--)
         {
-            double x0 = layout.X.ToPixel(i - 0.3), x1 = layout.X.ToPixel(i + 0.3);
-            double below = 0;
-            foreach (BarSeries segment in _segments)
+            BarSeries segment = _segments[j];
+            var bars = new List<Bar>();
+            for (int i = 0; i < _categories.Length; i++)
             {
+                double below = _segments.Take(j).Sum(s => s.Values[i] > 0 ? s.Values[i] : 0);
                 double v = segment.Values[i];
-                if (!(v > 0))
+                if (v > 0)
                 {
-                    continue;
+                    bars.Add(new Bar { Position = i, Size = 0.6, ValueBase = below, Value = below + v, FillColor = FigureStyle.Color(segment.Color), LineWidth = 0 });
+                    legend.AvoidRect(i - 0.3, below, i + 0.3, below + v);
                 }
-
-                // Whole-pixel edges so neighbouring segments meet without a seam.
-                double y0 = Math.Round(layout.Y.ToPixel(below)), y1 = Math.Round(layout.Y.ToPixel(below + v));
-                yield return (segment, RectD.FromCorners(x0, y0, x1, y1));
-                below += v;
             }
-        }
-    }
 
-    internal override void DrawData(Canvas canvas, PlotLayout layout)
-    {
-        foreach (var (segment, rect) in Pieces(layout))
-        {
-            canvas.FillRect(rect.X0, rect.Y0, rect.X1, rect.Y1, segment.Color);
+            plot.Add.Bars(bars).LegendText = segment.Name;
         }
-    }
 
-    internal override IEnumerable<RectD> Obstacles(PlotLayout layout) => Pieces(layout).Select(p => p.Rect);
+        plot.Axes.SetLimits(-0.5, _categories.Length - 0.5, yMin, yMax);
+        FigureStyle.Categories(plot, _categories, DefaultWidth);
+        plot.Axes.Bottom.Label.Text = XLabel;
+        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
+    }
 }

@@ -1,5 +1,6 @@
-using System.Text.Json;
+using DivCon.Reporting.Plotting.Json;
 using DivCon.Reporting.Plotting.Rendering;
+using ScottPlot;
 
 namespace DivCon.Reporting.Plotting;
 
@@ -149,32 +150,32 @@ public sealed class StackedStepPlot : Figure
         return line;
     }
 
-    private protected override string Kind => "stackedStep";
+    private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
+        [.. _layers.Select(l => new StepLayerModel(l.Name, l.Color, [.. l.Values]))], [.. _referenceLines.Select(ToModel)]);
 
-    private protected override void WriteModel(Utf8JsonWriter writer)
+    internal static StackedStepPlot FromModel(StackedStepModel model)
     {
-        WriteAxis(writer, "xAxis", XAxis);
-        WriteAxis(writer, "yAxis", YAxis);
-        WriteNumbers(writer, "times", _times);
-        writer.WriteStartArray("layers");
-        foreach (StepLayer layer in _layers)
+        var plot = new StackedStepPlot(model.Title, model.Times);
+        Apply(model.XAxis, plot.XAxis);
+        Apply(model.YAxis, plot.YAxis);
+        foreach (StepLayerModel layer in model.Layers)
         {
-            writer.WriteStartObject();
-            writer.WriteString("name", layer.Name);
-            writer.WriteString("color", layer.Color.ToString());
-            WriteNumbers(writer, "values", layer.Values);
-            writer.WriteEndObject();
+            plot.AddLayer(layer.Name, layer.Values, layer.Color);
         }
 
-        writer.WriteEndArray();
-        WriteReferenceLines(writer, _referenceLines);
+        foreach (ReferenceLineModel line in model.ReferenceLines)
+        {
+            plot.AddHorizontalLine(line.Intercept, line.Label, line.Color);
+        }
+
+        return plot;
     }
 
     internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
 
-    private double Total(int interval) => _layers.Sum(l => double.IsNaN(l.Values[interval]) ? 0 : l.Values[interval]);
+    private static double Held(double v) => v > 0 ? v : 0;
 
-    internal override (AxisSpec X, AxisSpec Y) BuildAxes()
+    private protected override void Draw(Plot plot, LegendPlacer legend)
     {
         if (XAxis.Scale != AxisScale.Linear)
         {
@@ -183,74 +184,63 @@ public sealed class StackedStepPlot : Figure
 
         // Limits are set in pairs (Axis.SetLimits) and the times span a positive duration, so xMin < xMax.
         var (xMin, xMax) = (XAxis.Min ?? _times[0], XAxis.Max ?? _times[^1]);
-
-        var totals = Enumerable.Range(0, _times.Length - 1).Select(Total).Concat(_referenceLines.Select(r => r.Intercept));
-        var (yMin, yMax) = ZeroBasedRange(YAxis, totals);
-        return (AxisSpec.From(XAxis, xMin, xMax), AxisSpec.From(YAxis, yMin, yMax));
-    }
-
-    internal override IReadOnlyList<LegendEntry> LegendEntries() =>
-    [
-        .. Enumerable.Reverse(_layers).Select(l => new LegendEntry(l.Name, l.Color, true)),
-        .. _referenceLines.Select(r => new LegendEntry(r.Label, r.Color, false, MarkerShape.None, r.Pattern, 1.4)),
-    ];
-
-    private IEnumerable<(StepLayer Layer, RectD Rect)> Pieces(PlotLayout layout)
-    {
-        for (int i = 0; i < _times.Length - 1; i++)
+        int n = _times.Length - 1;
+        var below = new double[n];
+        var top = new double[n];
+        var polygons = new List<(StepLayer Layer, Coordinates[] Outline)>();
+        foreach (StepLayer layer in _layers)
         {
-            // Whole-pixel edges so neighbouring intervals and layers meet without seams.
-            double x0 = Math.Round(layout.X.ToPixel(_times[i])), x1 = Math.Round(layout.X.ToPixel(_times[i + 1]));
-            if (x1 <= x0)
+            // The layer's outline: its top edge left to right, then the top of the layers under it right to left.
+            var outline = new List<Coordinates>(4 * n);
+            for (int i = 0; i < n; i++)
             {
-                continue;
+                top[i] = below[i] + Held(layer.Values[i]);
+                outline.Add(new(_times[i], top[i]));
+                outline.Add(new(_times[i + 1], top[i]));
             }
 
-            double below = 0;
-            foreach (StepLayer layer in _layers)
+            for (int i = n - 1; i >= 0; i--)
             {
-                double v = layer.Values[i];
-                if (!(v > 0))
-                {
-                    continue;
-                }
-
-                double y0 = Math.Round(layout.Y.ToPixel(below)), y1 = Math.Round(layout.Y.ToPixel(below + v));
-                if (y0 != y1)
-                {
-                    yield return (layer, RectD.FromCorners(x0, y0, x1, y1));
-                }
-
-                below += v;
+                outline.Add(new(_times[i + 1], below[i]));
+                outline.Add(new(_times[i], below[i]));
             }
+
+            polygons.Add((layer, [.. outline]));
+            (below, top) = (top, below);
         }
-    }
 
-    internal override void DrawData(Canvas canvas, PlotLayout layout)
-    {
-        foreach (var (layer, rect) in Pieces(layout))
+        // Top layer first, so the legend lists the layers as the plot stacks them.
+        foreach (var (layer, outline) in Enumerable.Reverse(polygons))
         {
-            canvas.FillRect(rect.X0, rect.Y0, rect.X1, rect.Y1, layer.Color);
+            var polygon = plot.Add.Polygon(outline);
+            polygon.FillColor = FigureStyle.Color(layer.Color);
+            polygon.LineWidth = 0;
+            // Layers meet on shared edges: anti-aliasing both would let the background show through as seams.
+            polygon.FillStyle.AntiAlias = false;
+            polygon.LegendText = layer.Name;
+        }
+
+        // What the legend must avoid: the stack's height at a few hundred times.
+        for (int k = 0, i = 0; k <= 256; k++)
+        {
+            double t = xMin + (xMax - xMin) * k / 256;
+            while (i < n - 1 && _times[i + 1] <= t)
+            {
+                i++;
+            }
+
+            legend.AvoidSegment(t, 0, t, below[i]);
         }
 
         foreach (ReferenceLine line in _referenceLines)
         {
-            double y = Canvas.Crisp(layout.Y.ToPixel(line.Intercept));
-            canvas.StrokePolyline([new(layout.PlotArea.X0, y), new(layout.PlotArea.X1, y)], 1.4 * layout.Scale, line.Color, line.Pattern);
-        }
-    }
-
-    internal override IEnumerable<RectD> Obstacles(PlotLayout layout)
-    {
-        foreach (var (_, rect) in Pieces(layout))
-        {
-            yield return rect;
+            FigureStyle.HorizontalLine(plot, line, legend, xMin, xMax);
         }
 
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            double y = layout.Y.ToPixel(line.Intercept);
-            yield return new RectD(layout.PlotArea.X0, y - 1, layout.PlotArea.X1, y + 1);
-        }
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, below.Concat(_referenceLines.Select(r => r.Intercept)));
+        plot.Axes.SetLimits(xMin, xMax, yMin, yMax);
+        plot.Grid.XAxisStyle.IsVisible = false;
+        AxisRendering.Configure(plot.Axes.Bottom, XAxis, xMin, xMax);
+        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
     }
 }

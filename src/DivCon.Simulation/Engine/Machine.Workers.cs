@@ -75,7 +75,7 @@ internal sealed partial class Machine
         Continue(w);
     }
 
-    /// <summary>The worker is on a core between steps: decide what it does next (DESIGN.md §2 order of preference).</summary>
+    /// <summary>The worker is on a core between steps: decide what it does next (docs/DESIGN.md §2 order of preference).</summary>
     private void Continue(SimWorker w)
     {
         if (_stopped)
@@ -282,7 +282,7 @@ internal sealed partial class Machine
     }
 
     /// <summary>
-    /// Moves a worker to another program's pool (DESIGN.md §3): its deque's tasks go back to the old program's global
+    /// Moves a worker to another program's pool (docs/DESIGN.md §3): its deque's tasks go back to the old program's global
     /// queue (oldest first), its slot leaves the old program's victims and joins the new one's, and it starts cold.
     /// </summary>
     private void MoveTo(SimWorker w, WorkPool target)

@@ -12,7 +12,7 @@ namespace DivCon.Simulation.Engine;
 /// (a task, a dispatch, a steal, a failed steal attempt, a context switch, a cold start). Decisions are taken at the
 /// start of a step (a thief removes the task it steals at once, so no two workers take the same task), effects at
 /// its end (a split's children are pushed when the split finishes).</para>
-/// <para><b>Worker loop</b> (DESIGN.md §2): own deque bottom (LIFO) → its pool's global queue → steal the top (FIFO)
+/// <para><b>Worker loop</b> (docs/DESIGN.md §2): own deque bottom (LIFO) → its pool's global queue → steal the top (FIFO)
 /// of a random victim's deque among the pool's active slots; after <see cref="SimulationParameters.SpinAttempts"/>
 /// failed attempts it looks at every victim once more and then blocks. A push wakes a random blocked worker of the
 /// pool (one per pushed task) after <see cref="SimulationParameters.WakeNs"/>. Because the simulator is single-threaded

@@ -1,7 +1,7 @@
 namespace DivCon.Simulation.Engine;
 
 /// <summary>
-/// One work-stealing queue superstructure (DESIGN.md §2–3): a global FIFO queue for tasks queued from outside, one
+/// One work-stealing queue superstructure (docs/DESIGN.md §2–3): a global FIFO queue for tasks queued from outside, one
 /// deque per worker slot, the set of slots whose workers serve it now (the steal victims), and its blocked workers.
 /// A standalone scheduler (shared, oversubscribed, isolated runs) has every slot active for good; a program of the
 /// MultiProgramScheduler has the slots its allocation gives it, and they change at moves.

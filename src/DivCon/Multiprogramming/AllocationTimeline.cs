@@ -1,6 +1,7 @@
+using System.Buffers;
 using System.Diagnostics;
-using System.Globalization;
 using System.Text;
+using System.Text.Json;
 
 namespace DivCon.Multiprogramming;
 
@@ -108,44 +109,59 @@ public sealed class AllocationTimeline
         }
 
         long end = endTimestamp ?? Stopwatch.GetTimestamp();
-        var events = new List<string>();
-        for (int w = 0; w < _workers; w++)
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
         {
-            string track = _processors[w] is int p ? $"cpu {p}" : $"worker {w}";
-            events.Add($"{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":{Tid(w)},\"args\":{{\"name\":{Json(track)}}}}}");
-        }
-
-        var open = new (int? Program, long Start)?[_workers];
-        foreach (AllocationMove move in moves)
-        {
-            if (move.Worker < 0 || move.Worker >= _workers)
+            json.WriteStartObject();
+            json.WriteString("displayTimeUnit", "ms");
+            json.WriteStartArray("traceEvents");
+            for (int w = 0; w < _workers; w++)
             {
-                continue;
+                Event(json, "thread_name", "M", w);
+                json.WriteStartObject("args");
+                json.WriteString("name", _processors[w] is int p ? $"cpu {p}" : $"worker {w}");
+                json.WriteEndObject();
+                json.WriteEndObject();
             }
 
-            if (open[move.Worker] is { Program: int program, Start: long start })
+            var open = new (int? Program, long Start)?[_workers];
+            foreach (AllocationMove move in moves)
             {
-                events.Add(Span(move.Worker, program, start, move.Timestamp, names));
+                if (move.Worker < 0 || move.Worker >= _workers)
+                {
+                    continue;
+                }
+
+                if (open[move.Worker] is { Program: int program, Start: long start })
+                {
+                    Span(json, move.Worker, program, start, move.Timestamp, names);
+                }
+
+                open[move.Worker] = (move.ToProgramId, move.Timestamp);
+                Event(json, $"{Name(move.FromProgramId, names)} -> {Name(move.ToProgramId, names)}", "i", move.Worker);
+                json.WriteString("s", "t");
+                json.WriteNumber("ts", Micros(move.Timestamp));
+                json.WriteStartObject("args");
+                json.WriteString("reason", move.Reason.ToString());
+                json.WriteString("trigger", move.Trigger.ToString());
+                json.WriteEndObject();
+                json.WriteEndObject();
             }
 
-            open[move.Worker] = (move.ToProgramId, move.Timestamp);
-            string what = $"{Name(move.FromProgramId, names)} -> {Name(move.ToProgramId, names)}";
-            events.Add(
-                $"{{\"name\":{Json(what)},\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":{Tid(move.Worker)},\"ts\":{Micros(move.Timestamp)}," +
-                $"\"args\":{{\"reason\":{Json(move.Reason.ToString())},\"trigger\":{Json(move.Trigger.ToString())}}}}}");
-        }
-
-        for (int w = 0; w < _workers; w++)
-        {
-            if (open[w] is { Program: int program, Start: long start })
+            for (int w = 0; w < _workers; w++)
             {
-                events.Add(Span(w, program, start, Math.Max(start, end), names));
+                if (open[w] is { Program: int program, Start: long start })
+                {
+                    Span(json, w, program, start, Math.Max(start, end), names);
+                }
             }
+
+            json.WriteEndArray();
+            json.WriteEndObject();
         }
 
-        writer.Write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
-        writer.Write(string.Join(",\n", events));
-        writer.Write("\n]}\n");
+        writer.Write(Encoding.UTF8.GetString(buffer.WrittenSpan));
+        writer.Write('\n');
     }
 
     /// <summary>Writes <see cref="WriteChromeTrace(TextWriter, long?)"/> to a file.</summary>
@@ -156,31 +172,32 @@ public sealed class AllocationTimeline
         WriteChromeTrace(writer);
     }
 
-    private int Tid(int worker) => _processors[worker] ?? worker;
+    // Opens an event object with its name, phase and track; the caller adds the rest and closes it.
+    private void Event(Utf8JsonWriter json, string name, string phase, int worker)
+    {
+        json.WriteStartObject();
+        json.WriteString("name", name);
+        json.WriteString("ph", phase);
+        json.WriteNumber("pid", 1);
+        json.WriteNumber("tid", Tid(worker));
+    }
 
-    private string Span(int worker, int program, long start, long end, Dictionary<int, string> names)
-        => $"{{\"name\":{Json(Name(program, names))},\"cat\":\"program\",\"ph\":\"X\",\"pid\":1,\"tid\":{Tid(worker)}," +
-           $"\"ts\":{Micros(start)},\"dur\":{Micros(end) - Micros(start)},\"args\":{{\"program\":{program}}}}}";
+    private void Span(Utf8JsonWriter json, int worker, int program, long start, long end, Dictionary<int, string> names)
+    {
+        Event(json, Name(program, names), "X", worker);
+        json.WriteString("cat", "program");
+        json.WriteNumber("ts", Micros(start));
+        json.WriteNumber("dur", Micros(end) - Micros(start));
+        json.WriteStartObject("args");
+        json.WriteNumber("program", program);
+        json.WriteEndObject();
+        json.WriteEndObject();
+    }
+
+    private int Tid(int worker) => _processors[worker] ?? worker;
 
     private static string Name(int? program, Dictionary<int, string> names)
         => program is int id ? (names.TryGetValue(id, out string? n) ? n : $"program {id}") : "idle";
 
     private long Micros(long timestamp) => (long)((timestamp - _origin) * (1_000_000.0 / Stopwatch.Frequency));
-
-    private static string Json(string s)
-    {
-        var sb = new StringBuilder("\"");
-        foreach (char c in s)
-        {
-            switch (c)
-            {
-                case '"': sb.Append("\\\""); break;
-                case '\\': sb.Append("\\\\"); break;
-                case < ' ': sb.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture)); break;
-                default: sb.Append(c); break;
-            }
-        }
-
-        return sb.Append('"').ToString();
-    }
 }

@@ -1,34 +1,42 @@
 using System.Diagnostics.Metrics;
 using DivCon.Partitioning;
+using DivCon.Scheduling;
 
 namespace DivCon.Multiprogramming;
 
 /// <summary>
-/// Telemetry through System.Diagnostics.Metrics: a <see cref="Meter"/> named <see cref="MeterName"/> per scheduler
-/// (visible to <c>dotnet-counters monitor --counters DivCon.Scheduling</c> and to an in-process MeterListener).
-/// Per-program instruments are observable (read only when a listener collects, so they cost nothing otherwise) and
-/// tagged with the program's name and id.
+/// Telemetry through System.Diagnostics.Metrics: a <see cref="Meter"/> named <see cref="MeterName"/> per scheduler,
+/// with the instruments every scheduler has (<see cref="SchedulingTelemetry"/>: worker count, CPU limit, throttling)
+/// and per-program ones. Per-program instruments are observable (read only when a listener collects, so they cost
+/// nothing otherwise) and tagged with the program's name and id; every measurement carries the scheduler's type and
+/// <see cref="Id"/>. Names and units follow OpenTelemetry's conventions (docs/telemetry.md has the table).
 /// </summary>
 public sealed partial class MultiProgramScheduler
 {
-    /// <summary>The name of the meter.</summary>
-    public const string MeterName = "DivCon.Scheduling";
+    /// <summary>The name of the meter (<see cref="SchedulingTelemetry.MeterName"/>).</summary>
+    public const string MeterName = SchedulingTelemetry.MeterName;
 
     private readonly Meter _meter;
     private Counter<long>? _moves;
     private Counter<long>? _rejections;
+    private Counter<long>? _compensationCounter;
+    private Counter<long>? _lateTaskCounter;
+    private long _telemetryErrors;
+    private KeyValuePair<string, object?>[] _tags = [];
 
     private Meter CreateMeter()
     {
-        var meter = new Meter(MeterName, typeof(MultiProgramScheduler).Assembly.GetName().Version?.ToString());
-        meter.CreateObservableGauge("divcon.program.allocated_cores", () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
-        meter.CreateObservableGauge("divcon.program.available_tasks", () => PerProgram(p => p.AvailableTasks), "{task}", "Tasks queued for the program and not yet started.");
-        meter.CreateObservableCounter("divcon.program.tasks_executed", () => PerProgram(p => p.GetStatistics().TasksExecuted), "{task}", "Tasks of the program that ran.");
-        meter.CreateObservableCounter("divcon.program.idle_time", () => PerProgram(p => p.GetStatistics().IdleTime.TotalSeconds), "s", "Time the program's workers spent without one of its tasks.");
-        meter.CreateObservableCounter("divcon.program.core_time", () => PerProgram(p => p.GetStatistics().CoreTime.TotalSeconds), "s", "Core-time held: time workers served the program.");
-        meter.CreateObservableCounter("divcon.program.moves_in", () => PerProgram(p => p.MovesInTotal), "{move}", "Workers moved to the program.");
-        _moves = meter.CreateCounter<long>("divcon.scheduler.moves", "{move}", "Worker moves, tagged with the policy's reason and the trigger.");
-        _rejections = meter.CreateCounter<long>("divcon.scheduler.rejected_allocations", "{allocation}", "Policy results rejected as invalid.");
+        _tags = [new(SchedulingTelemetry.SchedulerType, "multiprogram"), new(SchedulingTelemetry.SchedulerId, Id)];
+        Meter meter = SchedulingTelemetry.CreateSchedulerMeter(_tags, () => WorkerCount, Budget);
+        meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramCoreCount, () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
+        meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramQueueLength, () => PerProgram(p => p.AvailableTasks), "{task}", "Tasks queued for the program and not yet started.");
+        meter.CreateObservableCounter(SchedulingTelemetry.ProgramExecutedTasks, () => PerProgram(p => p.GetStatistics().TasksExecuted), "{task}", "Tasks of the program that ran.");
+        meter.CreateObservableCounter(SchedulingTelemetry.ProgramWorkerTime, PerProgramWorkerTime, "s", "Time workers served the program, running its tasks (busy) or looking for one (idle); the sum is its core-time.");
+        meter.CreateObservableCounter(SchedulingTelemetry.ProgramMovesIn, () => PerProgram(p => p.MovesInTotal), "{move}", "Workers moved to the program.");
+        _moves = meter.CreateCounter<long>(SchedulingTelemetry.Moves, "{move}", "Worker moves, tagged with the policy's reason and the trigger.");
+        _rejections = meter.CreateCounter<long>(SchedulingTelemetry.RejectedAllocations, "{allocation}", "Policy results rejected as invalid.");
+        _compensationCounter = meter.CreateCounter<long>(SchedulingTelemetry.Compensations, "{worker}", "Compensating workers started because a program's workers were stuck in tasks with tasks queued, tagged with the program.");
+        _lateTaskCounter = meter.CreateCounter<long>(SchedulingTelemetry.LateTasks, "{task}", "Tasks queued from outside after their program was removed (or the scheduler disposed); they ran on the .NET thread pool.");
         return meter;
     }
 
@@ -37,12 +45,60 @@ public sealed partial class MultiProgramScheduler
     {
         foreach (ProgramHandle p in _applied.Programs)
         {
-            yield return new Measurement<T>(value(p), new KeyValuePair<string, object?>("program", p.Name), new KeyValuePair<string, object?>("program.id", p.Id));
+            yield return new Measurement<T>(value(p), ProgramTags(p));
+        }
+    }
+
+    private IEnumerable<Measurement<double>> PerProgramWorkerTime()
+    {
+        foreach (ProgramHandle p in _applied.Programs)
+        {
+            ProgramStatistics s = p.GetStatistics();
+            yield return new Measurement<double>(Math.Max(0, (s.CoreTime - s.IdleTime).TotalSeconds), [.. ProgramTags(p), new(SchedulingTelemetry.WorkerState, "busy")]);
+            yield return new Measurement<double>(s.IdleTime.TotalSeconds, [.. ProgramTags(p), new(SchedulingTelemetry.WorkerState, "idle")]);
+        }
+    }
+
+    private KeyValuePair<string, object?>[] ProgramTags(ProgramHandle p) =>
+        [.. _tags, new(SchedulingTelemetry.ProgramName, p.Name), new(SchedulingTelemetry.ProgramId, p.Id)];
+
+    /// <summary>
+    /// Exceptions thrown by MeterListener callbacks while recording a measurement: caught, so that telemetry never
+    /// leaves a repartitioning half done or kills a worker, and counted here.
+    /// </summary>
+    public long TelemetryErrors => Interlocked.Read(ref _telemetryErrors);
+
+    // Counter.Add runs MeterListener callbacks synchronously, on the mover's or a worker's thread (see the header).
+    private void SafeAdd(Counter<long>? counter, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        try
+        {
+            counter?.Add(1, tags);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            Interlocked.Increment(ref _telemetryErrors);
         }
     }
 
     private void RecordMove(AllocationReason reason, RepartitionTrigger trigger)
-        => _moves?.Add(1, new KeyValuePair<string, object?>("reason", reason.ToString()), new KeyValuePair<string, object?>("trigger", trigger.ToString()));
+        => SafeAdd(_moves, [.. _tags, new(SchedulingTelemetry.MoveReason, reason.ToString()), new(SchedulingTelemetry.MoveTrigger, trigger.ToString())]);
 
-    private void RecordRejection() => _rejections?.Add(1);
+    private void RecordRejection() => SafeAdd(_rejections, _tags);
+
+    private void RecordLateTask() => SafeAdd(_lateTaskCounter, _tags);
+
+    // Pool callbacks (monitor thread / the compensating worker's thread): on the timeline and the meter.
+    private void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
+    {
+        var program = set.Tag as ProgramHandle;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, AllocationReason.BlockingCompensation, RepartitionTrigger.BlockingCompensation));
+        SafeAdd(_compensationCounter, [.. _tags, new(SchedulingTelemetry.ProgramName, program?.Name), new(SchedulingTelemetry.StuckSlot, stuck.Slot)]);
+    }
+
+    private void RecordCompensationEnded(WorkQueueSet set, Worker compensating)
+    {
+        var program = set.Tag as ProgramHandle;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, program?.Id, null, AllocationReason.CompensationEnded, RepartitionTrigger.BlockingCompensation));
+    }
 }

@@ -51,6 +51,21 @@
 // availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever. Likewise a
 // program being removed whose workers are all on loan gets a repartitioning, which ends the loans.
 //
+// Blocking compensation (on by default, MultiProgramSchedulerOptions.CompensateBlocking): per program, the pool's
+// blocking monitor (BlockingMonitor.cs) adds a temporary compensating worker when the program has tasks queued, holds a
+// worker, and none of its tasks started or finished for CompensationDelay. The compensating worker serves that program
+// only, is not part of any allocation (policies never see it; it is never moved or lent), and retires when the worker
+// it stands in for returns from its task. Each start and exit is on the timeline (reason BlockingCompensation /
+// CompensationEnded, trigger BlockingCompensation, on a slot past the pool's) and counted on the meter. Off, the pool
+// never has more threads than processors (the harness's thesis schemes turn it off and record that).
+//
+// Calls from the pool's own workers (required: no self-deadlock): RemoveProgram from any task running on the pool is
+// rejected (the removal waits for a program's tasks, and may give that program the very worker the call blocks, issue
+// 14 defect 4); Dispose there runs on a new thread (below).
+//
+// Telemetry never breaks the mechanism: a MeterListener callback that throws inside Counter.Add (on the mover's path
+// in Apply, or on a worker's path when it lends itself) is caught and counted (TelemetryErrors).
+//
 // Dispose, in order: (1) refuse new programs; (2) remove every program as in DisposeMode (all closed and canceled
 // first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it; (4) shut the pool down and join every
 // worker; (5) dispose the meter. Called on one of the pool's own workers, Dispose runs these steps on a new thread
@@ -102,7 +117,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private long _repartitions;
     private string? _lastRejection;
 
-    /// <summary>Creates a scheduler with one pinned worker per processor this process may run on and equal shares.</summary>
+    /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and equal shares.</summary>
     public MultiProgramScheduler()
         : this(new MultiProgramSchedulerOptions())
     {
@@ -127,8 +142,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
             throw new ArgumentOutOfRangeException(nameof(options), options.TimelineCapacity, "TimelineCapacity must be at least 1.");
         }
 
+        Budget = ResolveBudget(options);
         int[] processors = ThreadAffinity.ValidateProcessors(
-            options.Processors ?? ThreadAffinity.GetProcessAffinity(), nameof(options.Processors)).ToArray();
+            options.Processors ?? Budget.SelectProcessors(), nameof(options.Processors)).ToArray();
+        BudgetWarning = Budget.CheckWorkers(processors.Length);
         Action<int>? pinner = null;
         if (!options.Unpinned)
         {
@@ -141,6 +158,11 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 throw new PlatformNotSupportedException(
                     $"Pinning threads is not supported on {System.Runtime.InteropServices.RuntimeInformation.OSDescription}. Set BestEffortPinning or Unpinned to run the workers unpinned.");
             }
+        }
+
+        if (options.CompensateBlocking)
+        {
+            WorkStealingSchedulerOptions.ValidateCompensation(options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
         }
 
         _policy = options.Policy ?? _fallback;
@@ -157,6 +179,13 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _pool = new WorkerPool(options.ThreadName, processors.Length, pinner is null ? null : processors, pinner);
         _pool.StealGroups = groups;
         _pool.StealingScope = options.StealingScope;
+        if (options.CompensateBlocking)
+        {
+            _pool.EnableCompensation(options.MaxCompensatingWorkers, options.CompensationDelay);
+            _pool.Compensated = RecordCompensation;
+            _pool.CompensationEnded = RecordCompensationEnded;
+        }
+
         _lendingOption = options.IdleLending;
         _applied = Applied.Empty(processors.Length);
 
@@ -259,6 +288,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
             ThrowIfDisposed();
             var program = new ProgramHandle(this, _nextProgramId++, name, scalability, scalabilityTable, _pool, ProcessorOf);
             program.Queues.Tag = program;
+            program.Queues.LateTaskQueued = RecordLateTask;
+            _pool.Watch(program.Queues);
             _programs.Add(program);
             Timeline.NameProgram(program.Id, name);
             RepartitionNeedsLock(RepartitionTrigger.ProgramArrival);
@@ -272,7 +303,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// to the other programs. Blocks until then.
     /// </summary>
     /// <exception cref="ArgumentException">The program belongs to another scheduler.</exception>
-    /// <exception cref="InvalidOperationException">The program was already removed (or is being removed), or the call comes from one of its own tasks.</exception>
+    /// <remarks>
+    /// Waits for the tasks queued or running, not for async methods suspended in an <c>await</c>: a continuation that
+    /// comes back after the removal runs on the .NET thread pool and is counted in <see cref="ProgramHandle.LateTasks"/>
+    /// (await the program's own work first to have it run on the program's workers).
+    /// </remarks>
+    /// <exception cref="InvalidOperationException">The program was already removed (or is being removed), or the call comes from a task running on this scheduler's workers.</exception>
     public void RemoveProgram(ProgramHandle program, ProgramRemoval mode = ProgramRemoval.WaitForTasks)
     {
         ArgumentNullException.ThrowIfNull(program);
@@ -286,9 +322,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
             throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
         }
 
-        if (ReferenceEquals(Worker.Current?.Serving, program.Queues))
+        // Any worker of the pool (compensating ones too), or any thread running one of the program's own tasks (a
+        // LongRunning one on its dedicated thread, a late one on the thread pool): the removal would wait for itself.
+        if (_pool.IsCurrentThreadAWorker || ReferenceEquals(TaskScheduler.Current, program.Scheduler))
         {
-            throw new InvalidOperationException($"Program {program} cannot be removed from one of its own tasks: the removal waits for its tasks to finish.");
+            throw new InvalidOperationException(
+                $"Program {program} cannot be removed from a task running on this scheduler's workers: the removal waits for the program's tasks and may need the very worker that would wait. Call RemoveProgram from another thread (for example inside Task.Run).");
         }
 
         BeginRemoval(program, mode);
@@ -327,7 +366,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 workers,
                 new Dictionary<int, int>(applied.CoresById),
                 applied.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
-                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray());
+                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray()) { BudgetWarning = BudgetWarning };
         }
     }
 
@@ -421,6 +460,14 @@ public sealed partial class MultiProgramScheduler : IDisposable
         int sleepMs = 0;
         while (!program.Queues.IsIdle())
         {
+            bool explored = false;
+            ScheduleHook.Spin("removal.poll", ref explored);
+            if (explored)
+            {
+                EnsureServedIfUnserved(program);
+                continue;
+            }
+
             if (!spinner.NextSpinWillYield)
             {
                 spinner.SpinOnce();
@@ -429,22 +476,28 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
             Thread.Sleep(sleepMs);
             sleepMs = Math.Min(sleepMs + 1, 5);
-            if (CoresOf(program) == 0 || program.ServingWorkers == 0)
-            {
-                // A repartitioning since (or the number of programs being removed at once) left it no worker, or its
-                // workers are on loan (with no tick, a loan to a program that never runs dry would never end).
-                lock (_lock)
-                {
-                    EnsureServedNeedsLock(program);
-                }
-            }
+            EnsureServedIfUnserved(program);
         }
 
         lock (_lock)
         {
             _programs.Remove(program);
             program.IsRemoved = true;
+            _pool.Unwatch(program.Queues);
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
+        }
+    }
+
+    private void EnsureServedIfUnserved(ProgramHandle program)
+    {
+        if (CoresOf(program) == 0 || program.ServingWorkers == 0)
+        {
+            // A repartitioning since (or the number of programs being removed at once) left it no worker, or its
+            // workers are on loan (with no tick, a loan to a program that never runs dry would never end).
+            lock (_lock)
+            {
+                EnsureServedNeedsLock(program);
+            }
         }
     }
 
@@ -486,7 +539,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 }
             }
 
-            spinner.SpinOnce(sleep1Threshold: 1);
+            bool explored = false;
+            ScheduleHook.Spin("dispose.wait-removals", ref explored);
+            if (!explored)
+            {
+                spinner.SpinOnce(sleep1Threshold: 1);
+            }
         }
 
         _stopRepartitioner = true;
@@ -645,6 +703,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         // reads this snapshot while its assignment still says otherwise treats it as a loan and goes to its new home
         // itself, which is where the moves below put it anyway. Published after them, a worker already moved could read
         // the old homes, take its new set for a loan, and move itself back over the mover's decision.
+        ScheduleHook.Yield("apply.publish");
         var applied = new Applied(programs, cores, scalabilities, owners, homes, _applied.Homes, reasons, trigger, lending, rule, LendingBuffers(programs.Length));
         _applied = applied;
         if (lending != _poolLending)

@@ -9,8 +9,17 @@ public sealed class MultiProgramSchedulerOptions
     /// <summary>The default repartitioning interval (100 ms, thesis §5.3.4).</summary>
     public static readonly TimeSpan DefaultRepartitionInterval = TimeSpan.FromMilliseconds(100);
 
-    /// <summary>Processors to pin one worker each to; null: every processor this process may run on.</summary>
+    /// <summary>
+    /// Processors to pin one worker each to; null: one worker per core of the CPU budget
+    /// (<see cref="CpuBudget.Cores"/>), on <see cref="CpuBudget.SelectProcessors()"/>: every processor this process
+    /// may run on, or under a cgroup CPU quota that allows fewer, that many packed into as few cache groups as
+    /// possible. A list longer than the budget is honoured, with <see cref="MultiProgramScheduler.BudgetWarning"/>
+    /// saying so.
+    /// </summary>
     public IReadOnlyList<int>? Processors { get; init; }
+
+    /// <summary>The CPU budget to size the pool by; null: <see cref="CpuBudget.Detect"/> when the scheduler is created.</summary>
+    public CpuBudget? Budget { get; init; }
 
     /// <summary>Where pinning is impossible: false throws <see cref="PlatformNotSupportedException"/>, true runs unpinned.</summary>
     public bool BestEffortPinning { get; init; }
@@ -69,4 +78,19 @@ public sealed class MultiProgramSchedulerOptions
 
     /// <summary>Prefix of the worker threads' names.</summary>
     public string ThreadName { get; init; } = "DivCon mp worker";
+
+    /// <summary>
+    /// Blocking compensation, per program (default on): when a program holding a worker has tasks queued but none of
+    /// its tasks started or finished for <see cref="CompensationDelay"/>, a temporary compensating worker thread serves
+    /// that program (outside any allocation, at most <see cref="MaxCompensatingWorkers"/> per program) until the worker
+    /// it stands in for returns from its task. LongRunning tasks run on a dedicated thread. Off: never more worker
+    /// threads than processors, and blocking user code can deadlock its program (the thesis's setting).
+    /// </summary>
+    public bool CompensateBlocking { get; init; } = true;
+
+    /// <summary>How long a program must stall before a compensating worker is added; 1 ms to 1 hour.</summary>
+    public TimeSpan CompensationDelay { get; init; } = WorkStealingSchedulerOptions.DefaultCompensationDelay;
+
+    /// <summary>The most compensating workers alive at once per program; 1 to 4096.</summary>
+    public int MaxCompensatingWorkers { get; init; } = WorkStealingSchedulerOptions.DefaultMaxCompensatingWorkers;
 }

@@ -11,4 +11,8 @@ public sealed record MultiProgramSnapshot(
     IReadOnlyList<int?> WorkerPrograms,
     IReadOnlyDictionary<int, int> CoresByProgram,
     IReadOnlyDictionary<int, int> AvailableTasksByProgram,
-    IReadOnlyList<int?> WorkerServing);
+    IReadOnlyList<int?> WorkerServing)
+{
+    /// <summary>Set when the pool has more workers than the CPU budget (an explicit processor list won over it); null otherwise.</summary>
+    public string? BudgetWarning { get; init; }
+}

@@ -68,10 +68,19 @@ public sealed class ProgramHandle
     /// <summary>Tasks queued and not yet started: a sum of per-slot counters (O(workers)), not a queue walk.</summary>
     public int AvailableTasks => _scheduler.Queues.AvailableTasks;
 
-    /// <summary>True once the program has been removed (its scheduler then rejects new tasks).</summary>
+    /// <summary>
+    /// Tasks queued from outside the program's tasks after its removal began (typically await continuations coming
+    /// back late): they ran on the .NET thread pool instead of being lost.
+    /// </summary>
+    public long LateTasks => _scheduler.Queues.LateTasks;
+
+    /// <summary>Compensating workers started for the program because its workers were stuck in tasks with tasks queued.</summary>
+    public long Compensations => _scheduler.Queues.Compensations;
+
+    /// <summary>True once the program has been removed (a task queued to it from outside then runs late, see <see cref="LateTasks"/>).</summary>
     public bool IsRemoved { get; internal set; }
 
-    /// <summary>True from the start of its removal: its scheduler rejects tasks from outside its own tasks.</summary>
+    /// <summary>True from the start of its removal: tasks queued from outside its own tasks then run late (<see cref="LateTasks"/>).</summary>
     public bool IsRemoving { get; internal set; }
 
     /// <summary>The scheduler the program belongs to.</summary>

@@ -6,7 +6,9 @@ namespace DivCon.Multiprogramming;
 /// A program's <see cref="TaskScheduler"/>: the same queue machinery as <see cref="WorkStealingTaskScheduler"/>
 /// (a <see cref="WorkQueueSet"/>: global queue + one deque per worker slot), with threads lent by the
 /// MultiProgramScheduler's pool instead of owned. Queuing and inlining rules are WorkQueueSet's: own deque on a
-/// worker serving this program, global queue otherwise; inlining only on a worker serving this program.
+/// worker serving this program, global queue otherwise; inlining only on a worker serving this program (so a task of
+/// another program waiting for one of ours never runs it on its own worker); LongRunning tasks on a dedicated thread
+/// when compensation is on.
 /// </summary>
 internal sealed class ProgramTaskScheduler : TaskScheduler, ITaskExecutor
 {
@@ -24,6 +26,11 @@ internal sealed class ProgramTaskScheduler : TaskScheduler, ITaskExecutor
     protected override void QueueTask(Task task)
     {
         ArgumentNullException.ThrowIfNull(task);
+        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _queues.TryRunDedicated(task))
+        {
+            return;
+        }
+
         _queues.Enqueue(task);
     }
 

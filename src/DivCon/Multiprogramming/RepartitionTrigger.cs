@@ -20,4 +20,10 @@ public enum RepartitionTrigger
     /// back to its own (idle lending: the policy's borrower rule, no allocation).
     /// </summary>
     IdleLending,
+
+    /// <summary>
+    /// The blocking monitor started a compensating worker for a program whose workers were stuck in tasks with tasks
+    /// queued, or one ended (MultiProgramSchedulerOptions.CompensateBlocking).
+    /// </summary>
+    BlockingCompensation,
 }

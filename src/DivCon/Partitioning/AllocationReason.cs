@@ -47,4 +47,13 @@ public enum AllocationReason
     /// to had no task it could find (idle lending, <see cref="T:DivCon.Partitioning.IdleLending"/>).
     /// </summary>
     LoanReturn,
+
+    /// <summary>
+    /// A compensating worker (a temporary thread past the pool's slots) started for a program whose workers were all
+    /// stuck in tasks while it had tasks queued (blocking compensation).
+    /// </summary>
+    BlockingCompensation,
+
+    /// <summary>A compensating worker ended: the worker it stood in for returned, or it found nothing to do.</summary>
+    CompensationEnded,
 }

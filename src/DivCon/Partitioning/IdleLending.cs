@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Idle lending as a pure rule (DESIGN.md §4, "beyond the thesis" (c)): which program an idle worker should serve
+/// Idle lending as a pure rule (docs/DESIGN.md §4, "beyond the thesis" (c)): which program an idle worker should serve
 /// until the next decision (or until that program runs out of tasks), instead of idling for up to a whole interval.
 /// </summary>
 /// <remarks>
@@ -21,7 +21,7 @@ namespace DivCon.Partitioning;
 /// each program's available-task counter, and p as the lender. The counts may be slightly stale, and several idle
 /// workers may ask at once: a wrong pick costs one idle check, not correctness. An index out of range, p itself or an
 /// exception means no loan (and counts as a rejected decision).</item>
-/// <item>If it gets a program b ≠ -1, it moves to b with the ordinary move protocol (DESIGN.md §3: finish the
+/// <item>If it gets a program b ≠ -1, it moves to b with the ordinary move protocol (docs/DESIGN.md §3: finish the
 /// current task, return p's local tasks to p's global queue, start with b's global queue), counts itself as
 /// serving b, and records <see cref="AllocationReason.IdleLending"/> on the allocation timeline.</item>
 /// <item>It serves b until the next allocation is published (then it goes wherever that allocation puts its slot)

@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Turns per-program core counts into worker slot owners (DESIGN.md §4, "Placement"). Pure, like the policies.
+/// Turns per-program core counts into worker slot owners (docs/DESIGN.md §4, "Placement"). Pure, like the policies.
 /// </summary>
 /// <remarks>
 /// <para>Rules, in order:</para>

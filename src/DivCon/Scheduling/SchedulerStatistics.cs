@@ -59,4 +59,10 @@ public sealed class SchedulerStatistics
 
     /// <summary>Time all workers spent without a task (I_P).</summary>
     public TimeSpan IdleTime { get; }
+
+    /// <summary>
+    /// Set when the scheduler runs more workers than its CPU budget (an explicit worker count or processor list won
+    /// over it): what the budget is and why exceeding it costs. Null otherwise.
+    /// </summary>
+    public string? BudgetWarning { get; init; }
 }

@@ -11,12 +11,14 @@ internal sealed class StatisticsWindow
 {
     private readonly WorkQueueSet _set;
     private readonly Func<int, int?> _processorOf;
+    private readonly string? _budgetWarning;
     private Baseline _baseline;
 
-    public StatisticsWindow(WorkQueueSet set, Func<int, int?> processorOf)
+    public StatisticsWindow(WorkQueueSet set, Func<int, int?> processorOf, string? budgetWarning = null)
     {
         _set = set;
         _processorOf = processorOf;
+        _budgetWarning = budgetWarning;
         _baseline = Capture(Stopwatch.GetTimestamp());
     }
 
@@ -26,15 +28,16 @@ internal sealed class StatisticsWindow
     {
         Baseline baseline = Volatile.Read(ref _baseline);
         long now = Stopwatch.GetTimestamp();
-        var workers = new WorkerStatistics[_set.SlotCount];
+        // The pool's slots, then the compensating slots used so far (unpinned: no processor).
+        var workers = new WorkerStatistics[_set.UsedSlotCount];
         for (int i = 0; i < workers.Length; i++)
         {
-            WorkerCounterValues v = _set.ReadCounters(i, now) - baseline.Values[i];
+            WorkerCounterValues v = _set.ReadCounters(i, now) - (i < baseline.Values.Length ? baseline.Values[i] : default);
             workers[i] = new WorkerStatistics(
-                i, _processorOf(i), v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
+                i, i < _set.SlotCount ? _processorOf(i) : null, v.TasksExecuted, v.Steals, ToTimeSpan(v.StealTicks), ToTimeSpan(v.BusyTicks), ToTimeSpan(v.IdleTicks), v.LocalSteals, v.RemoteSteals);
         }
 
-        return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers);
+        return new SchedulerStatistics(ToTimeSpan(now - baseline.Timestamp), workers) { BudgetWarning = _budgetWarning };
     }
 
     internal static TimeSpan ToTimeSpan(long stopwatchTicks)
@@ -42,7 +45,7 @@ internal sealed class StatisticsWindow
 
     private Baseline Capture(long now)
     {
-        var values = new WorkerCounterValues[_set.SlotCount];
+        var values = new WorkerCounterValues[_set.UsedSlotCount];
         for (int i = 0; i < values.Length; i++)
         {
             values[i] = _set.ReadCounters(i, now);

@@ -48,10 +48,22 @@
 //   are busy, or which holds none, can borrow an idle worker of another program (MultiProgramScheduler.cs: the loan
 //   ends when the borrower runs dry or at the next repartitioning).
 //
+// Compensating slots: besides one slot per pool worker, a set has pool.MaxCompensatingWorkers more, lent one at a
+// time to a compensating worker (Worker.cs, BlockingMonitor.cs) and returned when it exits. Thieves and HasVisibleWork
+// sweep the slots in use (_activeSlots, a high-water mark that only grows; a slot's counters are zero until it is
+// first used), and so do the counter sums (AvailableTasks, IsIdle: see there why its exactness survives).
+//
+// Late tasks (required: a continuation is never lost, issue 14 defect 3): once the set is closed (Dispose, removal),
+// a task queued from outside its workers (typically an await continuation coming back on a timer or I/O thread) is
+// neither rejected nor dropped: it runs on a .NET thread-pool thread, outside the pool (whose workers no longer serve
+// the set), and is counted (LateTasks). Rejecting it would be silent: the TPL swallows a scheduler's exception for an
+// await continuation, which then never runs and its async method never completes.
+//
 // External queuing and shutdown (required: a task accepted is never stranded)
 //   An outside producer increments _externalInFlight (full fence), then reads _acceptingExternal; the closer writes
-//   _acceptingExternal = false, then (after a fence) workers decide to exit only when no work is visible and
-//   _externalInFlight is zero. So an accepted external task is always visible to a worker that could exit.
+//   _acceptingExternal = false, then (after a fence) workers decide to exit only when the set is idle (nothing queued
+//   or running, IsIdle) and _externalInFlight is zero. So an accepted external task is always visible to a worker that
+//   could exit, and a running task that queues a child always has a worker left to run it.
 //   Tasks queued by the set's own workers are accepted while they run (the work already started may finish).
 //
 // Counting without a shared write on the worker's path: each slot has monotone counters that only its worker
@@ -99,6 +111,28 @@ internal sealed class WorkQueueSet
     // Written by the closer (Close), read by outside producers.
     private volatile bool _acceptingExternal = true;
 
+    // Slots below this may hold tasks (regular slots, and compensating slots ever lent). Raised under _slotLock.
+    private volatile int _activeSlots;
+
+    // Compensating slots returned by exited compensating workers (under _slotLock), and the next never-used one.
+    private readonly Stack<int> _freeSlots = new();
+    private readonly object _slotLock = new();
+    private int _nextSlot;
+
+    // Late tasks run on the thread pool after close (Interlocked).
+    private long _lateTasks;
+
+    // LongRunning tasks running on their own thread (Interlocked: +1 before the thread starts, -1 when the task returns),
+    // and how many ran.
+    private PaddedCounter _dedicatedRunning;
+    private long _dedicatedTasks;
+
+    /// <summary>Optional: called once per late task (the MultiProgramScheduler's meter).</summary>
+    public Action? LateTaskQueued { get; set; }
+
+    // Compensating workers started for this set (Interlocked by the blocking monitor).
+    private long _compensations;
+
     public WorkQueueSet(WorkerPool pool, ITaskExecutor executor, string name, int dequeInitialCapacity = WorkStealingDeque<Task>.DefaultInitialCapacity, int dequeStartIndex = 0)
     {
         _pool = pool;
@@ -106,21 +140,91 @@ internal sealed class WorkQueueSet
         _stealGroups = pool.StealGroups;
         _scope = pool.StealingScope;
         Name = name;
-        _deques = new WorkStealingDeque<Task>[pool.WorkerCount];
+        int slots = pool.WorkerCount + pool.MaxCompensatingWorkers;
+        _deques = new WorkStealingDeque<Task>[slots];
         for (int i = 0; i < _deques.Length; i++)
         {
             _deques[i] = new WorkStealingDeque<Task>(dequeInitialCapacity, dequeStartIndex);
         }
 
-        _counters = new WorkerCounters[pool.WorkerCount];
+        _counters = new WorkerCounters[slots];
+        _activeSlots = pool.WorkerCount;
+        _nextSlot = pool.WorkerCount;
     }
 
     public string Name { get; }
 
+    /// <summary>Tasks run on the thread pool because they were queued from outside after the set was closed.</summary>
+    public long LateTasks => Interlocked.Read(ref _lateTasks);
+
+    /// <summary>Compensating workers started for this set.</summary>
+    public long Compensations => Interlocked.Read(ref _compensations);
+
+    /// <summary>Slots that ever served (the pool's, then compensating slots ever lent): statistics cover these.</summary>
+    public int UsedSlotCount => _activeSlots;
+
+    /// <summary>Blocking monitor: a free compensating slot (marked in use), or -1 when all are in use.</summary>
+    internal int AcquireCompensatingSlot()
+    {
+        lock (_slotLock)
+        {
+            int slot;
+            if (_freeSlots.Count > 0)
+            {
+                slot = _freeSlots.Pop();
+            }
+            else if (_nextSlot < _deques.Length)
+            {
+                slot = _nextSlot++;
+                // Release: a thief that reads the new count sweeps the new slot (its deque exists from the start).
+                _activeSlots = _nextSlot;
+            }
+            else
+            {
+                return -1;
+            }
+
+            return slot;
+        }
+    }
+
+    /// <summary>Blocking monitor: a compensating worker was started for this set.</summary>
+    internal void CountCompensation() => Interlocked.Increment(ref _compensations);
+
+    /// <summary>A compensating worker that left its slot (after Leave: its deque is drained) gives it back.</summary>
+    internal void ReleaseCompensatingSlot(int slot)
+    {
+        lock (_slotLock)
+        {
+            _freeSlots.Push(slot);
+        }
+    }
+
+    /// <summary>
+    /// Blocking monitor: a progress stamp (tasks taken plus tasks finished, all slots) and whether tasks are queued.
+    /// Racy; two equal stamps an interval apart with tasks queued mean nobody took or finished a task meanwhile.
+    /// </summary>
+    internal long ProgressStamp()
+    {
+        long stamp = 0;
+        int active = _activeSlots;
+        for (int i = 0; i < active; i++)
+        {
+            stamp += Volatile.Read(ref _counters[i].Taken) + Volatile.Read(ref _counters[i].Finished);
+        }
+
+        return stamp;
+    }
+
+    /// <summary>Blocking monitor: true when the worker of <paramref name="slot"/> is inside a task (taken, not finished).</summary>
+    internal bool IsRunningTask(int slot)
+        => Volatile.Read(ref _counters[slot].Taken) > Volatile.Read(ref _counters[slot].Finished);
+
     /// <summary>The owner's object for this set (the MultiProgramScheduler's program handle); set once, before use.</summary>
     public object? Tag { get; set; }
 
-    public int SlotCount => _deques.Length;
+    /// <summary>The pool's worker slots (compensating slots come after these).</summary>
+    public int SlotCount => _pool.WorkerCount;
 
     public WorkerPool Pool => _pool;
 
@@ -132,7 +236,8 @@ internal sealed class WorkQueueSet
         get
         {
             long sum = Volatile.Read(ref _externalQueued.Value);
-            for (int i = 0; i < _counters.Length; i++)
+            int active = _activeSlots;
+            for (int i = 0; i < active; i++)
             {
                 sum += Volatile.Read(ref _counters[i].Pushed) - Volatile.Read(ref _counters[i].Taken);
             }
@@ -147,8 +252,10 @@ internal sealed class WorkQueueSet
     /// </summary>
     public bool IsIdle()
     {
+        ScheduleHook.Yield("idle.read");
         long finished = 0;
-        for (int i = 0; i < _counters.Length; i++)
+        int active = _activeSlots;
+        for (int i = 0; i < active; i++)
         {
             finished += Volatile.Read(ref _counters[i].Finished); // acquire: pairs with the Volatile.Write in Execute
         }
@@ -157,9 +264,16 @@ internal sealed class WorkQueueSet
         Interlocked.MemoryBarrier();
         // In flight before queued: a producer increments _externalQueued before it leaves _externalInFlight, so an
         // outside task is counted by at least one of the two reads (twice at worst, which only reads "not idle").
-        long pushed = Volatile.Read(ref _externalInFlight.Value);
+        // A dedicated (LongRunning) task counts as one running task; read before the outside queue count, which then
+        // includes every task it queued before it returned.
+        long pushed = Volatile.Read(ref _dedicatedRunning.Value);
+        pushed += Volatile.Read(ref _externalInFlight.Value);
         pushed += Volatile.Read(ref _externalQueued.Value);
-        for (int i = 0; i < _counters.Length; i++)
+
+        // The slots in use read again, after the finished counts (compensating slots, header): a finished task's push
+        // happened in a slot already in use before it was taken and finished, so this count includes it.
+        active = _activeSlots;
+        for (int i = 0; i < active; i++)
         {
             pushed += Volatile.Read(ref _counters[i].Pushed);
         }
@@ -182,8 +296,9 @@ internal sealed class WorkQueueSet
 
             // Count, then publish (required by IsIdle): the deque's publication is a release, so a thief that takes
             // and finishes this task, and a reader that then sees its Finished count, also see this push counted.
-            _counters[slot].Pushed++; // owner only
+            WorkerCounters.Bump(ref _counters[slot].Pushed); // owner only
             _deques[slot].LocalPush(task);
+            ScheduleHook.Yield("enqueue.local-published");
             SignalWork();
         }
         else
@@ -198,11 +313,13 @@ internal sealed class WorkQueueSet
         // Full fence: pairs with Close's write of _acceptingExternal and the exiting worker's read of
         // _externalInFlight (WorkerMayExit): either we see the close, or the worker sees us in flight.
         Interlocked.Increment(ref _externalInFlight.Value);
+        ScheduleHook.Yield("external.in-flight");
         try
         {
             if (!_acceptingExternal)
             {
-                throw new ObjectDisposedException(Name, $"{Name} no longer accepts tasks: it has been disposed or removed.");
+                RunLate(task);
+                return;
             }
 
             _global.Enqueue(task);
@@ -213,7 +330,49 @@ internal sealed class WorkQueueSet
             Interlocked.Decrement(ref _externalInFlight.Value);
         }
 
+        ScheduleHook.Yield("external.published");
         SignalWork();
+    }
+
+    /// <summary>
+    /// A LongRunning task: on a dedicated thread outside the pool when compensation is on (false: queue it as usual).
+    /// Counted as running until it returns, so Dispose and removal wait for it (IsIdle).
+    /// </summary>
+    public bool TryRunDedicated(Task task)
+    {
+        if (_pool.MaxCompensatingWorkers == 0 || !_acceptingExternal)
+        {
+            return false; // compensation off: no thread beyond the pool; closed: the usual path (late or a worker's child)
+        }
+
+        Interlocked.Increment(ref _dedicatedRunning.Value); // before the thread can run it (IsIdle reads it)
+        Interlocked.Increment(ref _dedicatedTasks);
+        var thread = new Thread(static state =>
+        {
+            var (set, t) = ((WorkQueueSet, Task))state!;
+            try
+            {
+                set._executor.ExecuteTask(t);
+            }
+            finally
+            {
+                Interlocked.Decrement(ref set._dedicatedRunning.Value);
+            }
+        })
+        { IsBackground = true, Name = "DivCon long-running" };
+        thread.Start((this, task));
+        return true;
+    }
+
+    /// <summary>LongRunning tasks run on a dedicated thread.</summary>
+    public long DedicatedTasks => Interlocked.Read(ref _dedicatedTasks);
+
+    // See the header (late tasks): on the thread pool, counted, never rejected.
+    private void RunLate(Task task)
+    {
+        Interlocked.Increment(ref _lateTasks);
+        LateTaskQueued?.Invoke();
+        ThreadPool.UnsafeQueueUserWorkItem(static state => state.Executor.ExecuteTask(state.Task), (Executor: _executor, Task: task), preferLocal: false);
     }
 
     /// <summary>Producer side of the no-lost-wake-up protocol (see the header).</summary>
@@ -223,8 +382,11 @@ internal sealed class WorkQueueSet
         // No fence here (required ordering, not free): these volatile loads follow the task's volatile publication in
         // program order; the hardware reordering of store and loads is closed by the sleeper's process-wide barrier in
         // Worker.Park (see the header).
+        _pool.ArmBlockingMonitor();
+        ScheduleHook.Yield("signal.read-parked");
         if (Volatile.Read(ref _parked.Value) != 0)
         {
+            ScheduleHook.Yield("signal.read-searching");
             if (Volatile.Read(ref _searching.Value) == 0 && Volatile.Read(ref _wakePending.Value) == 0)
             {
                 WakeSearcher();
@@ -244,6 +406,7 @@ internal sealed class WorkQueueSet
     private void WakeSearcher()
     {
         // CAS: a full fence; only one waker at a time holds the token.
+        ScheduleHook.Yield("wake.take-token");
         while (Interlocked.CompareExchange(ref _wakePending.Value, 1, 0) == 0)
         {
             if (_pool.TryWakeParkedOn(this))
@@ -251,15 +414,22 @@ internal sealed class WorkQueueSet
                 return; // the woken worker releases the token in Worker.Park (OnUnparked)
             }
 
+            ScheduleHook.Yield("wake.release-token");
             // Nobody to wake: every parked worker was being woken by someone else, or none is parked any more. A
             // producer may have skipped its wake-up because it read our token: release it, let every processor fence
             // (the producer's task is then visible here), and look again.
             Volatile.Write(ref _wakePending.Value, 0);
             Interlocked.MemoryBarrierProcessWide();
+
+            // A poll (for the explorer): another worker's wake-up is on its way and this loop waits for it to land.
+            bool polled = false;
+            ScheduleHook.Spin("wake.recheck", ref polled);
             if (Volatile.Read(ref _parked.Value) == 0 || Volatile.Read(ref _searching.Value) != 0 || !HasVisibleWork())
             {
                 return;
             }
+
+            ScheduleHook.Yield("wake.take-token");
         }
     }
 
@@ -273,7 +443,11 @@ internal sealed class WorkQueueSet
     }
 
     /// <summary>Worker: starts searching (its first spin of the idle path, header).</summary>
-    public void StartSearching() => Interlocked.Increment(ref _searching.Value);
+    public void StartSearching()
+    {
+        ScheduleHook.Yield("search.start");
+        Interlocked.Increment(ref _searching.Value);
+    }
 
     /// <summary>
     /// Worker: stops searching other than by parking (it found a task, was moved, exits). The last searcher wakes a
@@ -282,6 +456,7 @@ internal sealed class WorkQueueSet
     public void StopSearching()
     {
         // Interlocked: a full fence, so the parked count read next is not older than the decrement.
+        ScheduleHook.Yield("search.stop");
         if (Interlocked.Decrement(ref _searching.Value) == 0 && Volatile.Read(ref _parked.Value) != 0)
         {
             WakeSearcher();
@@ -294,6 +469,7 @@ internal sealed class WorkQueueSet
     /// </summary>
     public void OnParking(bool searching)
     {
+        ScheduleHook.Yield("park.count");
         if (searching)
         {
             Interlocked.Decrement(ref _searching.Value);
@@ -308,8 +484,11 @@ internal sealed class WorkQueueSet
     /// </summary>
     public void OnUnparked()
     {
+        ScheduleHook.Yield("unpark.parked");
         Interlocked.Decrement(ref _parked.Value);
+        ScheduleHook.Yield("unpark.searching");
         Interlocked.Increment(ref _searching.Value);
+        ScheduleHook.Yield("unpark.release-token");
         if (Volatile.Read(ref _wakePending.Value) != 0)
         {
             Volatile.Write(ref _wakePending.Value, 0);
@@ -333,7 +512,7 @@ internal sealed class WorkQueueSet
         Task? task = _deques[slot].LocalPop();
         if (task is not null)
         {
-            _counters[slot].Taken++; // owner only
+            WorkerCounters.Bump(ref _counters[slot].Taken); // owner only
         }
 
         return task;
@@ -344,7 +523,7 @@ internal sealed class WorkQueueSet
     {
         if (_deques[slot].LocalFindAndPop(task))
         {
-            _counters[slot].Taken++;
+            WorkerCounters.Bump(ref _counters[slot].Taken);
             return true;
         }
 
@@ -354,9 +533,10 @@ internal sealed class WorkQueueSet
     /// <summary>Worker at <paramref name="slot"/>: the oldest task of the global queue, or null.</summary>
     public Task? TryDequeueGlobal(int slot)
     {
+        ScheduleHook.Yield("global.dequeue");
         if (_global.TryDequeue(out Task? task))
         {
-            _counters[slot].Taken++;
+            WorkerCounters.Bump(ref _counters[slot].Taken);
             return task;
         }
 
@@ -377,7 +557,8 @@ internal sealed class WorkQueueSet
     public Task? TrySteal(int slot, ref uint random, ref bool missed, out bool remote)
     {
         remote = false;
-        int n = _deques.Length;
+        ScheduleHook.Yield("steal");
+        int n = _activeSlots;
         if (n == 1)
         {
             return null;
@@ -390,7 +571,8 @@ internal sealed class WorkQueueSet
         x ^= x << 5;
         random = x;
         StealGroups? groups = _stealGroups;
-        if (groups is not null && _scope == StealingScope.CacheGroupFirst)
+        int workers = _pool.WorkerCount;
+        if (groups is not null && _scope == StealingScope.CacheGroupFirst && slot < workers)
         {
             Task? task = SweepList(slot, groups.Local[slot], x, ref missed);
             if (task is not null)
@@ -400,6 +582,17 @@ internal sealed class WorkQueueSet
 
             task = SweepList(slot, groups.Remote[slot], x >> 16, ref missed);
             remote = task is not null;
+
+            // Then the compensating slots in use (no group): a failed sweep still means every other slot was visited.
+            for (int extra = workers; task is null && extra < n; extra++)
+            {
+                task = _deques[extra].TrySteal(ref missed);
+                if (task is not null)
+                {
+                    WorkerCounters.Bump(ref _counters[slot].Taken);
+                }
+            }
+
             return task;
         }
 
@@ -411,7 +604,12 @@ internal sealed class WorkQueueSet
     // Every other slot once, from start on (wrapping); the victim robbed, if any.
     private Task? SweepAll(int slot, int start, ref bool missed, out int victim)
     {
-        int n = _deques.Length;
+        int n = _activeSlots;
+        if (start >= n)
+        {
+            start = 0;
+        }
+
         for (int k = 0; k < n; k++)
         {
             victim = start + k;
@@ -428,7 +626,7 @@ internal sealed class WorkQueueSet
             Task? task = _deques[victim].TrySteal(ref missed);
             if (task is not null)
             {
-                _counters[slot].Taken++;
+                WorkerCounters.Bump(ref _counters[slot].Taken);
                 return task;
             }
         }
@@ -457,7 +655,7 @@ internal sealed class WorkQueueSet
             Task? task = _deques[victims[i]].TrySteal(ref missed);
             if (task is not null)
             {
-                _counters[slot].Taken++;
+                WorkerCounters.Bump(ref _counters[slot].Taken);
                 return task;
             }
         }
@@ -468,14 +666,17 @@ internal sealed class WorkQueueSet
     /// <summary>Any thread: true when some queue of the set holds a task (racy; used before parking and exiting).</summary>
     public bool HasVisibleWork()
     {
+        ScheduleHook.Yield("visible-work.global");
         if (!_global.IsEmpty)
         {
             return true;
         }
 
-        foreach (WorkStealingDeque<Task> deque in _deques)
+        ScheduleHook.Yield("visible-work.deques");
+        int active = _activeSlots;
+        for (int i = 0; i < active; i++)
         {
-            if (deque.CanSteal)
+            if (_deques[i].CanSteal)
             {
                 return true;
             }
@@ -485,19 +686,20 @@ internal sealed class WorkQueueSet
     }
 
     /// <summary>
-    /// True when a worker of a shutting-down pool may stop serving this set: nothing queued and no outside producer
-    /// between its acceptance check and its enqueue.
+    /// True when a worker of a shutting-down pool may stop serving this set: closed and idle, i.e. nothing queued,
+    /// nothing running (a running task may still queue a child and wait for it) and no outside producer between its
+    /// acceptance check and its enqueue (IsIdle counts those).
     /// </summary>
     public bool IsQuiescentForExit()
     {
-        // Full fence: pairs with EnqueueExternal's increment of _externalInFlight (see the header).
-        Interlocked.MemoryBarrier();
-        return Volatile.Read(ref _externalInFlight.Value) == 0 && !HasVisibleWork();
+        ScheduleHook.Yield("exit.idle");
+        return IsIdle();
     }
 
     /// <summary>Stops accepting tasks from outside threads (the set's workers may still queue children).</summary>
     public void CloseExternal()
     {
+        ScheduleHook.Yield("close");
         _acceptingExternal = false;
 
         // Full fence: pairs with EnqueueExternal's increment; see IsQuiescentForExit.
@@ -516,6 +718,7 @@ internal sealed class WorkQueueSet
         // Net counters are unchanged: the tasks stay queued in this set. The global queue is enqueued by the thread
         // that owns the deque, so nothing can be popped from the deque meanwhile.
         int moved = _deques[slot].LocalDrainTo(_global.Enqueue);
+        ScheduleHook.Yield("leave.drained");
         _counters[slot].Transition(WorkerCounters.StateNotServing, now);
         if (moved > 0)
         {
@@ -528,9 +731,10 @@ internal sealed class WorkQueueSet
     public void Execute(Task task, int slot)
     {
         ref WorkerCounters counters = ref _counters[slot];
+        ScheduleHook.Yield("execute");
         if (_executor.ExecuteTask(task))
         {
-            counters.TasksExecuted++; // owner only
+            WorkerCounters.Bump(ref counters.TasksExecuted); // owner only
         }
 
         // Release: the task's own pushes (children) are visible to a reader that sees this count (IsIdle).
@@ -556,7 +760,7 @@ internal sealed class WorkQueueSet
         ref WorkerCounters counters = ref _counters[worker.Slot];
         if (ran)
         {
-            counters.TasksExecuted++;
+            WorkerCounters.Bump(ref counters.TasksExecuted);
         }
 
         if (taskWasPreviouslyQueued)
@@ -572,9 +776,10 @@ internal sealed class WorkQueueSet
     public IEnumerable<Task> GetScheduledTasks()
     {
         var tasks = new List<Task>(_global);
-        foreach (WorkStealingDeque<Task> deque in _deques)
+        int active = _activeSlots;
+        for (int i = 0; i < active; i++)
         {
-            tasks.AddRange(deque.ToList());
+            tasks.AddRange(_deques[i].ToList());
         }
 
         return tasks;

@@ -7,10 +7,15 @@ public sealed class WorkStealingSchedulerOptions
     public const int MaxWorkerCount = 4096;
 
     /// <summary>
-    /// Number of workers; null means one per given processor when <see cref="Processors"/> is set, otherwise one per
-    /// processor this process may run on (its affinity mask, which honours <c>taskset</c> and cgroup cpusets).
+    /// Number of workers; null means one per given processor when <see cref="Processors"/> is set, otherwise the CPU
+    /// budget's <see cref="CpuBudget.Cores"/> (the processors this process may run on, lowered to a cgroup CPU quota,
+    /// or <c>DOTNET_PROCESSOR_COUNT</c>). A count above the budget is honoured, with
+    /// <see cref="WorkStealingTaskScheduler.BudgetWarning"/> saying so.
     /// </summary>
     public int? WorkerCount { get; init; }
+
+    /// <summary>The CPU budget to size the scheduler by; null: <see cref="CpuBudget.Detect"/> when the scheduler is created.</summary>
+    public CpuBudget? Budget { get; init; }
 
     /// <summary>
     /// Processor ids to pin one worker each to (Linux <c>sched_setaffinity</c>, Windows <c>SetThreadAffinityMask</c>);
@@ -48,4 +53,41 @@ public sealed class WorkStealingSchedulerOptions
 
     /// <summary>Prefix of the worker threads' names.</summary>
     public string ThreadName { get; init; } = "DivCon worker";
+
+    /// <summary>The default of <see cref="CompensationDelay"/>: 100 ms.</summary>
+    public static readonly TimeSpan DefaultCompensationDelay = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The default of <see cref="MaxCompensatingWorkers"/>.</summary>
+    public const int DefaultMaxCompensatingWorkers = 64;
+
+    /// <summary>
+    /// Blocking compensation (default on): when tasks are queued but no task started or finished for
+    /// <see cref="CompensationDelay"/> while a worker is inside a task (user code blocked in <c>Wait</c>, a lock, an
+    /// event set by a later task), a temporary compensating worker thread is added, at most
+    /// <see cref="MaxCompensatingWorkers"/> at once; it retires as soon as the worker it stands in for returns from its
+    /// task, or when it finds nothing to do. Tasks created with <see cref="TaskCreationOptions.LongRunning"/> run on a
+    /// dedicated thread. Off: never more threads than <see cref="WorkerCount"/> (blocking user code can then deadlock
+    /// the scheduler, and LongRunning tasks run on a worker like any other).
+    /// </summary>
+    public bool CompensateBlocking { get; init; } = true;
+
+    /// <summary>How long a stall must last before a compensating worker is added; 1 ms to 1 hour.</summary>
+    public TimeSpan CompensationDelay { get; init; } = DefaultCompensationDelay;
+
+    /// <summary>The most compensating workers alive at once; 1 to 4096.</summary>
+    public int MaxCompensatingWorkers { get; init; } = DefaultMaxCompensatingWorkers;
+
+    /// <summary>Checks the compensation options; the message says what is allowed.</summary>
+    internal static void ValidateCompensation(TimeSpan delay, int max, string paramName)
+    {
+        if (delay < TimeSpan.FromMilliseconds(1) || delay > TimeSpan.FromHours(1))
+        {
+            throw new ArgumentOutOfRangeException(paramName, delay, "CompensationDelay must be between 1 ms and 1 hour.");
+        }
+
+        if (max is < 1 or > MaxWorkerCount)
+        {
+            throw new ArgumentOutOfRangeException(paramName, max, $"MaxCompensatingWorkers must be between 1 and {MaxWorkerCount}.");
+        }
+    }
 }

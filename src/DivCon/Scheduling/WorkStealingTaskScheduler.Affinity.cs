@@ -23,7 +23,7 @@ public sealed partial class WorkStealingTaskScheduler
     }
 
     private static (int WorkerCount, int[]? Processors, Action<int>? Pinner, string? UnpinnedReason) ResolveWorkers(
-        WorkStealingSchedulerOptions options)
+        WorkStealingSchedulerOptions options, CpuBudget budget)
     {
         if (options.WorkerCount is int requested)
         {
@@ -32,7 +32,7 @@ public sealed partial class WorkStealingTaskScheduler
 
         if (options.Processors is null)
         {
-            return (options.WorkerCount ?? ThreadAffinity.GetProcessAffinity().Count, null, null, null);
+            return (options.WorkerCount ?? Math.Min(budget.Cores, WorkStealingSchedulerOptions.MaxWorkerCount), null, null, null);
         }
 
         int[] processors = ThreadAffinity.ValidateProcessors(options.Processors, nameof(options.Processors)).ToArray();

@@ -7,19 +7,24 @@
 //     QueueTask -> WorkQueueSet.Enqueue (own deque on a worker of this scheduler, else the global queue);
 //     TryExecuteTaskInline -> only on this scheduler's own workers, and for a task that was queued only after
 //     removing it from the worker's own deque (so it cannot run twice and the available-task count stays exact);
-//     TaskCreationOptions.LongRunning is ignored: no dedicated thread, the task runs on a worker like any other.
-//   - No thread injection: the pool has exactly WorkerCount threads for its whole life. A task that blocks blocks
-//     its worker (as on any fixed pool); Task.Wait on a worker inlines the awaited task when it is in that worker's
-//     own deque.
+//     TaskCreationOptions.LongRunning runs on a dedicated thread outside the pool (counted as running by Dispose), unless
+//     compensation is off, where it runs on a worker like any other task (no thread beyond WorkerCount).
+//   - Blocking user code: Task.Wait on a worker inlines the awaited task when it is in that worker's own deque (the
+//     TPL tries inlining only for an untimed, token-less Wait); any other blocking is survived by blocking
+//     compensation (BlockingMonitor.cs, on by default): a temporary compensating worker when the scheduler stalls with
+//     tasks queued. With it off the pool has exactly WorkerCount threads and a blocked task blocks its worker.
+//   - Late tasks: after Dispose, a task queued from outside (an await continuation) runs on the .NET thread pool and
+//     is counted (WorkQueueSet.cs header), never rejected silently.
 //
-// Dispose, in order: (1) close the queue set to outside producers (QueueTask from a non-worker thread now throws
-// ObjectDisposedException; the scheduler's own running tasks may still queue children, which completes the work
-// already started); (2) BeginShutdown: workers run until no task is visible, then exit; (3) join the workers —
-// skipped when Dispose runs on one of them, which would otherwise wait for itself; that worker exits on its own.
-// A second Dispose returns at once.
+// Dispose, in order: (1) close the queue set to outside producers (a task queued from a non-worker thread now runs
+// late, on the thread pool; the scheduler's own running tasks may still queue children, which completes the work
+// already started); (2) BeginShutdown: workers run until the set is idle (nothing queued or running), then exit;
+// (3) join the workers, compensating workers and the blocking monitor — skipped when Dispose runs on one of the
+// workers, which would otherwise wait for itself; that worker exits on its own. A second Dispose returns at once.
 //
-// Rejected: running tasks queued after Dispose on the caller's thread (would break "never more than N at once");
-// dropping queued tasks at Dispose (a task accepted must run).
+// Rejected: running tasks queued after Dispose on the caller's thread (the caller may hold locks the task needs);
+// throwing for them (the TPL swallows the exception for an await continuation: a silent loss); dropping queued tasks
+// at Dispose (a task accepted must run).
 namespace DivCon.Scheduling;
 
 /// <summary>
@@ -35,7 +40,7 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     private readonly int[]? _processors;
     private int _disposed;
 
-    /// <summary>Creates a scheduler with one unpinned worker per processor this process may run on.</summary>
+    /// <summary>Creates a scheduler with one unpinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>).</summary>
     public WorkStealingTaskScheduler()
         : this(new WorkStealingSchedulerOptions())
     {
@@ -61,7 +66,10 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
-        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options);
+        Budget = options.Budget ?? CpuBudget.Detect();
+        Budget.Validate(nameof(options));
+        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options, Budget);
+        BudgetWarning = Budget.CheckWorkers(workerCount);
         if (!Enum.IsDefined(options.StealingScope))
         {
             throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
@@ -72,7 +80,14 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
         _pool = new WorkerPool(options.ThreadName, workerCount, _processors, pinner);
         _pool.StealGroups = groups;
         _pool.StealingScope = options.StealingScope;
+        if (options.CompensateBlocking)
+        {
+            WorkStealingSchedulerOptions.ValidateCompensation(options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
+            _pool.EnableCompensation(options.MaxCompensatingWorkers, options.CompensationDelay);
+        }
+
         _queues = new WorkQueueSet(_pool, this, $"{nameof(WorkStealingTaskScheduler)} {Id}", dequeInitialCapacity, dequeStartIndex);
+        _pool.Watch(_queues);
         foreach (Worker worker in _pool.Workers)
         {
             worker.SetInitialAssignment(_queues);
@@ -92,7 +107,9 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
         }
 
         IsPinned = _processors is not null && UnpinnedReason is null;
-        _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null);
+        _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null, BudgetWarning);
+        _meterStatistics = new StatisticsWindow(_queues, _ => null);
+        _meter = CreateMeter();
     }
 
     /// <summary>Number of worker threads (fixed for the scheduler's life).</summary>
@@ -113,6 +130,18 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     /// <summary>Tasks queued and not yet started: a sum of per-worker counters, independent of the queue lengths.</summary>
     public int AvailableTasks => _queues.AvailableTasks;
 
+    /// <summary>
+    /// Tasks queued from outside after <see cref="Dispose"/> (typically await continuations coming back late): they
+    /// ran on the .NET thread pool instead of being lost.
+    /// </summary>
+    public long LateTasks => _queues.LateTasks;
+
+    /// <summary>Compensating workers started because every worker was stuck in a task with tasks queued.</summary>
+    public long Compensations => _queues.Compensations;
+
+    /// <summary>True when blocking compensation is on (<see cref="WorkStealingSchedulerOptions.CompensateBlocking"/>).</summary>
+    public bool CompensatesBlocking => _pool.MaxCompensatingWorkers > 0;
+
     /// <summary>True once <see cref="Dispose"/> has been called.</summary>
     public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
@@ -123,9 +152,10 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     public void ResetStatistics() => _statistics.Reset();
 
     /// <summary>
-    /// Stops accepting tasks from outside threads, lets every task already queued (and the children they queue) run,
-    /// and waits for the workers to exit — except when called on one of this scheduler's workers, where it returns at
-    /// once and the workers exit after the remaining tasks. Calling it again does nothing.
+    /// Closes the scheduler to outside threads, lets every task already queued or running (and the children they queue)
+    /// finish, and waits for the workers to exit — except when called on one of this scheduler's workers, where it
+    /// returns at once and the workers exit after the remaining tasks. A task queued from outside afterwards (an await
+    /// continuation) runs on the .NET thread pool and is counted in <see cref="LateTasks"/>. Calling it again does nothing.
     /// </summary>
     public void Dispose()
     {
@@ -134,6 +164,7 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
             return;
         }
 
+        _meter?.Dispose(); // null when the constructor failed (pinning) before creating it
         _queues.CloseExternal();
         _pool.BeginShutdown();
         if (!_pool.IsCurrentThreadAWorker)
@@ -146,6 +177,11 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     protected override void QueueTask(Task task)
     {
         ArgumentNullException.ThrowIfNull(task);
+        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _queues.TryRunDedicated(task))
+        {
+            return;
+        }
+
         _queues.Enqueue(task);
     }
 

@@ -5,15 +5,26 @@
 //   mover  - any thread changing the assignment (WorkerPool.Assign): writes _assigned, then wakes the worker.
 //   waker  - a producer that queued work on a set this worker is parked on (WorkerPool.WakeOneFor).
 //
-// States of _parkState: Running -> Parked (worker, before its re-check) -> Notified (a waker's CAS, then Set) ->
-// Running (worker, after waking). Only the waker whose CAS succeeds calls Set, so a park is signalled at most once;
-// a stale Set from an earlier cycle only causes a spurious wake-up, after which the worker re-checks and parks again.
+// The park word (_parkWord) holds a state and the number of the park episode (epoch): Running -> Parked (worker,
+// before its re-check, with a new epoch) -> Notified (a waker's CAS on that same word, then Set) -> Running (worker,
+// after waking, same epoch). Only the waker whose CAS succeeds calls Set, so a park is signalled at most once; a stale
+// Set from an earlier cycle only causes a spurious wake-up, after which the worker re-checks and parks again.
+// Waking a worker parked on a given set (required: no lost wake-up, issue 14 defect 1): the waker reads the word, then
+// _parkedOn, then CASes the word it read (TryWakeIfParkedOn). The worker writes _parkedOn only outside an episode
+// (before publishing Parked, after writing Running), and an epoch never repeats, so a successful CAS proves the
+// worker is still in the episode whose _parkedOn the waker inspected: it leaves Park on that set, where WorkQueueSet's
+// wake token is released. Without the epoch a waker could read a stale _parkedOn, and its CAS could then notify a
+// later episode on another set: the set's token stayed taken and its tasks never ran (ProtocolExplorationTests'
+// With_the_park_epoch_switched_off_the_explorer_finds_the_lost_wake_up replays that schedule, seed 1755).
 //
 // Loop: between two tasks the worker reads _assigned (one volatile read). If it changed, it leaves the old set
 // (its deque of that set goes to that set's global queue), and enters the new one, whose global queue it then
 // reads first (its own deque there is empty). A task is never interrupted: moves take effect only here.
 // Finding work: own deque (LIFO) -> global queue (FIFO) -> steal (FIFO end, random first victim) -> spin briefly,
 // counted as searching (producers wake nobody while a worker searches: WorkQueueSet.cs header) -> park.
+// Fairness (required: a task queued from outside always runs): every GlobalQueueInterval tasks taken from its own
+// deque, a worker takes the global queue's oldest task first, as Go's scheduler does every 61 ticks; otherwise a task
+// that keeps queuing a successor would starve the global queue for ever.
 // Consecutive tasks from the own deque take no timestamp; each switch between looking for work and running a task
 // takes one (WorkerCounters).
 //
@@ -26,9 +37,17 @@
 // paid only when a worker has already spun without finding work, and it lets every push skip a fence.
 //
 // Shutdown, in order: (1) the pool's owner closes the queue sets to outside producers; (2) BeginShutdown sets
-// _shuttingDown and wakes every parked worker; (3) each worker keeps running tasks until its set has no visible work
-// and no outside producer in flight (WorkQueueSet.IsQuiescentForExit), then leaves the set and exits; (4) the owner
-// joins the threads unless it is itself one of them.
+// _shuttingDown and wakes every parked worker; (3) each worker keeps running tasks until its set is closed and idle:
+// nothing queued, nothing running, no outside producer in flight (WorkQueueSet.IsQuiescentForExit; "nothing queued"
+// alone let a thief exit while a running parent was about to queue the child it waits for, issue 14 defect 2);
+// meanwhile a worker with nothing to take polls (spin, then 1 ms sleeps) instead of parking; (4) the owner joins the
+// threads unless it is itself one of them.
+//
+// Compensating workers (BlockingMonitor.cs): a worker created while every worker of a set is stuck in a task with
+// tasks queued. It serves that set only, never parks (with nothing to find it exits), is never lent or moved, and
+// retires at its next task boundary once the worker it stands in for returns from its task (_replacedBy: the returning
+// worker reassigns it to no set). A user interrupting a worker thread (Thread.Interrupt) reaches it only in its own
+// blocking calls: parking and spinning ignore ThreadInterruptedException (issue 14 defect 6).
 //
 // Rejected: one pool-wide semaphore (a wake-up could go to a worker serving another program, and the count cannot
 // follow moves); blocking with a timeout and polling (idle workers would cost CPU and wake-up latency would be the
@@ -41,12 +60,28 @@ namespace DivCon.Scheduling;
 /// <summary>One worker thread of a <see cref="WorkerPool"/>.</summary>
 internal sealed class Worker
 {
-    private const int ParkRunning = 0;
-    private const int ParkParked = 1;
-    private const int ParkNotified = 2;
+    /// <summary>Tasks taken from the own deque between two looks at the global queue (Go's scheduler: 61).</summary>
+    internal const int GlobalQueueInterval = 61;
+
+    private const long ParkRunning = 0;
+    private const long ParkParked = 1;
+    private const long ParkNotified = 2;
+    private const long ParkStateMask = 3;
+    private const int EpochShift = 2;
 
     // Spin iterations (SpinWait.SpinOnce, yielding after the first few) before parking.
     private const int SpinLimit = 24;
+
+#if DEBUG
+    /// <summary>
+    /// Tests only: wake a worker parked on a set the way the code did before the park epoch (read _parkedOn, then CAS
+    /// any Parked word), so that the explorer can show the lost wake-up it caused. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_wakeWithoutEpochForTests;
+
+    /// <summary>Tests only (the explorer): spin iterations before parking, instead of SpinLimit; 0 keeps SpinLimit.</summary>
+    internal static int s_spinLimitForTests;
+#endif
 
     [ThreadStatic]
     private static Worker? t_current;
@@ -61,19 +96,35 @@ internal sealed class Worker
     // Written by this worker around a park; read by wakers looking for a worker parked on their set.
     private volatile WorkQueueSet? _parkedOn;
 
-    // See the header. This worker writes Running/Parked; wakers CAS Parked -> Notified.
-    private int _parkState;
+    // (epoch << EpochShift) | state, see the header. This worker writes Running/Parked (and the epoch); wakers CAS
+    // Parked -> Notified keeping the epoch.
+    private long _parkWord;
+
+    // Written by the blocking monitor (a compensating worker now stands in for this one while it is stuck in a task) and
+    // cleared by whoever ends that (this worker when it returns, the compensating worker when it exits); read by this
+    // worker after each task.
+    private Worker? _replacedBy;
+
+    // Compensating workers only: the worker this one stands in for.
+    private Worker? _replacing;
 
     // Written by this worker at each switch; read by snapshots.
     private volatile WorkQueueSet? _servingForReaders;
 
-    public Worker(WorkerPool pool, int slot, int? processorId, string threadName)
+    public Worker(WorkerPool pool, int slot, int? processorId, string threadName, bool compensating = false)
     {
         _pool = pool;
         Slot = slot;
         ProcessorId = processorId;
+        IsCompensating = compensating;
         _thread = new Thread(Run) { IsBackground = true, Name = threadName };
     }
+
+    /// <summary>True for a temporary worker standing in for a blocked one (see the header).</summary>
+    public bool IsCompensating { get; }
+
+    /// <summary>The compensating worker standing in for this one, if any (blocking monitor and tests).</summary>
+    public Worker? ReplacedBy => Volatile.Read(ref _replacedBy);
 
     /// <summary>The worker running on the calling thread, or null on any other thread.</summary>
     public static Worker? Current
@@ -105,14 +156,42 @@ internal sealed class Worker
     /// <summary>Why pinning failed, if it did; written by the worker before it reports start-up.</summary>
     public Exception? PinError { get; private set; }
 
-    public void Start() => _thread.Start();
+    public void Start()
+    {
+        ScheduleHook.Starting(_thread);
+        _thread.Start();
+    }
+
+    /// <summary>Blocking monitor: a compensating worker now stands in for this (stuck) one; false if one already does.</summary>
+    internal bool TrySetReplacement(Worker compensating)
+    {
+        // CAS: only one compensating worker per stuck worker; pairs with the clearing CASes (ReturnFromStall, Retire).
+        if (Interlocked.CompareExchange(ref _replacedBy, compensating, null) is not null)
+        {
+            return false;
+        }
+
+        compensating._replacing = this;
+        return true;
+    }
 
     /// <summary>Before start only: the initial assignment.</summary>
-    public void SetInitialAssignment(WorkQueueSet? set) => _assigned = set;
+    public void SetInitialAssignment(WorkQueueSet? set)
+    {
+        _assigned = set;
+        if (IsCompensating)
+        {
+            CompensatingSet = set;
+        }
+    }
+
+    /// <summary>Compensating workers: the set it was started for (it serves no other).</summary>
+    public WorkQueueSet? CompensatingSet { get; private set; }
 
     /// <summary>Mover: assigns the worker to <paramref name="set"/>; it switches at its next task boundary.</summary>
     public void Assign(WorkQueueSet? set)
     {
+        ScheduleHook.Yield("assign.write");
         _assigned = set;
 
         // TryWake's CAS is a full fence (required: no lost wake-up): pairs with Park's increment before its re-check
@@ -125,15 +204,69 @@ internal sealed class Worker
     /// has changed its assignment meanwhile (CAS: the mover's decision always wins).
     /// </summary>
     public bool TrySelfAssign(WorkQueueSet from, WorkQueueSet to)
-        => ReferenceEquals(Interlocked.CompareExchange(ref _assigned, to, from), from);
+    {
+        ScheduleHook.Yield("self-assign.cas");
+        return ReferenceEquals(Interlocked.CompareExchange(ref _assigned, to, from), from);
+    }
 
     /// <summary>Any thread: the set this worker is parked on, or null when it is not parked on one.</summary>
     public WorkQueueSet? ParkedOn => _parkedOn;
 
-    /// <summary>Any thread: wakes the worker if it is parked; true if this call did.</summary>
+    /// <summary>Any thread: wakes the worker if it is parked (in whatever episode); true if this call did.</summary>
     public bool TryWake()
     {
-        if (Interlocked.CompareExchange(ref _parkState, ParkNotified, ParkParked) == ParkParked)
+        while (true)
+        {
+            ScheduleHook.Yield("trywake.read");
+            long word = Volatile.Read(ref _parkWord);
+            if ((word & ParkStateMask) != ParkParked)
+            {
+                return false;
+            }
+
+            // CAS: a full fence (movers and shutdown rely on it, see Assign). A failure means the episode ended or a
+            // later one began: look again.
+            ScheduleHook.Yield("trywake.cas");
+            if (Interlocked.CompareExchange(ref _parkWord, (word & ~ParkStateMask) | ParkNotified, word) == word)
+            {
+                _wake.Set();
+                return true;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Waker (WorkQueueSet's wake token): wakes the worker only if it is parked on <paramref name="set"/>, in the very
+    /// episode inspected (see the header); true if this call woke it, which then leaves Park on that set.
+    /// </summary>
+    public bool TryWakeIfParkedOn(WorkQueueSet set)
+    {
+#if DEBUG
+        if (s_wakeWithoutEpochForTests)
+        {
+            // The code before the epoch: the set read first, then a CAS on whatever episode is current.
+            ScheduleHook.Yield("wakeon.read-parked-on");
+            return ReferenceEquals(_parkedOn, set) && TryWake();
+        }
+#endif
+
+        ScheduleHook.Yield("wakeon.read-word");
+        long word = Volatile.Read(ref _parkWord);
+        if ((word & ParkStateMask) != ParkParked)
+        {
+            return false;
+        }
+
+        // Volatile read after the word (acquire): pairs with Park's write of _parkedOn before its Volatile.Write of the
+        // word, so this is the set of the episode read above or of a later one (a later one makes the CAS fail).
+        ScheduleHook.Yield("wakeon.read-parked-on");
+        if (!ReferenceEquals(_parkedOn, set))
+        {
+            return false;
+        }
+
+        ScheduleHook.Yield("wakeon.cas");
+        if (Interlocked.CompareExchange(ref _parkWord, (word & ~ParkStateMask) | ParkNotified, word) == word)
         {
             _wake.Set();
             return true;
@@ -163,6 +296,7 @@ internal sealed class Worker
 
     private void Run()
     {
+        ScheduleHook.Yield("worker.start");
         t_current = this;
         if (ProcessorId is int processor && _pool.Pinner is { } pin)
         {
@@ -181,7 +315,10 @@ internal sealed class Worker
         SeparateThreadStatics();
         WorkQueueSet? serving = null;
         SwitchTo(ref serving, _assigned, Stopwatch.GetTimestamp());
-        _pool.ReportStarted();
+        if (!IsCompensating)
+        {
+            _pool.ReportStarted();
+        }
 
         uint random = (uint)(Slot + 1) * 0x9E3779B9u;
         if (random == 0)
@@ -189,12 +326,57 @@ internal sealed class Worker
             random = 1;
         }
 
-        while (ServeSome(ref serving, ref random))
+        while (true)
         {
+            try
+            {
+                while (ServeSome(ref serving, ref random))
+                {
+                }
+
+                break;
+            }
+            catch (ThreadInterruptedException)
+            {
+                // Best effort: a user's interrupt delivered in a blocking call of the loop outside parking and spinning
+                // (which handle it where they are) must not kill the worker; it goes on serving.
+            }
         }
 
         SwitchTo(ref serving, null, Stopwatch.GetTimestamp());
-        _pool.ReportExited();
+        if (IsCompensating)
+        {
+            Retire();
+        }
+        else
+        {
+            _pool.ReportExited();
+        }
+
+        ScheduleHook.Exiting();
+    }
+
+    /// <summary>Clears this worker's link to <paramref name="compensating"/> if it still names it.</summary>
+    internal void ClearReplacement(Worker compensating)
+        => Interlocked.CompareExchange(ref _replacedBy, null, compensating); // pairs with TrySetReplacement's CAS
+
+    // Compensating worker, after leaving its set: no longer stands in for anyone; its slot is free again.
+    private void Retire()
+    {
+        Worker? replacing = _replacing;
+        // Clears the stuck worker's link only if it still names us (it may have cleared it on its return).
+        replacing?.ClearReplacement(this);
+
+        _pool.OnCompensatingWorkerExited(this);
+    }
+
+    // After a task: if a compensating worker stood in for this one while the task blocked, it retires now (at its own
+    // next task boundary: reassigned to no set).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnFromStall()
+    {
+        Worker? replacement = Interlocked.Exchange(ref _replacedBy, null);
+        replacement?.Assign(null);
     }
 
     /// <summary>
@@ -214,6 +396,7 @@ internal sealed class Worker
     private bool ServeSome(ref WorkQueueSet? serving, ref uint random)
     {
         // Volatile read: pairs with Assign's write; a move takes effect here, between tasks.
+        ScheduleHook.Yield("serve.read-assigned");
         WorkQueueSet? assigned = _assigned;
         if (!ReferenceEquals(assigned, serving))
         {
@@ -222,9 +405,9 @@ internal sealed class Worker
 
         if (serving is null)
         {
-            if (_pool.IsShuttingDown)
+            if (_pool.IsShuttingDown || IsCompensating)
             {
-                return false;
+                return false; // a compensating worker reassigned to no set retires
             }
 
             Park(null);
@@ -238,18 +421,38 @@ internal sealed class Worker
             task = FindWorkSlow(serving, ref random);
             if (task is null)
             {
+                if (IsCompensating)
+                {
+                    return !ReferenceEquals(_assigned, serving); // nothing to do: retire (reassigned: switch to none)
+                }
+
                 return !(_pool.IsShuttingDown && ReferenceEquals(_assigned, serving) && serving.IsQuiescentForExit());
             }
         }
 
+        int untilGlobal = GlobalQueueInterval;
         do
         {
             serving.Execute(task, slot);
+
+            // A compensating worker stood in for us while this task blocked: it retires (volatile read; rare path).
+            if (Volatile.Read(ref _replacedBy) is not null)
+            {
+                ReturnFromStall();
+            }
 
             // A move takes effect at this task boundary (volatile read, as above): the caller switches sets.
             if (!ReferenceEquals(_assigned, serving))
             {
                 return true;
+            }
+
+            // Fairness (see the header): now and then the global queue's oldest task before the own deque's newest.
+            if (--untilGlobal == 0)
+            {
+                untilGlobal = GlobalQueueInterval;
+                task = serving.TryDequeueGlobal(slot) ?? serving.LocalPop(slot);
+                continue;
             }
 
             task = serving.LocalPop(slot);
@@ -300,10 +503,18 @@ internal sealed class Worker
         var spinner = default(SpinWait);
         int spins = 0;
         bool searching = false;
+        int spinLimit = SpinLimit;
+#if DEBUG
+        if (s_spinLimitForTests > 0)
+        {
+            spinLimit = s_spinLimitForTests;
+        }
+#endif
         while (true)
         {
             // A move takes effect before the next task is taken: a worker reassigned while it was looking for work
             // (or parked) must not take one more task of the program it no longer serves.
+            ScheduleHook.Yield("find.read-assigned");
             if (!ReferenceEquals(_assigned, serving))
             {
                 StopSearching(serving, searching);
@@ -323,17 +534,17 @@ internal sealed class Worker
             if (task is not null)
             {
                 now = Stopwatch.GetTimestamp();
-                counters.Steals++;
+                WorkerCounters.Bump(ref counters.Steals);
                 if (remote)
                 {
-                    counters.RemoteSteals++;
+                    WorkerCounters.Bump(ref counters.RemoteSteals);
                 }
                 else
                 {
-                    counters.LocalSteals++;
+                    WorkerCounters.Bump(ref counters.LocalSteals);
                 }
 
-                counters.StealTicks += now - stealStart;
+                WorkerCounters.Add(ref counters.StealTicks, now - stealStart);
                 counters.Transition(WorkerCounters.StateBusy, now);
                 return FoundWork(serving, searching, task);
             }
@@ -346,17 +557,33 @@ internal sealed class Worker
                     return null;
                 }
 
+                // Shutting down and a task of the set still runs (it may queue more): poll, never block, and back off
+                // to 1 ms sleeps so that a long task does not keep the other workers spinning.
                 StartSearching(serving, ref searching);
-                spinner.SpinOnce(sleep1Threshold: -1);
-                continue; // shutting down: never block while work may remain
+                bool explored = false;
+                ScheduleHook.Spin("find.shutdown-poll", ref explored);
+                if (!explored)
+                {
+                    SpinOnce(ref spinner, sleep1Threshold: 20);
+                }
+
+                continue;
             }
 
-            if (missed || spins < SpinLimit)
+            if (missed || spins < spinLimit)
             {
                 StartSearching(serving, ref searching);
                 spins++;
-                spinner.SpinOnce(sleep1Threshold: -1);
+                SpinOnce(ref spinner, sleep1Threshold: -1);
                 continue;
+            }
+
+            if (IsCompensating)
+            {
+                // A compensating worker never parks: with nothing to find it retires (the monitor adds another if the
+                // set stalls again).
+                StopSearching(serving, searching);
+                return null;
             }
 
             WorkQueueSet? lent = _pool.TryFindIdleWork(this, serving);
@@ -371,6 +598,19 @@ internal sealed class Worker
             searching = true;
             spins = 0;
             spinner.Reset();
+        }
+    }
+
+    // SpinWait.SpinOnce, which may sleep or yield: a user's Thread.Interrupt pending on this worker would throw there.
+    private static void SpinOnce(ref SpinWait spinner, int sleep1Threshold)
+    {
+        try
+        {
+            spinner.SpinOnce(sleep1Threshold);
+        }
+        catch (ThreadInterruptedException)
+        {
+            // Ignored: the interrupt was meant for a task, not for the worker (see the header).
         }
     }
 
@@ -408,8 +648,14 @@ internal sealed class Worker
     private void Park(WorkQueueSet? set, bool searching = false)
     {
         _wake.Reset();
+        ScheduleHook.Yield("park.parked-on");
         _parkedOn = set;
-        Volatile.Write(ref _parkState, ParkParked);
+
+        // A new episode (only this worker changes the epoch). Release: _parkedOn above is visible to a waker that reads
+        // this word (TryWakeIfParkedOn).
+        long epoch = (Volatile.Read(ref _parkWord) >> EpochShift) + 1;
+        ScheduleHook.Yield("park.word-parked");
+        Volatile.Write(ref _parkWord, (epoch << EpochShift) | ParkParked);
 
         // Required: no lost wake-up. The increment publishes us to producers (and, for a searcher, the decrement of the
         // searching count stops them relying on us); the process-wide barrier drains every other processor's store
@@ -425,16 +671,20 @@ internal sealed class Worker
 
         Interlocked.MemoryBarrierProcessWide();
 
+        ScheduleHook.Yield("park.recheck");
         bool block = ReferenceEquals(_assigned, set)
             && !_pool.IsShuttingDown
             && (set is null || !set.HasVisibleWork())
             && !_pool.HasIdleWorkFor(this, set);
         if (block)
         {
-            _wake.Wait();
+            ScheduleHook.BlockUntil(() => _wake.IsSet, "park.block");
+            WaitForWakeUp();
         }
 
-        Interlocked.Exchange(ref _parkState, ParkRunning);
+        // The episode ends (same epoch): a waker's CAS on it fails from now on.
+        ScheduleHook.Yield("park.word-running");
+        Interlocked.Exchange(ref _parkWord, (epoch << EpochShift) | ParkRunning);
 
         // Searching again, then the wake token released (WorkQueueSet.cs header, obligation 3).
         set?.OnUnparked();
@@ -443,6 +693,23 @@ internal sealed class Worker
             _pool.RemoveParkedLender();
         }
 
+        ScheduleHook.Yield("park.clear-parked-on");
         _parkedOn = null;
+    }
+
+    private void WaitForWakeUp()
+    {
+        while (true)
+        {
+            try
+            {
+                _wake.Wait();
+                return;
+            }
+            catch (ThreadInterruptedException)
+            {
+                // A user's Thread.Interrupt on a parked worker: not a wake-up, and never fatal (see the header).
+            }
+        }
     }
 }

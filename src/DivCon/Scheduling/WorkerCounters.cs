@@ -85,6 +85,29 @@ internal struct WorkerCounters
     [FieldOffset(PaddingSize + 60)]
     private int _version;
 
+    /// <summary>
+    /// Owner only: adds one to a counter other threads read. A plain increment on a 64-bit process (an aligned 8-byte
+    /// store is atomic there, and <c>IntPtr.Size</c> is a JIT-time constant, so the branch is compiled away); a
+    /// Volatile.Write on a 32-bit one, where a plain 8-byte store is two 4-byte stores and a reader (whose
+    /// Volatile.Read of a long is atomic) could see half of it (issue 14 defect 6).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void Bump(ref long counter) => Add(ref counter, 1);
+
+    /// <summary>Owner only: adds <paramref name="delta"/> to a counter other threads read (see <see cref="Bump"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void Add(ref long counter, long delta)
+    {
+        if (IntPtr.Size == 8)
+        {
+            counter += delta;
+        }
+        else
+        {
+            Volatile.Write(ref counter, counter + delta);
+        }
+    }
+
     /// <summary>Owner only: closes the open interval at <paramref name="now"/> and opens one in <paramref name="state"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Transition(int state, long now)

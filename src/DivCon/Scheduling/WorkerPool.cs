@@ -1,7 +1,8 @@
 // A WorkerPool supplies threads to queue sets. It owns the threads (one per slot, optionally pinned), and
 // assigns each to at most one queue set at a time. The standalone WorkStealingTaskScheduler assigns all of them to
 // its own set for good; the MultiProgramScheduler moves them between programs' sets. The protocols of parking,
-// moving and shutdown are in Worker.cs; the queues' side in WorkQueueSet.cs.
+// moving and shutdown are in Worker.cs; the queues' side in WorkQueueSet.cs. Compensating workers (threads added for
+// a while when every worker of a set is stuck in a task, BlockingMonitor.cs) are created and joined here too.
 using System.Diagnostics;
 
 namespace DivCon.Scheduling;
@@ -27,6 +28,14 @@ internal sealed class WorkerPool
     // never what a set's own tasks rely on.
     private bool _lending;
 
+    // Compensation: the monitor (null when off), the compensating workers alive (under _compensatingLock), and the
+    // queue sets it watches (copy-on-write under _compensatingLock, read by the monitor without it).
+    private BlockingMonitor? _monitor;
+    private readonly object _compensatingLock = new();
+    private readonly List<Worker> _compensating = [];
+    private WorkQueueSet[] _watchedSets = [];
+    private int _compensatingNames;
+
     /// <param name="name">Thread name prefix.</param>
     /// <param name="workerCount">Number of workers (slots).</param>
     /// <param name="processors">Per worker, the processor to pin it to; null for unpinned workers.</param>
@@ -47,6 +56,144 @@ internal sealed class WorkerPool
     }
 
     public int WorkerCount => _workers.Length;
+
+    /// <summary>
+    /// Compensating slots per queue set (0: compensation off). Set before any queue set is created on the pool, with
+    /// <see cref="EnableCompensation"/>.
+    /// </summary>
+    public int MaxCompensatingWorkers { get; private set; }
+
+    /// <summary>Optional: a compensating worker started for a set (set, stuck worker, compensating worker).</summary>
+    public Action<WorkQueueSet, Worker, Worker>? Compensated { get; set; }
+
+    /// <summary>Optional: a compensating worker exited (set it served, the worker).</summary>
+    public Action<WorkQueueSet, Worker>? CompensationEnded { get; set; }
+
+    /// <summary>
+    /// Turns blocking compensation on (before any queue set is created): at most <paramref name="maxPerSet"/>
+    /// compensating workers per set, started once a set has made no progress for <paramref name="delay"/>.
+    /// </summary>
+    public void EnableCompensation(int maxPerSet, TimeSpan delay)
+    {
+        Debug.Assert(maxPerSet > 0 && _monitor is null);
+        MaxCompensatingWorkers = maxPerSet;
+        _monitor = new BlockingMonitor(this, delay);
+    }
+
+    /// <summary>True when compensation is off or its monitor sleeps (nothing queued anywhere): for tests.</summary>
+    internal bool BlockingMonitorIsDisarmed => _monitor is null || _monitor.IsDisarmed;
+
+    /// <summary>The queue sets the blocking monitor watches.</summary>
+    internal WorkQueueSet[] WatchedSets => Volatile.Read(ref _watchedSets);
+
+    /// <summary>Compensating workers alive now (a copy).</summary>
+    internal Worker[] CompensatingWorkers
+    {
+        get
+        {
+            lock (_compensatingLock)
+            {
+                return [.. _compensating];
+            }
+        }
+    }
+
+    /// <summary>The blocking monitor watches <paramref name="set"/> from now on (no-op when compensation is off).</summary>
+    internal void Watch(WorkQueueSet set)
+    {
+        if (_monitor is null)
+        {
+            return;
+        }
+
+        lock (_compensatingLock)
+        {
+            Volatile.Write(ref _watchedSets, [.. _watchedSets, set]);
+        }
+    }
+
+    /// <summary>The blocking monitor stops watching <paramref name="set"/> (a removed program).</summary>
+    internal void Unwatch(WorkQueueSet set)
+    {
+        lock (_compensatingLock)
+        {
+            Volatile.Write(ref _watchedSets, _watchedSets.Where(s => !ReferenceEquals(s, set)).ToArray());
+        }
+    }
+
+    /// <summary>
+    /// Producer (WorkQueueSet.SignalWork): wakes the blocking monitor if it sleeps (one volatile read when it does not).
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    internal void ArmBlockingMonitor()
+    {
+        if (_monitor is { } monitor && monitor.IsDisarmed)
+        {
+            monitor.Arm();
+        }
+    }
+
+    /// <summary>Blocking monitor: starts a compensating worker for <paramref name="set"/> standing in for <paramref name="stuck"/>.</summary>
+    internal bool StartCompensating(WorkQueueSet set, Worker stuck)
+    {
+        int slot = set.AcquireCompensatingSlot();
+        if (slot < 0)
+        {
+            return false; // every compensating slot of the set is in use (the bound)
+        }
+
+        var worker = new Worker(this, slot, processorId: null, $"DivCon compensating #{Interlocked.Increment(ref _compensatingNames)}", compensating: true);
+        if (!stuck.TrySetReplacement(worker))
+        {
+            set.ReleaseCompensatingSlot(slot);
+            return false;
+        }
+
+        worker.SetInitialAssignment(set);
+        lock (_compensatingLock)
+        {
+            _compensating.Add(worker);
+        }
+
+        // Counted and recorded before the thread starts: its tasks and its end (which may come at once) come after.
+        set.CountCompensation();
+        Compensated?.Invoke(set, stuck, worker);
+        try
+        {
+            worker.Start();
+        }
+        catch
+        {
+            // No thread (out of resources): undo, so that the stuck worker can be stood in for later.
+            stuck.ClearReplacement(worker);
+            set.ReleaseCompensatingSlot(slot);
+            lock (_compensatingLock)
+            {
+                _compensating.Remove(worker);
+            }
+
+            CompensationEnded?.Invoke(set, worker);
+            throw;
+        }
+
+        return true;
+    }
+
+    /// <summary>A compensating worker's last step on its own thread (after it left its set).</summary>
+    internal void OnCompensatingWorkerExited(Worker worker)
+    {
+        WorkQueueSet? set = worker.CompensatingSet;
+        set?.ReleaseCompensatingSlot(worker.Slot);
+        lock (_compensatingLock)
+        {
+            _compensating.Remove(worker);
+        }
+
+        if (set is not null)
+        {
+            CompensationEnded?.Invoke(set, worker);
+        }
+    }
 
     /// <summary>Stealing groups of the slots (null: one group). Set before any queue set is created on the pool.</summary>
     public StealGroups? StealGroups { get; set; }
@@ -84,7 +231,9 @@ internal sealed class WorkerPool
             worker.Start();
         }
 
+        ScheduleHook.BlockUntil(() => _started.IsSet, "pool.started");
         _started.Wait();
+        _monitor?.Start();
     }
 
     /// <summary>
@@ -137,7 +286,7 @@ internal sealed class WorkerPool
         if (!TryWakeParkedOn(set) && _lending)
         {
             // Lending: no worker of the set is parked; a worker parked on another set may come and help.
-            TryWakeFirst(set, static (worker, _) => worker.ParkedOn is not null);
+            TryWakeFirst(set, static (worker, _) => worker.ParkedOn is not null && worker.TryWake());
         }
     }
 
@@ -146,15 +295,16 @@ internal sealed class WorkerPool
     /// woke one. The woken worker leaves Worker.Park on <paramref name="set"/>, which is what WorkQueueSet's wake token
     /// relies on.
     /// </summary>
-    public bool TryWakeParkedOn(WorkQueueSet set) => TryWakeFirst(set, static (worker, s) => ReferenceEquals(worker.ParkedOn, s));
+    public bool TryWakeParkedOn(WorkQueueSet set) => TryWakeFirst(set, static (worker, s) => worker.TryWakeIfParkedOn(s));
 
-    // Wakes the first parked worker that matches, scanning from a per-thread start so that concurrent wakers spread
-    // over different workers; true if this call woke one.
-    private bool TryWakeFirst(WorkQueueSet set, Func<Worker, WorkQueueSet, bool> matches)
+    // Tries tryWake on each worker in turn, from a per-thread start so that concurrent wakers spread over different
+    // workers; true once one of them woke its worker.
+    private bool TryWakeFirst(WorkQueueSet set, Func<Worker, WorkQueueSet, bool> tryWake)
     {
         Worker[] workers = _workers;
         int n = workers.Length;
         int start = (int)((uint)Environment.CurrentManagedThreadId % (uint)n);
+        ScheduleHook.Choose(n, ref start);
         for (int k = 0; k < n; k++)
         {
             int i = start + k;
@@ -163,8 +313,7 @@ internal sealed class WorkerPool
                 i -= n;
             }
 
-            Worker worker = workers[i];
-            if (matches(worker, set) && worker.TryWake())
+            if (tryWake(workers[i], set))
             {
                 return true;
             }
@@ -205,7 +354,9 @@ internal sealed class WorkerPool
     /// <summary>Shutdown steps 2 and 3 (Worker.cs): workers finish the visible work of their sets, then exit.</summary>
     public void BeginShutdown()
     {
+        ScheduleHook.Yield("shutdown.flag");
         _shuttingDown = true;
+        _monitor?.Stop();
 
         // Full fence: pairs with Park's increment before its re-check of IsShuttingDown.
         Interlocked.MemoryBarrier();
@@ -228,6 +379,24 @@ internal sealed class WorkerPool
         if (!_exited.Wait(timeout))
         {
             return false;
+        }
+
+        // The monitor first (it starts no compensating worker after that), then the compensating workers, which exit
+        // once their set is idle (they never park).
+        bool JoinBefore(Thread thread)
+            => thread == Thread.CurrentThread
+            || thread.Join(TimeSpan.FromSeconds((double)Math.Max(0, deadline - Stopwatch.GetTimestamp()) / Stopwatch.Frequency));
+        if (_monitor?.Thread is { } monitorThread && !JoinBefore(monitorThread))
+        {
+            return false;
+        }
+
+        foreach (Worker compensating in CompensatingWorkers)
+        {
+            if (!JoinBefore(compensating.Thread))
+            {
+                return false;
+            }
         }
 
         // A worker signals _exited as its last statement, so its thread may still be alive for a moment after the
@@ -253,12 +422,27 @@ internal sealed class WorkerPool
     /// <summary>Waits for every worker thread to exit.</summary>
     public void Join()
     {
+        ScheduleHook.BlockUntil(() => _exited.IsSet, "pool.exited");
         _exited.Wait();
         foreach (Worker worker in _workers)
         {
             if (worker.Thread != Thread.CurrentThread)
             {
                 worker.Thread.Join();
+            }
+        }
+
+        // The monitor first (it starts no compensating worker after that), then the compensating workers.
+        if (_monitor?.Thread is { } monitorThread && monitorThread != Thread.CurrentThread)
+        {
+            monitorThread.Join();
+        }
+
+        foreach (Worker compensating in CompensatingWorkers)
+        {
+            if (compensating.Thread != Thread.CurrentThread)
+            {
+                compensating.Thread.Join();
             }
         }
     }

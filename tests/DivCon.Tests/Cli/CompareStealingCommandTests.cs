@@ -35,12 +35,12 @@ public sealed class CompareStealingCommandTests : IDisposable
         JsonElement root = doc.RootElement;
         JsonElement[] runs = root.GetProperty("runs").EnumerateArray().ToArray();
         Assert.Equal(2 * 2 * 2, runs.Length); // programs × scopes × replications
-        Assert.All(runs, r => Assert.True(r.GetProperty("Seconds").GetDouble() > 0));
-        Assert.All(runs, r => Assert.Equal(r.GetProperty("Steals").GetInt64(), r.GetProperty("LocalSteals").GetInt64() + r.GetProperty("RemoteSteals").GetInt64()));
-        Assert.Equal(["All", "CacheGroupFirst"], root.GetProperty("anova").GetProperty("columns").EnumerateArray().Select(e => e.GetString()));
+        Assert.All(runs, r => Assert.True(r.GetProperty("seconds").GetDouble() > 0));
+        Assert.All(runs, r => Assert.Equal(r.GetProperty("steals").GetInt64(), r.GetProperty("localSteals").GetInt64() + r.GetProperty("remoteSteals").GetInt64()));
+        Assert.Equal(["All", "CacheGroupFirst"], root.GetProperty("anova").GetProperty("columnLevels").EnumerateArray().Select(e => e.GetString()));
         Assert.Equal(7, root.GetProperty("anova").GetProperty("table").GetArrayLength());
-        Assert.Equal(4, root.GetProperty("anova").GetProperty("table")[6].GetProperty("DegreesOfFreedom").GetInt32()); // SSE: ab(r − 1) = 2·2·1
-        Assert.Contains("CacheGroupFirst − All", root.GetProperty("anova").GetProperty("contrast").GetProperty("Name").GetString());
+        Assert.Equal(4, root.GetProperty("anova").GetProperty("table")[6].GetProperty("degreesOfFreedom").GetInt32()); // SSE: ab(r − 1) = 2·2·1
+        Assert.Contains("CacheGroupFirst − All", root.GetProperty("contrast").GetProperty("name").GetString());
         Assert.True(File.Exists(Path.Combine(outDir, "compare-stealing.md")));
         Assert.Contains("| mergesort | CacheGroupFirst |", stdout);
         Assert.Contains("cache group", stdout);
@@ -59,7 +59,7 @@ public sealed class CompareStealingCommandTests : IDisposable
         Assert.Contains(lines, l => l.Contains("listed more than once"));
         Assert.Contains(lines, l => l.Contains("--replications must be at least 2"));
         Assert.Contains(lines, l => l.Contains("--workers must be between 1"));
-        Assert.Contains(lines, l => l.Contains("--size 'thesis' is not allowed"));
+        Assert.Contains(lines, l => l.Contains("--size 'thesis' is not a size; use small, medium"));
         Assert.Equal(5, lines.Length);
         Assert.False(Directory.Exists(outDir));
 
@@ -81,8 +81,8 @@ public sealed class CompareStealingCommandTests : IDisposable
         {
             Assert.Equal("0;1", doc.RootElement.GetProperty("stealingGroups").GetString());
             JsonElement[] runs = doc.RootElement.GetProperty("runs").EnumerateArray().ToArray();
-            Assert.All(runs, r => Assert.Equal(0, r.GetProperty("LocalSteals").GetInt64()));
-            Assert.True(runs.Sum(r => r.GetProperty("RemoteSteals").GetInt64()) > 0, "no steal at all in 8 two-worker runs");
+            Assert.All(runs, r => Assert.Equal(0, r.GetProperty("localSteals").GetInt64()));
+            Assert.True(runs.Sum(r => r.GetProperty("remoteSteals").GetInt64()) > 0, "no steal at all in 8 two-worker runs");
         }
 
         string oneGroup = Path.Combine(_root, "one-group");
@@ -92,7 +92,7 @@ public sealed class CompareStealingCommandTests : IDisposable
         using (JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(oneGroup, "compare-stealing.json"))))
         {
             Assert.Equal("0,1", doc.RootElement.GetProperty("stealingGroups").GetString());
-            Assert.All(doc.RootElement.GetProperty("runs").EnumerateArray(), r => Assert.Equal(0, r.GetProperty("RemoteSteals").GetInt64()));
+            Assert.All(doc.RootElement.GetProperty("runs").EnumerateArray(), r => Assert.Equal(0, r.GetProperty("remoteSteals").GetInt64()));
         }
 
         string bad = Path.Combine(_root, "bad-groups");

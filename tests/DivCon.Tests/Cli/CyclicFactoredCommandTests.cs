@@ -36,26 +36,27 @@ public sealed class CyclicFactoredCommandTests : IDisposable
         JsonElement tpl = schemes.Single(s => s.GetProperty("scheme").GetString() == "tpl-default");
         foreach (JsonElement p in tpl.GetProperty("programs").EnumerateArray())
         {
-            Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").ValueKind);
-            Assert.Contains("no per-program core-time", p.GetProperty("factoredReason").GetString(), StringComparison.Ordinal);
+            Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").GetProperty("point").ValueKind);
+            Assert.Contains("no per-program core-time", p.GetProperty("factored").GetProperty("reason").GetString(), StringComparison.Ordinal);
         }
 
         JsonElement dynamic = schemes.Single(s => s.GetProperty("scheme").GetString() == "dynamic-partitioned");
         foreach (JsonElement p in dynamic.GetProperty("programs").EnumerateArray())
         {
             string name = p.GetProperty("program").GetString()!;
-            JsonElement f = p.GetProperty("factored");
-            Assert.True(f.ValueKind == JsonValueKind.Object, $"{name}: {p.GetProperty("factoredReason")}");
-            Assert.Equal(JsonValueKind.Null, p.GetProperty("factoredReason").ValueKind);
-            double interval = f.GetProperty("intervalSeconds").GetDouble();
-            double core = f.GetProperty("coreSecondsHeld").GetDouble();
-            double idle = f.GetProperty("idleSeconds").GetDouble();
-            double coresHeld = f.GetProperty("coresHeld").GetDouble();
-            double tmp = f.GetProperty("tmp").GetDouble();
+            JsonElement f = p.GetProperty("factored").GetProperty("point");
+            JsonElement a = p.GetProperty("factored").GetProperty("accounting");
+            Assert.True(f.ValueKind == JsonValueKind.Object, $"{name}: {p.GetProperty("factored").GetProperty("reason")}");
+            Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").GetProperty("reason").ValueKind);
+            double interval = a.GetProperty("intervalSeconds").GetDouble();
+            double core = a.GetProperty("coreSecondsHeld").GetDouble();
+            double idle = a.GetProperty("idleSeconds").GetDouble();
+            double coresHeld = f.GetProperty("p").GetDouble();
+            double tmp = f.GetProperty("tp").GetDouble();
             double ip = f.GetProperty("ip").GetDouble();
             double fp = f.GetProperty("fp").GetDouble();
-            double ts = f.GetProperty("ts").GetDouble();
-            double t1 = f.GetProperty("t1").GetDouble();
+            double ts = a.GetProperty("sequentialSeconds").GetDouble();
+            double t1 = a.GetProperty("oneWorkerSeconds").GetDouble();
 
             // The window covers the 3 s phase (from registration to the first stopped run).
             Assert.True(interval >= 2.9, $"{name}: window {interval}");

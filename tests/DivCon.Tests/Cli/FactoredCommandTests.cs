@@ -49,7 +49,7 @@ public sealed class FactoredCommandTests : IDisposable
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
         JsonElement root = doc.RootElement;
         Assert.Equal("factored", root.GetProperty("kind").GetString());
-        Assert.Equal(2, root.GetProperty("configuration").GetProperty("runs").GetInt32());
+        Assert.Equal(2, root.GetProperty("settings").GetProperty("runs").GetInt32());
         var programs = root.GetProperty("programs").EnumerateArray().ToArray();
         Assert.Equal(["quicksort", "workinflation"], programs.Select(p => p.GetProperty("program").GetString()));
         foreach (JsonElement program in programs)
@@ -72,14 +72,14 @@ public sealed class FactoredCommandTests : IDisposable
                 Assert.All(Curves, c => Assert.True(point.GetProperty("speedups").TryGetProperty(c, out _), c));
             }
 
-            Assert.Equal(2, program.GetProperty("samples").GetProperty("ts").GetArrayLength());
+            Assert.Equal(2, program.GetProperty("samples").GetProperty("sequential").GetArrayLength());
 
             // The PNG: signature, non-trivial size, decodable.
             string png = Path.Combine(outDir, $"factored-{name}.png");
             byte[] bytes = await File.ReadAllBytesAsync(png);
             Assert.Equal(new byte[] { 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A }, bytes.Take(8));
             Assert.True(bytes.Length > 10_000, $"{png}: {bytes.Length} bytes");
-            RgbaImage image = RgbaImage.DecodePng(bytes);
+            using var image = SkiaSharp.SKBitmap.Decode(bytes);
             Assert.Equal(Figure.DefaultWidth, image.Width);
 
             // The figure JSON beside it: each curve's points are the factored.json numbers.
@@ -94,7 +94,7 @@ public sealed class FactoredCommandTests : IDisposable
         }
 
         string[] csv = await File.ReadAllLinesAsync(Path.Combine(outDir, "factored.csv"));
-        Assert.Equal(FactoredTextReport.CsvHeader, csv[0]);
+        Assert.Equal(DivCon.Tests.Factored.FactoredStealingTests.FactoredCsvHeader, csv[0]);
         Assert.Equal(1 + 2 * n, csv.Length);
     }
 
@@ -103,7 +103,7 @@ public sealed class FactoredCommandTests : IDisposable
     {
         string outDir = Path.Combine(_root, "fake");
         var root = new RootCommand();
-        root.Subcommands.Add(FactoredCommand.Create(ProgramCatalog.CreateDefault(),
+        root.Subcommands.Add(FactoredCommand.Create(DivCon.Cli.Programs.SamplePrograms.Workload,
             () => new ScriptedMeasurementSource(ts: 2, te: 2.5, t1: 3, overhead: 0.25, idlePerExtraWorker: 0.1, runPrograms: true)));
         var output = new StringWriter();
         var error = new StringWriter();
@@ -183,14 +183,14 @@ public sealed class FactoredCommandTests : IDisposable
         Assert.Contains("Stealing: cache-group-first, groups per-worker", stdout, StringComparison.Ordinal);
         Assert.Contains("(window sliding m = 512 blocks, grain 64 blocks, B = 64,", stdout, StringComparison.Ordinal);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
-        JsonElement stealing = doc.RootElement.GetProperty("configuration").GetProperty("stealing");
+        JsonElement stealing = doc.RootElement.GetProperty("stealing");
         Assert.Equal("cache-group-first", stealing.GetProperty("scope").GetString());
         Assert.Equal("per-worker", stealing.GetProperty("groups").GetString());
-        Assert.Equal(n, stealing.GetProperty("workerGroups")[n - 1].GetProperty("groups").GetArrayLength());
+        Assert.Equal(n, stealing.GetProperty("workerGroups")[n - 1].GetProperty("groups").GetString()!.Split(';').Length);
         var programs = doc.RootElement.GetProperty("programs").EnumerateArray().ToArray();
         Assert.Equal(["transform-none", "transform-sliding"], programs.Select(p => p.GetProperty("program").GetString()));
         Assert.Equal(JsonValueKind.Null, programs[0].GetProperty("telision").ValueKind);
-        Assert.StartsWith("window none, grain 64 blocks", programs[0].GetProperty("settings").GetString(), StringComparison.Ordinal);
+        Assert.StartsWith("window none, grain 64 blocks", doc.RootElement.GetProperty("programSettings").GetProperty("transform-none").GetString(), StringComparison.Ordinal);
         foreach (JsonElement point in programs.SelectMany(p => p.GetProperty("points").EnumerateArray()))
         {
             JsonElement steals = point.GetProperty("steals");
@@ -198,7 +198,7 @@ public sealed class FactoredCommandTests : IDisposable
             Assert.Equal(0, steals.GetProperty("localSteals").GetDouble());
             Assert.Equal(steals.GetProperty("steals").GetDouble(), steals.GetProperty("remoteSteals").GetDouble());
             Assert.Equal(point.GetProperty("ip").GetDouble(),
-                steals.GetProperty("schedulingOverhead").GetDouble() + steals.GetProperty("waiting").GetDouble(), 1e-9);
+                steals.GetProperty("schedulingOverheadSeconds").GetDouble() + steals.GetProperty("waitingSeconds").GetDouble(), 1e-9);
             if (point.GetProperty("p").GetDouble() == 1)
             {
                 Assert.Equal(0, steals.GetProperty("steals").GetDouble());
@@ -221,7 +221,7 @@ public sealed class FactoredCommandTests : IDisposable
 
         Assert.True(code == 0, stderr);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
-        Assert.Equal("0,1", doc.RootElement.GetProperty("configuration").GetProperty("stealing").GetProperty("groups").GetString());
+        Assert.Equal("0,1", doc.RootElement.GetProperty("stealing").GetProperty("groups").GetString());
         JsonElement steals = doc.RootElement.GetProperty("programs")[0].GetProperty("points")[1].GetProperty("steals");
         Assert.Equal(0, steals.GetProperty("remoteSteals").GetDouble());
         Assert.Equal(steals.GetProperty("steals").GetDouble(), steals.GetProperty("localSteals").GetDouble());

@@ -17,7 +17,7 @@ public sealed class GranularityCommandTests : ExperimentCliHarness
         Assert.Contains("granularity", stdout);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "granularity.json")));
         JsonElement root = doc.RootElement;
-        Assert.Equal(4, root.GetProperty("configuration").GetProperty("maxDepth").GetInt32());
+        Assert.Equal(4, root.GetProperty("maxDepth").GetInt32());
         var log = PlotAssert.Model<LinePlot>(outDir, "granularity");
         var linear = PlotAssert.Model<LinePlot>(outDir, "granularity-linear");
         Assert.Equal(AxisScale.Log10, log.YAxis.Scale);
@@ -44,7 +44,7 @@ public sealed class GranularityCommandTests : ExperimentCliHarness
                 Assert.Equal(points.Select(p => (double)p.GetProperty("divisor").GetInt64()), s.X);
                 for (int i = 0; i < points.Length; i++)
                 {
-                    var (mean, minus, plus) = PlotAssert.MeanCi(points[i].GetProperty("time"));
+                    var (mean, minus, plus) = PlotAssert.MeanCi(points[i].GetProperty("time").GetProperty("summary"));
                     PlotAssert.Same(mean, s.Y[i], $"{name} time {i}");
                     PlotAssert.Same(minus, s.ErrorMinus![i], $"{name} error below {i}");
                     PlotAssert.Same(plus, s.ErrorPlus![i], $"{name} error above {i}");

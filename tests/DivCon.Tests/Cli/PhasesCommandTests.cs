@@ -17,7 +17,7 @@ public sealed class PhasesCommandTests : ExperimentCliHarness
         Assert.Contains("execute", stdout);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "phases.json")));
         JsonElement root = doc.RootElement;
-        int cores = root.GetProperty("configuration").GetProperty("cores").GetInt32();
+        int cores = root.GetProperty("settings").GetProperty("processors").GetArrayLength();
         foreach (JsonElement program in root.GetProperty("programs").EnumerateArray())
         {
             string name = program.GetProperty("program").GetString()!;
@@ -27,12 +27,12 @@ public sealed class PhasesCommandTests : ExperimentCliHarness
 
             // A balanced tree: level k+1 has branching × the splits of level k as its subproblems; merges mirror splits;
             // the executes at least cover the cores' target.
-            double executes = levels.Sum(l => l.GetProperty("execute").GetProperty("count").GetDouble());
-            double splits = levels.Sum(l => l.GetProperty("split").GetProperty("count").GetDouble());
+            double executes = levels.Sum(l => l.GetProperty("executeCount").GetDouble());
+            double splits = levels.Sum(l => l.GetProperty("splitCount").GetDouble());
             Assert.Equal(1 + splits * branching, splits + executes);
-            Assert.Equal(splits, levels.Sum(l => l.GetProperty("merge").GetProperty("count").GetDouble()));
+            Assert.Equal(splits, levels.Sum(l => l.GetProperty("mergeCount").GetDouble()));
             Assert.True(executes >= cores, $"{name}: {executes} execute muscles for {cores} cores");
-            Assert.True(levels.Sum(l => l.GetProperty("execute").GetProperty("seconds").GetDouble()) > 0);
+            Assert.True(levels.Sum(l => l.GetProperty("executeSeconds").GetDouble()) > 0);
 
             var chart = PlotAssert.Model<StackedBarChart>(outDir, $"phases-{name}");
             var log = PlotAssert.Model<LinePlot>(outDir, $"phases-{name}-log");
@@ -40,8 +40,8 @@ public sealed class PhasesCommandTests : ExperimentCliHarness
             Assert.Equal(levels.Select(l => l.GetProperty("level").GetInt32().ToString(System.Globalization.CultureInfo.InvariantCulture)), chart.Categories);
             foreach (string phase in new[] { "split", "execute", "merge" })
             {
-                Assert.Equal(levels.Select(l => l.GetProperty(phase).GetProperty("seconds").GetDouble()), chart.Segments.Single(s => s.Name == phase).Values);
-                Assert.Equal(levels.Select(l => l.GetProperty(phase).GetProperty("seconds").GetDouble()), log.Series.Single(s => s.Name == phase).Y);
+                Assert.Equal(levels.Select(l => l.GetProperty(phase + "Seconds").GetDouble()), chart.Segments.Single(s => s.Name == phase).Values);
+                Assert.Equal(levels.Select(l => l.GetProperty(phase + "Seconds").GetDouble()), log.Series.Single(s => s.Name == phase).Y);
             }
         }
 

@@ -112,14 +112,24 @@ public sealed class PlotCommandTests : ExperimentCliHarness
         string unknown = Path.Combine(Root, "unknown.json");
         await File.WriteAllTextAsync(unknown, """{ "kind": "weather" }""");
         string empty = Path.Combine(Root, "empty.json");
-        await File.WriteAllTextAsync(empty, """{ "kind": "phases", "programs": [] }""");
+        var emptyPhases = new DivCon.Harness.Experiments.PhasesResult(
+            new DivCon.Harness.Experiments.ExperimentSettings(["quicksort"], DivCon.Harness.Programs.WorkloadSize.Small, 1, 0, [0], 1, TimeSpan.FromMinutes(1)), 4, [])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 0,
+            Machine = MachineInfo.Capture(),
+        };
+        await File.WriteAllBytesAsync(empty, ResultJson.ToUtf8(emptyPhases, DivCon.Harness.Reporting.HarnessJsonContext.Files.PhasesResult));
+        string old = Path.Combine(Root, "old.json");
+        await File.WriteAllTextAsync(old, """{ "kind": "cyclic", "schemaVersion": 1, "schemes": [] }""");
 
         foreach (var (args, fragment) in new[]
         {
             (new[] { "plot" }, "--from needs"),
             (new[] { "plot", "--from", Path.Combine(Root, "missing.json") }, "does not exist"),
             (new[] { "plot", "--from", notJson }, "not valid JSON"),
-            (new[] { "plot", "--from", unknown }, "known kinds"),
+            (new[] { "plot", "--from", unknown }, "expected one of: cyclic, symmetric, factored, scalability, granularity, phases"),
+            (new[] { "plot", "--from", old }, "schema version 1"),
             (new[] { "plot", "--from", empty }, "no data"),
         })
         {
@@ -130,5 +140,30 @@ public sealed class PlotCommandTests : ExperimentCliHarness
             Assert.Single(r.Err.Split('\n', StringSplitOptions.RemoveEmptyEntries));
             Assert.Equal(before, string.Join(",", Directory.GetFiles(Root).Order()));
         }
+    }
+
+    [Fact]
+    public async Task Plot_redraws_a_figure_model_and_rejects_a_broken_one_with_exit_2()
+    {
+        Directory.CreateDirectory(Root);
+        StackedStepPlot model = StackedStepPlot.FromChanges("Cores held", ["a (0)", "b (1)"], [new(0, 0, 1), new(0.5, 1, 1)], 1, "Time (s)", "Cores");
+        model.AddHorizontalLine(2, "2 workers");
+        string path = Path.Combine(Root, "allocation-x.plot.json");
+        await File.WriteAllTextAsync(path, model.ToJson());
+
+        string redraw = Path.Combine(Root, "model-redraw");
+        var (code, output, err) = await Run("plot", "--from", path, "--out", redraw);
+
+        Assert.True(code == 0, err);
+        Assert.Contains("allocation-x.png", output);
+        PlotAssert.ValidPng(Path.Combine(redraw, "allocation-x.png"));
+        Assert.Equal(model.ToJson(), await File.ReadAllTextAsync(Path.Combine(redraw, "allocation-x.plot.json")));
+
+        string broken = Path.Combine(Root, "broken.plot.json");
+        await File.WriteAllTextAsync(broken, """{ "kind": "pie", "title": "" }""");
+        var r = await Run("plot", "--from", broken, "--out", redraw);
+        Assert.Equal(DivCon.Cli.CliApp.UsageError, r.Code);
+        Assert.Contains("Not a figure", r.Err);
+        Assert.Single(r.Err.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 }

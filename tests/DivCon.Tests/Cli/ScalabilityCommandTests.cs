@@ -18,7 +18,7 @@ public sealed class ScalabilityCommandTests : ExperimentCliHarness
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "scalability.json")));
         JsonElement root = doc.RootElement;
         Assert.Equal("scalability", root.GetProperty("kind").GetString());
-        int n = root.GetProperty("configuration").GetProperty("processors").GetArrayLength();
+        int n = root.GetProperty("settings").GetProperty("processors").GetArrayLength();
         Assert.True(root.GetProperty("machine").GetProperty("affinity").GetArrayLength() >= n);
         JsonElement[] programs = root.GetProperty("programs").EnumerateArray().ToArray();
         Assert.Equal(["sumofsquares", "mergesort"], programs.Select(p => p.GetProperty("program").GetString()));
@@ -29,7 +29,7 @@ public sealed class ScalabilityCommandTests : ExperimentCliHarness
         foreach (JsonElement program in programs)
         {
             string name = program.GetProperty("program").GetString()!;
-            double ts = program.GetProperty("ts").GetProperty("mean").GetDouble();
+            double ts = program.GetProperty("ts").GetProperty("summary").GetProperty("mean").GetDouble();
             Assert.Equal(2, program.GetProperty("ts").GetProperty("seconds").GetArrayLength());
             foreach (JsonElement curve in program.GetProperty("curves").EnumerateArray())
             {
@@ -39,7 +39,7 @@ public sealed class ScalabilityCommandTests : ExperimentCliHarness
                 foreach (JsonElement pt in points)
                 {
                     // Ratio of means, and exactly P processors.
-                    Assert.Equal(ts / pt.GetProperty("tp").GetProperty("mean").GetDouble(), pt.GetProperty("speedup").GetDouble(), 12);
+                    Assert.Equal(ts / pt.GetProperty("tp").GetProperty("summary").GetProperty("mean").GetDouble(), pt.GetProperty("speedup").GetDouble(), 12);
                     Assert.Equal(pt.GetProperty("p").GetInt32(), pt.GetProperty("processors").GetArrayLength());
                 }
 

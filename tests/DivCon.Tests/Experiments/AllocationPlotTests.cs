@@ -126,27 +126,19 @@ public sealed class AllocationPlotTests : IDisposable
     }
 
     [Fact]
-    public void Cyclic_output_hook_writes_the_png_next_to_the_chrome_trace_per_scheme()
+    public void Allocation_files_are_the_png_next_to_the_chrome_trace_per_scheme()
     {
         var (timeline, _, _) = RealRun();
-        Directory.CreateDirectory(_root);
-        string json = Path.Combine(_root, "cyclic.json");
-        File.WriteAllText(json, """{ "kind": "cyclic", "schemes": [] }""");
 
-        IReadOnlyList<string> written = ResultPlotFiles.Write(_root, json, png: true, [timeline, timeline]);
+        var files = AllocationPlot.Files(timeline, png: true);
 
-        Assert.Equal(6, written.Count);
-        foreach (string stem in new[] { "allocation-dynamic-partitioned", "allocation-dynamic-partitioned-2" })
-        {
-            using JsonDocument trace = JsonDocument.Parse(File.ReadAllText(Path.Combine(_root, $"{stem}.trace.json")));
-            Assert.True(trace.RootElement.GetProperty("traceEvents").GetArrayLength() > 0);
-            var model = PlotAssert.Model<StackedStepPlot>(_root, stem);
-            Assert.Equal(AllocationPlot.Create(timeline)!.Layers[0].Values, model.Layers[0].Values);
-        }
+        Assert.Equal(["allocation-dynamic-partitioned.trace.json", "allocation-dynamic-partitioned.png", "allocation-dynamic-partitioned.plot.json"], files.Select(f => f.Name));
+        using JsonDocument trace = JsonDocument.Parse(files[0].Content);
+        Assert.True(trace.RootElement.GetProperty("traceEvents").GetArrayLength() > 0);
+        var model = Assert.IsType<StackedStepPlot>(Figure.FromJson(System.Text.Encoding.UTF8.GetString(files[2].Content)));
+        Assert.Equal(AllocationPlot.Create(timeline)!.Layers[0].Values, model.Layers[0].Values);
 
         // --plots none: the trace only.
-        string other = Path.Combine(_root, "none");
-        Directory.CreateDirectory(other);
-        Assert.Equal([Path.Combine(other, "allocation-dynamic-partitioned.trace.json")], ResultPlotFiles.Write(other, json, png: false, [timeline]));
+        Assert.Equal(["allocation-dynamic-partitioned.trace.json"], AllocationPlot.Files(timeline, png: false).Select(f => f.Name));
     }
 }

@@ -15,7 +15,7 @@ internal static class PlotAssert
         byte[] bytes = File.ReadAllBytes(path);
         Assert.True(bytes.AsSpan(0, 8).SequenceEqual(s_signature), $"{path} has no PNG signature");
         Assert.True(bytes.Length > 5_000, $"{path} is only {bytes.Length} bytes");
-        RgbaImage image = RgbaImage.DecodePng(bytes);
+        using var image = SkiaSharp.SKBitmap.Decode(bytes);
         Assert.Equal(Figure.DefaultWidth, image.Width);
         Assert.Equal(Figure.DefaultHeight, image.Height);
     }
@@ -41,14 +41,14 @@ internal static class PlotAssert
     }
 
     public static double Number(JsonElement e, string name) =>
-        e.TryGetProperty(name, out JsonElement v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : double.NaN;
+        e.ValueKind == JsonValueKind.Object && e.TryGetProperty(name, out JsonElement v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : double.NaN;
 
     public static (double Mean, double Minus, double Plus) MeanCi(JsonElement sample)
     {
         double mean = Number(sample, "mean");
-        if (sample.TryGetProperty("ci99", out JsonElement ci) && ci.ValueKind == JsonValueKind.Array)
+        if (sample.ValueKind == JsonValueKind.Object && sample.TryGetProperty("ci99", out JsonElement ci) && ci.ValueKind == JsonValueKind.Object)
         {
-            return (mean, mean - ci[0].GetDouble(), ci[1].GetDouble() - mean);
+            return (mean, mean - ci.GetProperty("lower").GetDouble(), ci.GetProperty("upper").GetDouble() - mean);
         }
 
         return (mean, double.NaN, double.NaN);

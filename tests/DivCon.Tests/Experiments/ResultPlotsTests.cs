@@ -1,33 +1,50 @@
-using System.Text.Json;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Experiments;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Plots;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Reporting;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Tests.Experiments;
 
 /// <summary>
-/// Issue 7 must-show 3 at the model level: every plotted bar, error bar and point equals a number of the result file,
-/// for hand-written files of each kind (the CLI tests check the same on files the commands wrote).
+/// Issue 7 must-show 3 at the model level: every plotted bar, error bar and point equals a number of the result
+/// record, for hand-made records of each kind (the CLI tests check the same on files the commands wrote and read back).
 /// </summary>
 public sealed class ResultPlotsTests
 {
+    private static readonly MachineInfo s_machine = new(2, [0, 1], "TestOS", ".NET test", "X64", null, null);
+
+    private static Estimate E(double mean, double? lo = null, double? hi = null) =>
+        new(mean, lo is null ? 1 : 3, null, null, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
+
+    private static RatioEstimate R(double mean, double? lo = null, double? hi = null) =>
+        new(mean, 3, 3, null, null, null, null, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
+
+    private static ProgramResult P(string name, RatioEstimate? ntt, RatioEstimate? np) => new(name, E(1), null, 0, 0, ntt, np);
+
+    private static SchemeResult S(string name, Estimate antt, Estimate mntt, Estimate stp, params ProgramResult[] programs) =>
+        new(name, name, antt, mntt, stp, programs, [], [], []);
+
     // Two schemes, two programs; scheme b has no interval on anything (one repetition) and no NTT for program y.
-    private const string Cyclic = """
-    { "kind": "cyclic", "configuration": { "programs": ["x", "y"] },
-      "schemes": [
-        { "scheme": "a", "antt": { "mean": 1.5, "ci99": [1.25, 2.0], "n": 3 }, "mntt": { "mean": 2.0, "ci99": null, "n": 1 },
-          "stp": { "mean": 1.4, "ci99": [1.0, 1.9], "n": 3 },
-          "programs": [ { "program": "x", "ntt": { "mean": 1.2, "ci99": [1.0, 1.5] }, "np": { "mean": 0.8333, "ci99": [0.7, 0.95] } },
-                        { "program": "y", "ntt": { "mean": 1.8, "ci99": [1.5, 2.25] }, "np": { "mean": 0.5556, "ci99": [0.45, 0.6] } } ] },
-        { "scheme": "b", "antt": { "mean": 2.5, "ci99": null, "n": 1 }, "mntt": { "mean": 3.0, "ci99": null, "n": 1 },
-          "stp": { "mean": 0.9, "ci99": null, "n": 1 },
-          "programs": [ { "program": "x", "ntt": { "mean": 2.0, "ci99": null }, "np": { "mean": 0.5, "ci99": null } },
-                        { "program": "y", "ntt": null, "np": null } ] } ] }
-    """;
+    private static CyclicResult Cyclic(string kind = "cyclic") => new(
+        new CyclicPlanRecord(kind, ["x", "y"], ["a", "b"], "sp", "small", 10, 1, 0, 1, [0, 1], 1, true), [],
+        [
+            S("a", E(1.5, 1.25, 2.0), E(2.0), E(1.4, 1.0, 1.9), P("x", R(1.2, 1.0, 1.5), R(0.8333, 0.7, 0.95)), P("y", R(1.8, 1.5, 2.25), R(0.5556, 0.45, 0.6))),
+            S("b", E(2.5), E(3.0), E(0.9), P("x", R(2.0), R(0.5)), P("y", null, null)),
+        ],
+        [])
+    {
+        StartedUtc = DateTimeOffset.UnixEpoch,
+        ElapsedSeconds = 1,
+        Machine = s_machine,
+    };
 
     [Fact]
-    public void Cyclic_bars_and_error_bars_are_the_files_means_and_intervals()
+    public void Cyclic_bars_and_error_bars_are_the_results_means_and_intervals()
     {
-        IReadOnlyList<NamedFigure> figures = ResultPlots.FromJson(Cyclic);
+        IReadOnlyList<NamedFigure> figures = CyclicPlots.Of(Cyclic());
         Assert.Equal(["ntt", "np", "antt", "stp"], figures.Select(f => f.Name));
 
         var ntt = Assert.IsType<BarChart>(figures[0].Figure);
@@ -58,23 +75,31 @@ public sealed class ResultPlotsTests
     [Fact]
     public void Symmetric_adds_mntt_per_scheme()
     {
-        string symmetric = Cyclic.Replace("\"kind\": \"cyclic\"", "\"kind\": \"symmetric\"");
-        IReadOnlyList<NamedFigure> figures = ResultPlots.FromJson(symmetric);
+        IReadOnlyList<NamedFigure> figures = CyclicPlots.Of(Cyclic("symmetric"));
         var mntt = Assert.IsType<BarChart>(Assert.Single(figures, f => f.Name == "mntt").Figure);
         Assert.Equal([2.0], mntt.Series[0].Values);
         Assert.Equal([3.0], mntt.Series[1].Values);
     }
 
     [Fact]
-    public void Scalability_points_are_the_files_speedups_and_both_selections_share_a_figure()
+    public void Scalability_points_are_the_results_speedups_and_both_selections_share_a_figure()
     {
-        const string json = """
-        { "kind": "scalability", "programs": [
-          { "program": "p", "curves": [
-            { "selection": "contiguous", "points": [ { "p": 1, "speedup": 0.9 }, { "p": 2, "speedup": 1.7 } ] },
-            { "selection": "dispersed", "points": [ { "p": 1, "speedup": 0.95 }, { "p": 2, "speedup": 1.8 } ] } ] } ] }
-        """;
-        IReadOnlyList<NamedFigure> figures = ResultPlots.FromJson(json);
+        var tp = new TimedSample([1.0]);
+        var result = new ScalabilityResult(Settings(), [ProcessorSelection.Contiguous, ProcessorSelection.Dispersed],
+        [
+            new ScalabilityProgramResult("p", 1, tp,
+            [
+                new ScalabilityCurve(ProcessorSelection.Contiguous, [new ScalabilityCorePoint(1, [0], true, tp, 0.9), new ScalabilityCorePoint(2, [0, 1], true, tp, 1.7)]),
+                new ScalabilityCurve(ProcessorSelection.Dispersed, [new ScalabilityCorePoint(1, [0], true, tp, 0.95), new ScalabilityCorePoint(2, [0, 1], true, tp, 1.8)]),
+            ]),
+        ])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = s_machine,
+        };
+
+        IReadOnlyList<NamedFigure> figures = ScalabilityPlots.Of(result);
         Assert.Equal(["speedup-contiguous", "speedup-dispersed", "speedup-contiguous-vs-dispersed"], figures.Select(f => f.Name));
         var contiguous = Assert.IsType<LinePlot>(figures[0].Figure);
         Assert.Equal([1.0, 2.0], Assert.Single(contiguous.Series).X);
@@ -85,75 +110,90 @@ public sealed class ResultPlotsTests
     }
 
     [Fact]
-    public void Granularity_phases_and_factored_series_are_the_files_numbers()
+    public void Granularity_phases_and_factored_series_are_the_results_numbers()
     {
-        const string granularity = """
-        { "kind": "granularity", "configuration": { "cores": 2 }, "programs": [ { "program": "g", "points": [
-          { "divisor": 1, "time": { "mean": 4.0, "ci99": [3.0, 5.5] } }, { "divisor": 2, "time": { "mean": 2.5, "ci99": null } } ] } ] }
-        """;
-        var time = Assert.IsType<LinePlot>(ResultPlots.FromJson(granularity)[0].Figure);
+        var coarse = new TimedSample([3.5, 4.0, 4.5]);
+        var granularity = new GranularityResult(Settings(), 1,
+            [new GranularityProgramResult("g", 100, coarse, [new GranularityPoint(1, 100, 0.5, coarse), new GranularityPoint(2, 50, 1, new TimedSample([2.5]))])])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = s_machine,
+        };
+        var time = Assert.IsType<LinePlot>(GranularityPlots.Of(granularity)[0].Figure);
         Assert.Equal(AxisScale.Log2, time.XAxis.Scale);
         Assert.Equal(AxisScale.Log10, time.YAxis.Scale);
         Assert.Equal([1.0, 2.0], time.Series[0].X);
         Assert.Equal([4.0, 2.5], time.Series[0].Y);
-        Assert.Equal(1.0, time.Series[0].ErrorMinus![0], 12);
-        Assert.Equal(1.5, time.Series[0].ErrorPlus![0], 12);
+        Assert.Equal(4.0 - coarse.Summary.Ci99!.Value.Lower, time.Series[0].ErrorMinus![0], 12);
+        Assert.Equal(coarse.Summary.Ci99!.Value.Upper - 4.0, time.Series[0].ErrorPlus![0], 12);
+        Assert.True(double.IsNaN(time.Series[0].ErrorMinus![1]), "one run → no interval → no error bar");
 
-        const string phases = """
-        { "kind": "phases", "programs": [ { "program": "m", "levels": [
-          { "level": 1, "split": { "count": 1, "seconds": 0.5 }, "execute": { "count": 0, "seconds": 0 }, "merge": { "count": 1, "seconds": 0.25 } },
-          { "level": 2, "split": { "count": 0, "seconds": 0 }, "execute": { "count": 2, "seconds": 3.0 }, "merge": { "count": 0, "seconds": 0 } } ] } ] }
-        """;
-        IReadOnlyList<NamedFigure> phaseFigures = ResultPlots.FromJson(phases);
+        var phases = new PhasesResult(Settings(), 4,
+            [new PhaseProgramResult("m", 100, 10, 2, coarse, [new PhaseLevel(1, 1, 0.5, 0, 0, 1, 0.25), new PhaseLevel(2, 0, 0, 2, 3.0, 0, 0)])])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = s_machine,
+        };
+        IReadOnlyList<NamedFigure> phaseFigures = PhasesPlots.Of(phases);
         Assert.Equal(["phases-m", "phases-m-log"], phaseFigures.Select(f => f.Name));
         var logView = Assert.IsType<LinePlot>(phaseFigures[1].Figure);
         Assert.Equal(AxisScale.Log10, logView.YAxis.Scale);
         Assert.Equal([0.5, 0.0], logView.Series.Single(s => s.Name == "split").Y);
         Assert.Equal([0.0, 3.0], logView.Series.Single(s => s.Name == "execute").Y);
-        NamedFigure phase = phaseFigures[0];
-        Assert.Equal("phases-m", phase.Name);
-        var stacked = Assert.IsType<StackedBarChart>(phase.Figure);
+        var stacked = Assert.IsType<StackedBarChart>(phaseFigures[0].Figure);
         Assert.Equal(["1", "2"], stacked.Categories);
         Assert.Equal(["split", "execute", "merge"], stacked.Segments.Select(s => s.Name));
         Assert.Equal([0.5, 0.0], stacked.Segments[0].Values);
         Assert.Equal([0.0, 3.0], stacked.Segments[1].Values);
         Assert.Equal([0.25, 0.0], stacked.Segments[2].Values);
 
-        // factored.json as specified in issue 7 (the factored command is another helper's).
-        const string factored = """
-        { "kind": "factored", "programs": [ { "program": "f", "ts": 1, "t1": 1.1, "telision": 1.05, "points": [
-          { "p": 1, "tp": 1.1, "ip": 0, "wp": 1.1, "fp": 0, "speedups": { "linear": 1, "maximal": 0.909, "idleSpecific": 0.909, "inflationSpecific": 0.909, "actual": 0.909, "elision": 0.952 } },
-          { "p": 2, "tp": 0.6, "ip": 0.05, "wp": 1.15, "fp": 0.05, "speedups": { "linear": 2, "maximal": 1.818, "idleSpecific": 1.739, "inflationSpecific": 1.739, "actual": 1.667, "elision": null } } ] } ] }
-        """;
-        var f = Assert.IsType<LinePlot>(Assert.Single(ResultPlots.FromJson(factored)).Figure);
+        var samples = new FactoredSamples([1.0], [1.05],
+            new Dictionary<int, IReadOnlyList<ParallelRunSample>> { [1] = [new(1.1, 0)], [2] = [new(0.6, 0.05)] });
+        var factored = new FactoredResult("small", 1, new FactoredSettings([1, 2], 1, 0), [FactoredAnalysis.Analyze("f", samples)])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = s_machine,
+        };
+        var f = Assert.IsType<LinePlot>(Assert.Single(FactoredPlots.Of(factored)).Figure);
+        FactoredProgramResult program = factored.Programs[0];
         Assert.Equal(FactoredPlots.Curves.Select(c => FactoredPlots.SeriesNames[c]), f.Series.Select(s => s.Name));
-        Assert.Equal([0.909, 1.818], f.Series.Single(s => s.Name == "maximal").Y);
-        Assert.Equal([0.909, 1.739], f.Series.Single(s => s.Name == "idle-time specific").Y);
-        Assert.True(double.IsNaN(f.Series.Single(s => s.Name == "elision").Y[1]), "null → gap");
+        Assert.Equal(program.Points.Select(p => p.Speedups.Maximal), f.Series.Single(s => s.Name == "maximal").Y);
+        Assert.Equal(program.Points.Select(p => p.Speedups.IdleSpecific), f.Series.Single(s => s.Name == "idle-time specific").Y);
+        Assert.Equal(program.Points.Select(p => p.Speedups.Elision!.Value), f.Series.Single(s => s.Name == "elision").Y);
     }
 
     [Theory]
     [InlineData("{}", "no \"kind\"")]
-    [InlineData("{ \"kind\": \"weather\" }", "known kinds")]
-    public void Unknown_files_are_rejected_with_the_kinds_that_can_be_drawn(string json, string message)
+    [InlineData("{ \"kind\": \"weather\", \"schemaVersion\": 2 }", "expected one of")]
+    [InlineData("{ \"kind\": \"cyclic\", \"schemaVersion\": 1 }", "schema version 1")]
+    [InlineData("{ not json", "not valid JSON")]
+    public void Unknown_or_old_files_are_rejected_with_the_kinds_that_can_be_drawn(string json, string message)
     {
-        var e = Assert.Throws<ArgumentException>(() => ResultPlots.FromJson(json));
-        Assert.Contains(message, e.Message);
-        Assert.ThrowsAny<JsonException>(() => ResultPlots.FromJson("{ not json"));
+        var e = Assert.Throws<ResultFileException>(() => ResultKinds.Figures(json));
+        Assert.Contains(message, e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Rendered_files_are_a_png_and_the_figure_model_per_figure()
+    public void Rendered_files_are_a_png_and_the_figure_model_per_figure_and_a_saved_file_redraws_the_same()
     {
-        var files = ResultPlots.Render(ResultPlots.FromJson(Cyclic));
+        var files = ResultPlots.Render(CyclicPlots.Of(Cyclic()));
         Assert.Equal(8, files.Count);
         foreach (var (name, content) in files.Where(f => f.Name.EndsWith(".png", StringComparison.Ordinal)))
         {
             Assert.True(content.Length > 5_000, name);
-            Assert.Equal(Figure.DefaultWidth, RgbaImage.DecodePng(content).Width);
+            Assert.Equal(Figure.DefaultWidth, SkiaSharp.SKBitmap.Decode(content).Width);
         }
 
         var model = Assert.IsType<BarChart>(Figure.FromJson(System.Text.Encoding.UTF8.GetString(files.Single(f => f.Name == "ntt.plot.json").Content)));
         Assert.Equal([1.2, 1.8], model.Series[0].Values);
+        string json = System.Text.Encoding.UTF8.GetString(ResultJson.ToUtf8(Cyclic(), HarnessJsonContext.Files.CyclicResult));
+        var redrawn = Assert.IsType<BarChart>(ResultKinds.Figures(json)[0].Figure);
+        Assert.Equal(model.Series[0].Values, redrawn.Series[0].Values);
+        Assert.Equal(model.Series[0].ErrorPlus, redrawn.Series[0].ErrorPlus);
     }
+
+    private static ExperimentSettings Settings() => new(["p"], WorkloadSize.Small, 1, 0, [0, 1], 1, TimeSpan.FromMinutes(1));
 }

@@ -1,3 +1,4 @@
+using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
@@ -17,7 +18,7 @@ public sealed class CyclicExperimentFactoredTests
     private static readonly TaskScheduler s_alone = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;
 
     private static readonly SchemeDescriptor s_spScheme =
-        new("sp", "alone", "-", SchemeStatistics.None, false, c => new AloneArrangement(c.Programs.Count));
+        SchemeFakes.Custom("sp", c => new AloneArrangement(c.Programs.Count));
 
     // Program a holds 1.5 cores, 20 % of them idle; b holds 0.5 cores, 10 % idle (the fake pool's rates).
     private static readonly double[] s_cores = [1.5, 0.5];
@@ -34,7 +35,7 @@ public sealed class CyclicExperimentFactoredTests
             new(clock, "b", alone: 2, together: 3, sequential: 2.0, oneWorker: 2.2),
         ];
         var pools = new List<RatePool>();
-        SchemeDescriptor partitioned = BuiltInSchemes.Partitioned("fake-partitioned", "fake pool with accounting", "-", _ =>
+        SchemeDescriptor partitioned = SchemeFakes.Partitioned("fake-partitioned", _ =>
         {
             var pool = new RatePool(clock);
             pools.Add(pool);
@@ -42,7 +43,7 @@ public sealed class CyclicExperimentFactoredTests
         });
         var settings = new CyclicSettings(TimeSpan.FromSeconds(29), SpRuns: 3, WarmupRuns: 1, Repeat: 2, Processors: [0, 1], Seed: 7,
             StopGrace: TimeSpan.FromSeconds(10), RunTimeout: TimeSpan.FromMinutes(5));
-        var plan = new CyclicPlan("cyclic", programs, [BuiltInSchemes.TplDefault, partitioned], s_spScheme, "small", settings);
+        var plan = new CyclicPlan("cyclic", programs, [SchemeFakes.Wire(SchemeCatalog.TplDefault), partitioned], s_spScheme, "small", settings);
 
         CyclicResult result = clock.Run(() => new CyclicExperiment(clock, lines.Add).RunAsync(plan));
 
@@ -50,7 +51,7 @@ public sealed class CyclicExperimentFactoredTests
         Assert.Equal(2, pools.Count);
         Assert.All(pools, p => Assert.Equal(29.0, p.FrozenAfterSeconds!.Value, 9));
 
-        SchemeResult tpl = result.Schemes.Single(s => s.Scheme == BuiltInSchemes.TplDefault.Name);
+        SchemeResult tpl = result.Schemes.Single(s => s.Scheme == SchemeCatalog.TplDefault);
         Assert.All(tpl.Programs, p =>
         {
             Assert.Null(p.Factored!.Point);
@@ -75,7 +76,7 @@ public sealed class CyclicExperimentFactoredTests
             Assert.Equal(prog.OneWorker, a.OneWorkerSeconds!.Value, 9);
             Assert.Equal(prog.Together, p.Cmp!.Mean, 9);
 
-            // The formulas (DESIGN.md §8), written out by hand on those numbers.
+            // The formulas (docs/DESIGN.md §8), written out by hand on those numbers.
             double pHeld = a.CoreSecondsHeld / a.IntervalSeconds;
             double tmp = p.Cmp.Mean;
             double ip = a.IdleSeconds / a.IntervalSeconds * tmp;
@@ -109,7 +110,7 @@ public sealed class CyclicExperimentFactoredTests
         SyntheticProgram[] programs = [new(clock, "a", alone: 1, together: 2, sequential: 1.8, oneWorker: 2.5)];
         var settings = new CyclicSettings(TimeSpan.FromSeconds(10), SpRuns: 2, WarmupRuns: 0, Repeat: 1, Processors: [0], Seed: 1,
             StopGrace: TimeSpan.FromSeconds(10), RunTimeout: TimeSpan.FromMinutes(5));
-        var plan = new CyclicPlan("cyclic", programs, [BuiltInSchemes.TplDefault], s_spScheme, "small", settings);
+        var plan = new CyclicPlan("cyclic", programs, [SchemeFakes.Wire(SchemeCatalog.TplDefault)], s_spScheme, "small", settings);
 
         CyclicResult result = clock.Run(() => new CyclicExperiment(clock).RunAsync(plan));
 
@@ -121,6 +122,10 @@ public sealed class CyclicExperimentFactoredTests
         : IWorkloadProgram
     {
         public string Name => name;
+        public void Initialize()
+        {
+        }
+
 
         public double Together => together;
 

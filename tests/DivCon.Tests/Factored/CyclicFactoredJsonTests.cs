@@ -12,33 +12,34 @@ public sealed class CyclicFactoredJsonTests
     {
         var phase = new PhaseResult(["a", "b"], 10,
             [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
-        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
         var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
         schemes = schemes.Select(s => s with { Programs = s.Programs.Select(fill).ToArray() }).ToArray();
         var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x"], "sp", "small", 10, 2, 0, 1, [0, 1], 3, true);
-        var machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null);
-        return new CyclicResult(machine, config, DateTimeOffset.UnixEpoch, 12.5,
-            [new ProgramBaseline("a", [1.0, 1.1], null, null), new ProgramBaseline("b", [2.0, 2.2], null, null)], schemes, comparisons);
+        return new CyclicResult(config, [new ProgramBaseline("a", [1.0, 1.1], null, null), new ProgramBaseline("b", [2.0, 2.2], null, null)], schemes, comparisons)
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 12.5,
+            Machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null),
+        };
     }
 
     private static JsonElement[] Programs(CyclicResult result, out JsonDocument doc)
     {
-        using var stream = new MemoryStream();
-        CyclicJsonWriter.Write(result, stream);
-        doc = JsonDocument.Parse(stream.ToArray());
+        doc = JsonDocument.Parse(ResultJson.ToUtf8(result, HarnessJsonContext.Files.CyclicResult));
         return doc.RootElement.GetProperty("schemes")[0].GetProperty("programs").EnumerateArray().ToArray();
     }
 
     [Fact]
     public void SchemeWithoutAccounting_WritesFactoredNull_WithTheReason()
     {
-        JsonElement[] programs = Programs(Result(p => p), out JsonDocument doc);
+        JsonElement[] programs = Programs(Result(p => p with { Factored = MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }), out JsonDocument doc);
         using (doc)
         {
             Assert.All(programs, p =>
             {
-                Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").ValueKind);
-                Assert.Contains("no per-program core-time", p.GetProperty("factoredReason").GetString());
+                Assert.Equal(JsonValueKind.Null, p.GetProperty("factored").GetProperty("point").ValueKind);
+                Assert.Contains("no per-program core-time", p.GetProperty("factored").GetProperty("reason").GetString());
             });
         }
     }
@@ -54,10 +55,11 @@ public sealed class CyclicFactoredJsonTests
         JsonElement[] programs = Programs(result, out JsonDocument doc);
         using (doc)
         {
-            JsonElement a = programs[0].GetProperty("factored");
-            Assert.Equal(JsonValueKind.Null, programs[0].GetProperty("factoredReason").ValueKind);
-            Assert.Equal(1.5, a.GetProperty("coresHeld").GetDouble(), 12);
-            Assert.Equal(2.0, a.GetProperty("tmp").GetDouble(), 12);
+            JsonElement a = programs[0].GetProperty("factored").GetProperty("point");
+            Assert.Equal(JsonValueKind.Null, programs[0].GetProperty("factored").GetProperty("reason").ValueKind);
+            Assert.Equal(15, programs[0].GetProperty("factored").GetProperty("accounting").GetProperty("coreSecondsHeld").GetDouble(), 12);
+            Assert.Equal(1.5, a.GetProperty("p").GetDouble(), 12);
+            Assert.Equal(2.0, a.GetProperty("tp").GetDouble(), 12);
             Assert.Equal(0.6, a.GetProperty("ip").GetDouble(), 12);
             Assert.Equal(-0.3, a.GetProperty("fp").GetDouble(), 12);
             JsonElement speedups = a.GetProperty("speedups");
@@ -67,19 +69,19 @@ public sealed class CyclicFactoredJsonTests
             Assert.Equal(JsonValueKind.Null, speedups.GetProperty("elision").ValueKind);
 
             // b: T_1 not measured → null with that reason, not invented numbers.
-            Assert.Equal(JsonValueKind.Null, programs[1].GetProperty("factored").ValueKind);
-            Assert.Contains("T_1", programs[1].GetProperty("factoredReason").GetString());
+            Assert.Equal(JsonValueKind.Null, programs[1].GetProperty("factored").GetProperty("point").ValueKind);
+            Assert.Contains("T_1", programs[1].GetProperty("factored").GetProperty("reason").GetString());
         }
     }
 }
 
 public sealed class CyclicFactoredAttachTests
 {
-    private static SchemeResult Scheme(params DivCon.Harness.Schemes.SchedulerStats[] schedulers)
+    private static SchemeResult Scheme(params SchedulerStats[] schedulers)
     {
         var phase = new PhaseResult(["a", "b"], 10,
             [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
-        var rep = new RepetitionData([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, PhaseResult> { ["x"] = phase });
+        var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
         var (schemes, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
         return schemes[0] with { Schedulers = schedulers };
     }

@@ -88,7 +88,7 @@ public sealed class FactoredMeasurementTests
     public void RealScheduler_LongSequentialPhase_IdleSpecificSitsWellBelowMaximal_AtTwoWorkers()
     {
         var program = new SampleFactoredProgram(
-            new SyntheticSpinProgram("serial-heavy", ProblemSize.Small, 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3), granularityCores: 2);
+            new SyntheticSpinProgram("serial-heavy", 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3), granularityCores: 2);
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
         FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 3, WarmupRuns: 0));
@@ -106,7 +106,7 @@ public sealed class FactoredMeasurementTests
     public void RealScheduler_EachWorkersBusyPlusIdle_EqualsTheWindow_AndRunIdleIsWithinTheCoresTime()
     {
         IDivConSample sample = SampleCatalog.Create("quicksort", ProblemSize.Small);
-        var program = new SampleFactoredProgram(sample, granularityCores: 2);
+        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(sample), granularityCores: 2);
         program.Prepare();
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
@@ -140,7 +140,7 @@ public sealed class FactoredMeasurementTests
     public async Task SampleFactoredProgram_ElisionRunsWithGranularityEqualToProblemSize_AndRestoresIt()
     {
         IDivConSample sample = SampleCatalog.Create("mergesort", ProblemSize.Small);
-        var program = new SampleFactoredProgram(sample, granularityCores: 2);
+        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(sample), granularityCores: 2);
         long granularity = sample.Granularity;
         Assert.Equal(granularity, program.Granularity);
         Assert.True(granularity < sample.ProblemSize);

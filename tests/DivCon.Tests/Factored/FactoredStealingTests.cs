@@ -1,3 +1,4 @@
+using DivCon.Harness.Reporting;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
@@ -156,36 +157,38 @@ public sealed class FactoredStealingTests
                 [1] = [new(1.0, 0.0, new RunStealStatistics(0, 0, 0, 0, 0))],
                 [2] = [new(0.6, 0.25, new RunStealStatistics(7, 0, 7, 0.05, 0.2))],
             });
-        var result = new FactoredResult(DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture(), "small", 1, new FactoredSettings([1, 2], 1, 0),
-            [FactoredAnalysis.Analyze("transform-sliding", samples)], stealing,
-            new Dictionary<string, string> { ["transform-sliding"] = "window sliding m = 256 elements" });
+        var result = new FactoredResult("small", 1, new FactoredSettings([1, 2], 1, 0),
+            [FactoredAnalysis.Analyze("transform-sliding", samples)], stealing.ToRecord([1, 2]),
+            new Dictionary<string, string> { ["transform-sliding"] = "window sliding m = 256 elements" })
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = MachineInfo.Capture(),
+        };
 
-        using var stream = new MemoryStream();
-        FactoredJsonWriter.Write(result, stream);
-        using JsonDocument doc = JsonDocument.Parse(stream.ToArray());
+        using JsonDocument doc = JsonDocument.Parse(ResultJson.ToUtf8(result, HarnessJsonContext.Files.FactoredResult));
         string table = FactoredTextReport.Table(result);
-        var csv = new StringWriter();
-        FactoredTextReport.WriteCsv(result, csv);
+        string csv = FactoredTextReport.Csv(result).ToString();
 
-        JsonElement config = doc.RootElement.GetProperty("configuration").GetProperty("stealing");
+        JsonElement config = doc.RootElement.GetProperty("stealing");
         Assert.Equal("cache-group-first", config.GetProperty("scope").GetString());
         Assert.Equal("per-worker", config.GetProperty("groups").GetString());
         Assert.Equal(1, config.GetProperty("detectedCacheGroups").GetInt32());
         JsonElement two = config.GetProperty("workerGroups")[1];
         Assert.Equal(2, two.GetProperty("p").GetInt32());
-        Assert.Equal("[[0],[1]]", two.GetProperty("groups").GetRawText().Replace(" ", "", StringComparison.Ordinal).Replace("\n", "", StringComparison.Ordinal).Replace("\r", "", StringComparison.Ordinal));
+        Assert.Equal("0;1", two.GetProperty("groups").GetString());
+        Assert.Equal("window sliding m = 256 elements", doc.RootElement.GetProperty("programSettings").GetProperty("transform-sliding").GetString());
         JsonElement program = doc.RootElement.GetProperty("programs")[0];
-        Assert.Equal("window sliding m = 256 elements", program.GetProperty("settings").GetString());
         JsonElement point = program.GetProperty("points")[1];
         Assert.Equal(7, point.GetProperty("steals").GetProperty("remoteSteals").GetDouble());
-        Assert.Equal(0.05, point.GetProperty("steals").GetProperty("schedulingOverhead").GetDouble());
-        Assert.Equal(0.2, point.GetProperty("steals").GetProperty("waiting").GetDouble());
-        Assert.Equal([7.0], program.GetProperty("samples").GetProperty("parallel")[1].GetProperty("remoteSteals").EnumerateArray().Select(e => e.GetDouble()));
+        Assert.Equal(0.05, point.GetProperty("steals").GetProperty("schedulingOverheadSeconds").GetDouble());
+        Assert.Equal(0.2, point.GetProperty("steals").GetProperty("waitingSeconds").GetDouble());
+        Assert.Equal(7.0, program.GetProperty("samples").GetProperty("parallel").GetProperty("2")[0].GetProperty("steals").GetProperty("remoteSteals").GetDouble());
 
         Assert.Contains("Stealing: cache-group-first, groups per-worker (this machine: 1 last-level cache group(s))", table, StringComparison.Ordinal);
         Assert.Contains("overhead  waiting |   steals    local   remote", table, StringComparison.Ordinal);
-        string[] lines = csv.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        Assert.Equal(FactoredTextReport.CsvHeader, lines[0]);
+        string[] lines = csv.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Assert.Equal(FactoredCsvHeader, lines[0]);
         Assert.EndsWith(",7,0,7,0.05,0.2", lines[2], StringComparison.Ordinal);
     }
 
@@ -226,4 +229,7 @@ public sealed class FactoredStealingTests
         {
         }
     }
+
+    internal const string FactoredCsvHeader = "program,p,ts,t1,telision,tp,ip,wp,fp,linear,maximal,idleSpecific,inflationSpecific,actual,elision,"
+        + "steals,localSteals,remoteSteals,schedulingOverhead,waiting";
 }

@@ -7,11 +7,14 @@ public sealed class CyclicAnalysisTests
     private static PhaseResult Phase(params (int Program, double Start, double End, bool Recorded)[] runs) =>
         new(["a", "b"], 10, runs.Select(r => new RunRecord(r.Program, r.Start, r.End, r.Recorded)).ToArray());
 
+    private static RepetitionRuns Repetition(IReadOnlyList<IReadOnlyList<double>> csp, Dictionary<string, PhaseResult> phases) =>
+        new(csp, phases.ToDictionary(kv => kv.Key, kv => kv.Value.ProgramRuns()));
+
     [Fact]
     public void OneRepetition_HandComputed()
     {
         // SP: a {1, 1}, b {2, 2}. Scheme x: a runs {2, 4} (mean 3) + one discarded; b runs {5} → NTT 3 and 2.5.
-        var rep = new RepetitionData(
+        var rep = Repetition(
             [[1.0, 1.0], [2.0, 2.0]],
             new Dictionary<string, PhaseResult>
             {
@@ -37,11 +40,11 @@ public sealed class CyclicAnalysisTests
     public void Repetitions_GiveSchemeIntervals_AndWelchComparisons()
     {
         // Scheme y is slower than x in every repetition by a clear margin; ANTT per repetition differs slightly.
-        var reps = new List<RepetitionData>();
+        var reps = new List<RepetitionRuns>();
         double[] jitter = [0.0, 0.1, -0.1];
         foreach (double j in jitter)
         {
-            reps.Add(new RepetitionData(
+            reps.Add(Repetition(
                 [[1.0], [2.0]],
                 new Dictionary<string, PhaseResult>
                 {
@@ -69,7 +72,7 @@ public sealed class CyclicAnalysisTests
     [Fact]
     public void ProgramWithoutRecordedRuns_HasNoNtt_AndAWarning()
     {
-        var rep = new RepetitionData(
+        var rep = Repetition(
             [[1.0], [2.0]],
             new Dictionary<string, PhaseResult> { ["x"] = Phase((0, 0, 2, true), (1, 0, 10, false)) });
 

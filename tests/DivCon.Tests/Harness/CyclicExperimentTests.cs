@@ -1,3 +1,4 @@
+using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
@@ -11,11 +12,11 @@ public sealed class CyclicExperimentTests
 
     private static SchemeDescriptor Scheme(string name, bool requiresScalability = false) =>
         requiresScalability
-            ? BuiltInSchemes.Partitioned(name, $"fake {name}", "-", _ => new MarkerPool())
-            : new SchemeDescriptor(name, $"fake {name}", "-", SchemeStatistics.None, false, c => new MarkerArrangement(c.Programs.Count, null));
+            ? SchemeFakes.Partitioned(name, _ => new MarkerPool())
+            : SchemeFakes.Custom(name, c => new MarkerArrangement(c.Programs.Count, null));
 
     private static readonly SchemeDescriptor s_spScheme =
-        new("sp", "alone", "-", SchemeStatistics.None, false, c => new MarkerArrangement(c.Programs.Count, s_alone));
+        SchemeFakes.Custom("sp", c => new MarkerArrangement(c.Programs.Count, s_alone));
 
     private static CyclicSettings Settings(int repeat, TimeSpan? duration = null) =>
         new(duration ?? TimeSpan.FromSeconds(29), SpRuns: 3, WarmupRuns: 1, Repeat: repeat, Processors: [0, 1], Seed: 7,
@@ -115,8 +116,7 @@ public sealed class CyclicExperimentTests
     {
         var clock = new VirtualTime();
         FakeProgram[] programs = [new(clock, "a", 1, 2, 1)];
-        var broken = new SchemeDescriptor("broken", "cannot pin", "-", SchemeStatistics.None, false,
-            _ => throw new PlatformNotSupportedException("pinning is not supported here"));
+        var broken = SchemeFakes.Custom("broken", _ => throw new PlatformNotSupportedException("pinning is not supported here"));
         var plan = new CyclicPlan("cyclic", programs, [Scheme("one"), broken], s_spScheme, "small", Settings(repeat: 1));
 
         var e = Assert.Throws<SchemeSetupException>(() => clock.Run(() => new CyclicExperiment(clock).RunAsync(plan)));
@@ -140,6 +140,11 @@ public sealed class CyclicExperimentTests
     private sealed class FakeProgram(VirtualTime clock, string name, double alone, double together, double sequential) : IWorkloadProgram
     {
         private int _multiprogramRuns;
+
+        public void Initialize()
+        {
+        }
+
 
         public string Name => name;
 

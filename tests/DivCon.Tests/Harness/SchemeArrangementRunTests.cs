@@ -16,14 +16,14 @@ public sealed class SchemeArrangementRunTests
 {
     /// <summary>The partitioned schemes whose decision follows the load; the static ones re-decide every interval only to rotate cores.</summary>
     private static readonly string[] DynamicSchemes =
-        [BuiltInSchemes.DynamicPartitionedName, BuiltInSchemes.EqualSharesName, BuiltInSchemes.IdleLendingName];
+        [SchemeCatalog.DynamicPartitioned, SchemeCatalog.EqualShares, SchemeCatalog.IdleLending];
 
-    private static readonly string[] StaticSchemes = [BuiltInSchemes.StaticPartitionedName, BuiltInSchemes.HillClimbingName];
+    private static readonly string[] StaticSchemes = [SchemeCatalog.StaticPartitioned, SchemeCatalog.HillClimbing];
 
     public static TheoryData<string> AvailableSchemes()
     {
         var data = new TheoryData<string>();
-        foreach (SchemeDescriptor s in HarnessWiring.Schemes().Available)
+        foreach (SchemeDescriptor s in BuiltInSchemes.CreateRegistry().All)
         {
             data.Add(s.Name);
         }
@@ -34,7 +34,7 @@ public sealed class SchemeArrangementRunTests
     [Fact]
     public void EveryPartitionedScheme_IsKnownAsStaticOrDynamic()
     {
-        string[] partitioned = HarnessWiring.Schemes().Available.Where(s => s.RequiresScalability).Select(s => s.Name).ToArray();
+        string[] partitioned = BuiltInSchemes.CreateRegistry().All.Where(s => s.RequiresScalability).Select(s => s.Name).ToArray();
 
         Assert.Equal(partitioned.Order(), DynamicSchemes.Concat(StaticSchemes).Order());
     }
@@ -43,7 +43,7 @@ public sealed class SchemeArrangementRunTests
     [MemberData(nameof(AvailableSchemes))]
     public async Task ShortRun_SchedulerStatisticsShowTheArrangement(string name)
     {
-        SchemeDescriptor scheme = HarnessWiring.Schemes().Find(name)!;
+        SchemeDescriptor scheme = BuiltInSchemes.CreateRegistry().Find(name)!;
         IReadOnlyList<int> processors = MachineInfo.AffinityMask();
         int cores = processors.Count;
         if (scheme.RequiresScalability && cores < 2)
@@ -53,8 +53,8 @@ public sealed class SchemeArrangementRunTests
 
         IWorkloadProgram[] programs =
         [
-            new SampleProgramAdapter(new SyntheticSpinProgram("p0", ProblemSize.Small, 200_000, 8, 0, 1)),
-            new SampleProgramAdapter(new SyntheticSpinProgram("p1", ProblemSize.Small, 200_000, 8, 0.5, 2)),
+            new SyntheticSpinProgram("p0", 200_000, 8, 0, 1),
+            new SyntheticSpinProgram("p1", 200_000, 8, 0.5, 2),
         ];
         var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
 
@@ -62,27 +62,27 @@ public sealed class SchemeArrangementRunTests
 
         Assert.Equal(2, stats.Count);
         Assert.All(Enumerable.Range(0, 2), i => Assert.NotEmpty(phase.RecordedDurations(i)));
-        bool shared = name is BuiltInSchemes.TplDefaultName or BuiltInSchemes.SharedName;
+        bool shared = name is SchemeCatalog.TplDefault or SchemeCatalog.Shared;
         Assert.Equal(shared ? 1 : 2, stats.Select(s => s.SchedulerId).Distinct().Count());
         switch (name)
         {
-            case BuiltInSchemes.TplDefaultName:
+            case SchemeCatalog.TplDefault:
                 Assert.All(stats, s => Assert.Equal(TaskScheduler.Default.Id, s.SchedulerId));
                 Assert.All(stats, s => Assert.False(s.Pinned));
                 break;
-            case BuiltInSchemes.OversubscribedFreeName:
+            case SchemeCatalog.OversubscribedFree:
                 // One free scheduler per program, each with a worker per core.
                 AssertWorkStealing(stats, cores);
                 Assert.All(stats, s => Assert.False(s.Pinned));
                 Assert.All(stats, s => Assert.Null(s.Processors));
                 break;
-            case BuiltInSchemes.OversubscribedPinnedName:
+            case SchemeCatalog.OversubscribedPinned:
                 // One scheduler per program, each with a worker pinned to every core.
                 AssertWorkStealing(stats, cores);
                 Assert.All(stats, s => Assert.True(s.Pinned));
                 Assert.All(stats, s => Assert.Equal(processors, s.Processors!));
                 break;
-            case BuiltInSchemes.SharedName:
+            case SchemeCatalog.Shared:
                 // One scheduler, a worker pinned to every core, serving both programs.
                 AssertWorkStealing(stats, cores);
                 Assert.All(stats, s => Assert.True(s.Pinned));
@@ -96,13 +96,13 @@ public sealed class SchemeArrangementRunTests
     }
 
     [Theory]
-    [InlineData(BuiltInSchemes.DynamicPartitionedName)]
-    [InlineData(BuiltInSchemes.IdleLendingName)]
+    [InlineData(SchemeCatalog.DynamicPartitioned)]
+    [InlineData(SchemeCatalog.IdleLending)]
     public async Task DynamicSchemes_MoveWorkersWhenAProgramRunsOutOfTasks(string name)
     {
         // p0 spends most of each run in one serial task (no task available: its second worker should go to p1);
         // p1 always has many tasks. Arrival alone makes 3 moves on 2+ cores (all workers to p0, then p1's share).
-        SchemeDescriptor scheme = HarnessWiring.Schemes().Find(name)!;
+        SchemeDescriptor scheme = BuiltInSchemes.CreateRegistry().Find(name)!;
         IReadOnlyList<int> processors = MachineInfo.AffinityMask();
         if (processors.Count < 2)
         {
@@ -111,8 +111,8 @@ public sealed class SchemeArrangementRunTests
 
         IWorkloadProgram[] programs =
         [
-            new SampleProgramAdapter(new SyntheticSpinProgram("serial", ProblemSize.Small, 60_000_000, 4, 0.9, 1)),
-            new SampleProgramAdapter(new SyntheticSpinProgram("parallel", ProblemSize.Small, 4_000_000, 64, 0, 2)),
+            new SyntheticSpinProgram("serial", 60_000_000, 4, 0.9, 1),
+            new SyntheticSpinProgram("parallel", 4_000_000, 64, 0, 2),
         ];
         var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
         long moves = 0;
@@ -126,8 +126,8 @@ public sealed class SchemeArrangementRunTests
     }
 
     [Theory]
-    [InlineData(BuiltInSchemes.StaticPartitionedName)]
-    [InlineData(BuiltInSchemes.HillClimbingName)]
+    [InlineData(SchemeCatalog.StaticPartitioned)]
+    [InlineData(SchemeCatalog.HillClimbing)]
     public async Task StaticScheme_FewerCoresThanPrograms_CoresRotate_EveryProgramRecordsRuns(string name)
     {
         // 2 cores, 3 programs: without rotation the least scalable program would hold no core for the whole phase.
@@ -139,12 +139,12 @@ public sealed class SchemeArrangementRunTests
         }
 
         IWorkloadProgram[] programs = Enumerable.Range(0, 3)
-            .Select(i => (IWorkloadProgram)new SampleProgramAdapter(new SyntheticSpinProgram($"p{i}", ProblemSize.Small, 200_000, 4, 0.1 * i, i + 1)))
+            .Select(i => (IWorkloadProgram)new SyntheticSpinProgram($"p{i}", 200_000, 4, 0.1 * i, i + 1))
             .ToArray();
-        SchemeRegistry registry = HarnessWiring.Schemes();
+        SchemeRegistry registry = BuiltInSchemes.CreateRegistry();
         var settings = new CyclicSettings(TimeSpan.FromSeconds(3), SpRuns: 1, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
             StopGrace: TimeSpan.FromSeconds(20), RunTimeout: TimeSpan.FromSeconds(30));
-        var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(BuiltInSchemes.OversubscribedFreeName)!, "small", settings);
+        var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(SchemeCatalog.OversubscribedFree)!, "small", settings);
 
         CyclicResult result = await HarnessThread.RunAsync(() => new CyclicExperiment(TimeProvider.System).RunAsync(plan)).WaitAsync(TimeSpan.FromSeconds(90));
 

@@ -1,3 +1,4 @@
+using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Schemes;
 
 namespace DivCon.Tests.Harness;
@@ -16,28 +17,17 @@ public sealed class SchemeTests
             ["oversubscribed-free", "oversubscribed-pinned", "shared", "tpl-default", "static-partitioned", "dynamic-partitioned",
              "equal-shares", "hill-climbing", "idle-lending"],
             registry.All.Select(s => s.Name));
-        Assert.Equal(registry.All.Select(s => s.Name), registry.Available.Select(s => s.Name));
-        Assert.All(registry.All, s => Assert.Null(s.UnavailableReason));
+        Assert.Equal(SchemeCatalog.All.Select(s => s.Name), registry.All.Select(s => s.Name));
+        Assert.Equal(["tpl-default", "equal-shares"], SchemeCatalog.All.Where(s => !s.Simulated).Select(s => s.Name));
         Assert.Equal(
             ["static-partitioned", "dynamic-partitioned", "equal-shares", "hill-climbing", "idle-lending"],
             registry.All.Where(s => s.RequiresScalability).Select(s => s.Name));
     }
 
     [Fact]
-    public void UnavailableScheme_IsListedWithItsReason_ButCannotBeBuilt()
-    {
-        SchemeDescriptor s = SchemeDescriptor.Unavailable("future", "Not in this build.", "§9", SchemeStatistics.None, false, "needs a future type");
-
-        var e = Assert.Throws<InvalidOperationException>(() => s.Create(Context(2, 0, 1)));
-        Assert.Contains("not available in this build", e.Message, StringComparison.Ordinal);
-        Assert.False(s.IsAvailable);
-        Assert.Equal("needs a future type", s.UnavailableReason);
-    }
-
-    [Fact]
     public void PartitionedPool_ProgramsGetTheirScalabilityShares_FromTheRealPolicy()
     {
-        int[] processors = DivCon.Harness.Cyclic.MachineInfo.AffinityMask().Take(2).ToArray();
+        int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
         if (processors.Length < 2)
         {
             return; // one core cannot be divided
@@ -62,17 +52,17 @@ public sealed class SchemeTests
     public void Registry_With_ReplacesInPlace_AndRejectsDuplicates()
     {
         var fake = new RecordingFactory();
-        SchemeRegistry registry = BuiltInSchemes.CreateRegistry().With(BuiltInSchemes.Shared(fake.Create));
+        SchemeRegistry registry = BuiltInSchemes.CreateRegistry().With(SchemeFakes.Wire(SchemeCatalog.Shared, fake.Create));
 
         Assert.Equal(2, registry.All.ToList().FindIndex(s => s.Name == "shared"));
-        Assert.True(registry.Find("SHARED")!.IsAvailable);
-        Assert.Throws<ArgumentException>(() => new SchemeRegistry([BuiltInSchemes.TplDefault, BuiltInSchemes.TplDefault]));
+        Assert.NotNull(registry.Find("SHARED"));
+        Assert.Throws<ArgumentException>(() => new SchemeRegistry([SchemeFakes.Wire(SchemeCatalog.TplDefault), SchemeFakes.Wire(SchemeCatalog.TplDefault)]));
     }
 
     [Fact]
     public void TplDefault_EveryProgramOnTheThreadPool()
     {
-        using ISchedulerArrangement a = BuiltInSchemes.TplDefault.Create(Context(3, 0, 1));
+        using ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.TplDefault).Create(Context(3, 0, 1));
 
         Assert.All(Enumerable.Range(0, 3), i => Assert.Same(TaskScheduler.Default, a.SchedulerFor(i)));
         IReadOnlyList<SchedulerStats> stats = a.Snapshot();
@@ -85,7 +75,7 @@ public sealed class SchemeTests
     public void OversubscribedFree_OneFreeSchedulerPerProgram_EachWithAWorkerPerCore()
     {
         var factory = new RecordingFactory();
-        SchemeDescriptor scheme = BuiltInSchemes.OversubscribedFree(factory.Create);
+        SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.OversubscribedFree, factory.Create);
 
         using (ISchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
         {
@@ -105,7 +95,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = BuiltInSchemes.OversubscribedPinned(factory.Create).Create(Context(2, 4, 5)))
+        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.OversubscribedPinned, factory.Create).Create(Context(2, 4, 5)))
         {
             Assert.Equal(2, factory.Requests.Count);
             Assert.All(factory.Requests, r => Assert.Equal([4, 5], r.PinTo!));
@@ -120,7 +110,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = BuiltInSchemes.Shared(factory.Create).Create(Context(3, 0, 1)))
+        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.Shared, factory.Create).Create(Context(3, 0, 1)))
         {
             SchedulerRequest r = Assert.Single(factory.Requests);
             Assert.Equal(2, r.Workers);
@@ -136,7 +126,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory { FailOnCall = 3 };
 
-        Assert.Throws<InvalidOperationException>(() => BuiltInSchemes.OversubscribedFree(factory.Create).Create(Context(3, 0, 1)));
+        Assert.Throws<InvalidOperationException>(() => SchemeFakes.Wire(SchemeCatalog.OversubscribedFree, factory.Create).Create(Context(3, 0, 1)));
         Assert.Equal(2, factory.Disposed);
     }
 
@@ -144,7 +134,7 @@ public sealed class SchemeTests
     public void Partitioned_RegistersEveryProgramWithItsScalability_AndNeedsScalabilities()
     {
         var pool = new RecordingPool();
-        SchemeDescriptor scheme = BuiltInSchemes.DynamicPartitioned(_ => pool);
+        SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.DynamicPartitioned, pool: _ => pool);
 
         Assert.True(scheme.RequiresScalability);
         using (ISchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
@@ -155,7 +145,7 @@ public sealed class SchemeTests
 
         Assert.True(pool.IsDisposed);
         var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0]);
-        Assert.Throws<ArgumentException>(() => BuiltInSchemes.StaticPartitioned(_ => new RecordingPool()).Create(noScalability));
+        Assert.Throws<ArgumentException>(() => SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability));
     }
 
     /// <summary>A scheduler factory that records requests; its schedulers are real (the BCL's exclusive scheduler over the pool).</summary>

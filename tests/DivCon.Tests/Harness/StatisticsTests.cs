@@ -1,5 +1,5 @@
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Statistics;
+using DivCon.Metrics;
+using DivCon.Metrics.Statistics;
 
 namespace DivCon.Tests.Harness;
 

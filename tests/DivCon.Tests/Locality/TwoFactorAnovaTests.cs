@@ -1,4 +1,4 @@
-using DivCon.Harness.Anova;
+using DivCon.Metrics.Statistics;
 
 namespace DivCon.Tests.Locality;
 

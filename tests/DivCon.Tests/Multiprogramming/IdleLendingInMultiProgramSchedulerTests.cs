@@ -49,15 +49,12 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// loan ends when the borrower runs dry (a LoanReturn to L), then the worker asks again and serves the other: all of
     /// A's and B's tasks run while A's own worker is still blocked, and the allocation never changes.
     /// </summary>
-    [Theory]
+    [ProcessorTheory(2)]
     [InlineData(false)]
     [InlineData(true)]
     public void The_rule_in_force_chooses_the_borrower_and_each_loan_ends_when_the_borrower_runs_dry(bool ruleThatPrefersA)
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors);
         using var gateL = new ManualResetEventSlim(false);
@@ -144,15 +141,12 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// task left they go back to L by themselves (each loan has its LoanReturn), with no repartitioning since. Lending
     /// switched on by the option (another policy, IdleLending.ChooseBorrower) or by a policy's own rule.
     /// </summary>
-    [Theory]
+    [ProcessorTheory(2)]
     [InlineData(true)]
     [InlineData(false)]
     public void A_loan_ends_when_the_borrower_runs_dry_and_the_worker_goes_back_home_without_a_tick(bool viaOption)
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors, lendingOption: viaOption);
         try
@@ -196,13 +190,10 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// The lending in force follows the policy in force: a policy implementing IIdleLendingPolicy set at run time turns
     /// lending on (a starved program's task runs with no change of allocation); a plain policy set after it turns it off.
     /// </summary>
-    [Fact]
+    [ProcessorFact(2)]
     public void Setting_a_lending_policy_at_run_time_turns_lending_on_and_a_plain_one_turns_it_off()
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors);
         try
@@ -237,15 +228,12 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// A rule that throws, or names the lender itself, lends nothing: the decision is counted as rejected with the
     /// reason, no worker dies, and the programs go on once a valid policy gives the starved program a core.
     /// </summary>
-    [Theory]
+    [ProcessorTheory(2)]
     [InlineData("throws", "InvalidOperationException: broken rule")]
     [InlineData("lender", "for an idle worker of program index 0")]
     public void A_broken_borrower_rule_lends_nothing_and_is_reported(string how, string expected)
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors);
         try
@@ -280,15 +268,12 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// The borrower choice runs on workers between tasks: it allocates nothing, with the counts on the stack (3
     /// programs) or in the slot's own buffer (130 programs, more than fit on the stack).
     /// </summary>
-    [Theory]
+    [ProcessorTheory(2)]
     [InlineData(3)]
     [InlineData(130)]
     public void Choosing_a_borrower_allocates_nothing(int programs)
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors);
         try
@@ -331,13 +316,10 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
     /// A program whose only worker is on loan to a program that never runs dry, with no tick: removing it (it has a
     /// queued task) still finishes, because the removal repartitions when nobody serves the program, which ends the loan.
     /// </summary>
-    [Fact]
+    [ProcessorFact(2)]
     public void Removing_a_program_whose_worker_is_on_loan_to_a_never_dry_program_finishes()
     {
-        if (TwoProcessors() is not { } processors)
-        {
-            return;
-        }
+        int[] processors = TwoProcessors()!;
 
         MultiProgramScheduler mps = Create(processors);
         var stop = new StrongBox<bool>(false);

@@ -13,7 +13,6 @@ namespace DivCon.Tests.Multiprogramming;
 /// <summary>A program's scheduler inside a MultiProgramScheduler passes the same contract as the standalone one.</summary>
 public sealed class ProgramSchedulerContractTests : SchedulerContractTests
 {
-    protected override bool Supports(int workers) => ThreadAffinity.GetProcessAffinity().Count >= workers;
 
     protected override ISchedulerFixture Create(int workers) => new SingleProgramFixture(workers, pinned: true);
 }
@@ -22,6 +21,8 @@ public sealed class MultiProgramSchedulerTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(120);
 
+    // Compensation off: these tests hold every worker blocked on purpose (so that queued tasks wait for a removal or a
+    // Dispose to cancel them); blocking compensation has its own tests (BlockingPatternTests).
     private static MultiProgramScheduler Create(IPartitioningPolicy? policy = null, TimeSpan? interval = null, bool lending = false, ProgramRemoval disposeMode = ProgramRemoval.WaitForTasks)
         => new(new MultiProgramSchedulerOptions
         {
@@ -30,6 +31,7 @@ public sealed class MultiProgramSchedulerTests
             IdleLending = lending,
             DisposeMode = disposeMode,
             BestEffortPinning = true,
+            CompensateBlocking = false,
         });
 
     private static Task Run(ProgramHandle p, Action action, CancellationToken token = default)
@@ -83,7 +85,8 @@ public sealed class MultiProgramSchedulerTests
     private static void ChaosRun(int depth, int programs, int seed, bool lending = false, bool lendingPolicy = false)
     {
         var chaosLending = lendingPolicy ? new ChaosLendingPolicy(seed) : null;
-        using var mps = Create(chaosLending ?? (IPartitioningPolicy)new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1), lending);
+        var mps = Create(chaosLending ?? (IPartitioningPolicy)new ChaosPolicy(seed), TimeSpan.FromMilliseconds(1), lending);
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         lending |= lendingPolicy;
         ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}")).ToArray();
         MarkedTree[] trees = handles.Select(_ => new MarkedTree(depth)).ToArray();
@@ -154,7 +157,11 @@ public sealed class MultiProgramSchedulerTests
         Assert.All(waitedTasks, t => Assert.Equal(TaskStatus.RanToCompletion, t.Status));
         Assert.All(cancelable, t => Assert.True(t.IsCompleted, "A task of the removed program was left pending."));
         Assert.Contains(cancelable, t => t.IsCanceled);
-        Assert.Throws<TaskSchedulerException>(() => new Task(() => { }).Start(waited.Scheduler));
+        // Queued from outside after the removal (as an await continuation would be): run late, never lost.
+        var late = new Task(() => { });
+        late.Start(waited.Scheduler);
+        Wait.For(late, Timeout, "a task queued after the removal");
+        Assert.Equal(1, waited.LateTasks);
         MultiProgramSnapshot after = mps.GetSnapshot();
         Assert.DoesNotContain(after.WorkerPrograms, p => p == waited.Id || p == canceled.Id);
         Assert.False(after.CoresByProgram.ContainsKey(waited.Id));
@@ -205,7 +212,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void Exceptions_in_one_programs_tasks_do_not_disturb_the_others_or_kill_workers()
     {
-        using var mps = Create(new EqualSharesPolicy(), TimeSpan.FromMilliseconds(5));
+        var mps = Create(new EqualSharesPolicy(), TimeSpan.FromMilliseconds(5));
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle bad = mps.AddProgram("bad");
         ProgramHandle good = mps.AddProgram("good");
         Task[] faulting = Enumerable.Range(0, 500).Select(i => Run(bad, () => throw new InvalidOperationException($"bad {i}"))).ToArray();
@@ -274,20 +282,16 @@ public sealed class MultiProgramSchedulerTests
         Assert.All(mps.Pool.Workers, w => Assert.False(w.Thread.IsAlive));
     }
 
-    [Fact]
+    [ProcessorFact(2, pinning: true)]
     public void Under_a_fixed_one_plus_one_allocation_each_programs_tasks_run_only_on_its_own_processor()
     {
         IReadOnlyList<int> allowed = ThreadAffinity.GetProcessAffinity();
-        if (allowed.Count < 2 || !ThreadAffinity.IsSupported)
-        {
-            return; // needs two processors and pinning
-        }
-
-        using var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = allowed.Take(2).ToArray(),
             RepartitionInterval = TimeSpan.FromMilliseconds(5),
         });
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
         ProgramHandle b = mps.AddProgram("b");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = 1, [b.Id] = 1 });
@@ -325,9 +329,12 @@ public sealed class MultiProgramSchedulerTests
         Assert.Contains("disposed", disposed.Message);
         Assert.Throws<ArgumentException>(() => mps.AddProgram(" "));
 
-        using var other = Create();
+        var other = Create();
+
+        using var otherDisposal = BoundedDisposal.Of(other);
         ProgramHandle foreign = other.AddProgram("foreign");
-        using var third = Create();
+        var third = Create();
+        using var thirdDisposal = BoundedDisposal.Of(third);
         Assert.Throws<ArgumentException>(() => third.RemoveProgram(foreign));
         Assert.Throws<ArgumentOutOfRangeException>(() => other.AddProgram("nan", double.NaN));
         Assert.Throws<ArgumentOutOfRangeException>(() => other.AddProgram("zero", 0));
@@ -342,7 +349,8 @@ public sealed class MultiProgramSchedulerTests
     [InlineData("unknown-program", "program index")]
     public void An_invalid_policy_result_is_rejected_naming_the_problem_and_the_previous_allocation_is_kept(string how, string expected)
     {
-        using var mps = Create(new EqualSharesPolicy());
+        var mps = Create(new EqualSharesPolicy());
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
         ProgramHandle b = mps.AddProgram("b");
         MultiProgramSnapshot before = mps.GetSnapshot();
@@ -366,7 +374,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void A_removed_programs_cores_go_to_the_others()
     {
-        using var mps = Create(new EqualSharesPolicy());
+        var mps = Create(new EqualSharesPolicy());
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
         ProgramHandle b = mps.AddProgram("b");
         Assert.Equal(mps.WorkerCount, a.Allocation + b.Allocation);
@@ -380,7 +389,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void Per_program_accounting_counts_core_time_held_tasks_and_moves()
     {
-        using var mps = Create(new EqualSharesPolicy());
+        var mps = Create(new EqualSharesPolicy());
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
 
         // Both workers serving a before the window starts (on a loaded machine a woken worker may start late).
@@ -414,7 +424,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void The_timeline_records_moves_with_reasons_and_exports_a_chrome_trace_with_one_track_per_processor()
     {
-        using var mps = Create(new EqualSharesPolicy());
+        var mps = Create(new EqualSharesPolicy());
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("alpha");
         ProgramHandle b = mps.AddProgram("beta \"quoted\"");
         mps.RemoveProgram(b);
@@ -458,7 +469,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void Metrics_are_visible_to_a_MeterListener()
     {
-        using var mps = Create(new EqualSharesPolicy());
+        var mps = Create(new EqualSharesPolicy());
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         var measurements = new ConcurrentBag<(string Instrument, double Value, string? Program)>();
         using var listener = new MeterListener();
         listener.InstrumentPublished = (instrument, l) =>
@@ -471,12 +483,20 @@ public sealed class MultiProgramSchedulerTests
         void OnMeasurement<T>(Instrument instrument, T value, ReadOnlySpan<KeyValuePair<string, object?>> tags, object? state)
         {
             string? program = null;
+            bool ours = false;
             foreach (KeyValuePair<string, object?> tag in tags)
             {
-                if (tag.Key == "program")
+                if (tag.Key == SchedulingTelemetry.ProgramName)
                 {
                     program = tag.Value as string;
                 }
+
+                ours |= tag.Key == SchedulingTelemetry.SchedulerId && Equals(tag.Value, mps.Id);
+            }
+
+            if (!ours)
+            {
+                return; // another test's scheduler, publishing on the same meter name
             }
 
             measurements.Add((instrument.Name, Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture), program));
@@ -494,18 +514,21 @@ public sealed class MultiProgramSchedulerTests
         listener.RecordObservableInstruments();
 
         double Value(string instrument, string program) => measurements.Where(m => m.Instrument == instrument && m.Program == program).Select(m => m.Value).LastOrDefault(double.NaN);
-        Assert.Equal(mps.WorkerCount, Value("divcon.program.allocated_cores", "metrics-a") + Value("divcon.program.allocated_cores", "metrics-b"));
-        Assert.Equal(100, Value("divcon.program.tasks_executed", "metrics-a"));
-        Assert.Equal(0, Value("divcon.program.available_tasks", "metrics-b"));
-        Assert.True(Value("divcon.program.idle_time", "metrics-b") >= 0);
-        Assert.True(Value("divcon.program.core_time", "metrics-a") > 0);
+        Assert.Equal(mps.WorkerCount, Value("divcon.program.core.count", "metrics-a") + Value("divcon.program.core.count", "metrics-b"));
+        Assert.Equal(100, Value("divcon.program.executed_tasks", "metrics-a"));
+        Assert.Equal(0, Value("divcon.program.queue.length", "metrics-b"));
+        Assert.True(Value("divcon.program.worker.time", "metrics-b") >= 0);
+        Assert.True(measurements.Where(m => m.Instrument == "divcon.program.worker.time" && m.Program == "metrics-a").Sum(m => m.Value) > 0);
         Assert.Contains(measurements, m => m.Instrument == "divcon.scheduler.moves");
+        Assert.Equal(mps.WorkerCount, measurements.Last(m => m.Instrument == SchedulingTelemetry.WorkerCount).Value);
+        Assert.Equal(mps.Budget.Cores, measurements.Last(m => m.Instrument == SchedulingTelemetry.CpuLimit).Value);
     }
 
     [Fact]
     public void With_idle_lending_a_program_without_cores_gets_help_from_an_idle_worker_and_the_workers_go_back()
     {
-        using var mps = Create(policy: null, interval: TimeSpan.FromMilliseconds(50), lending: true);
+        var mps = Create(policy: null, interval: TimeSpan.FromMilliseconds(50), lending: true);
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("owner");
         ProgramHandle b = mps.AddProgram("starved");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });
@@ -529,7 +552,8 @@ public sealed class MultiProgramSchedulerTests
     [Fact]
     public void Without_idle_lending_a_program_without_cores_waits_for_the_policy()
     {
-        using var mps = Create();
+        var mps = Create();
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("owner");
         ProgramHandle b = mps.AddProgram("starved");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });

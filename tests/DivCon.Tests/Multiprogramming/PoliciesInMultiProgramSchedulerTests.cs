@@ -3,6 +3,8 @@ using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
 
+using DivCon.Tests.Infrastructure;
+
 namespace DivCon.Tests.Multiprogramming;
 
 /// <summary>
@@ -16,16 +18,12 @@ public sealed class PoliciesInMultiProgramSchedulerTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
-    [Theory]
+    [ProcessorTheory(2)]
     [InlineData(TaskAvailabilityPolicy.PolicyName, false)]
     [InlineData(IdleLendingPolicy.PolicyName, true)]
     public void ProgramWithoutTasks_LosesItsCoresWithinOneInterval_AndGetsThemBackWithTasks(string policyName, bool idleLending)
     {
         int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
-        if (processors.Length < 2)
-        {
-            return; // one core cannot be divided between two programs
-        }
 
         var recorder = new RecordingPolicy(PartitioningPolicies.Create(policyName));
         var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
@@ -89,14 +87,10 @@ public sealed class PoliciesInMultiProgramSchedulerTests
     /// lent to the program it names. With IdleLendingPolicy and MultiProgramSchedulerOptions.IdleLending left off, and
     /// no tick, only a loan can move the idle program's worker to the busy one.
     /// </summary>
-    [Fact]
+    [ProcessorFact(2)]
     public void IdleLendingPolicy_AloneMakesAnIdleWorkerServeAProgramWithTasks()
     {
         int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
-        if (processors.Length < 2)
-        {
-            return;
-        }
 
         var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {

@@ -86,7 +86,7 @@ public sealed class TaskAvailabilityPolicyTests
         Assert.Equal(3, Count(allocation, 2, AllocationReason.AvailabilityCap));
     }
 
-    // cores, speedups, tasks, expected final (computed by hand from DESIGN.md §4)
+    // cores, speedups, tasks, expected final (computed by hand from docs/DESIGN.md §4)
     public static TheoryData<int, double[], int[], int[]> HandCases => new()
     {
         // One program: everything, whatever its tasks.

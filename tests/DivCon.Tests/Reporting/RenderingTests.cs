@@ -1,41 +1,100 @@
 using DivCon.Reporting.Plotting;
 using DivCon.Reporting.Plotting.Rendering;
+using ScottPlot;
+using SkiaSharp;
+using BarSeries = DivCon.Reporting.Plotting.BarSeries;
+using LinePattern = DivCon.Reporting.Plotting.LinePattern;
+using MarkerShape = DivCon.Reporting.Plotting.MarkerShape;
 
 namespace DivCon.Tests.Reporting;
 
+/// <summary>What ScottPlot draws for each figure: pixels at the coordinates the model's values map to (through the
+/// rendered plot's own coordinate transform), axis ranges and ticks, and the legend's place.</summary>
 public sealed class RenderingTests
 {
-    private static bool IsBackground(PlotColor c) => c.R > 240 && c.G > 240 && c.B > 240;
+    /// <summary>A rendered figure: the ScottPlot plot (its last render maps coordinates to pixels) and the decoded PNG.</summary>
+    private sealed class Rendered : IDisposable
+    {
+        public Rendered(DivCon.Reporting.Plotting.Figure figure, int width = 800, int height = 600)
+        {
+            Plot = figure.ToScottPlot(width, height);
+            Png = Plot.GetImageBytes(width, height, ImageFormat.Png);
+            Image = SKBitmap.Decode(Png);
+        }
 
-    private static bool Near(PlotColor a, PlotColor b, int tolerance) =>
-        Math.Abs(a.R - b.R) <= tolerance && Math.Abs(a.G - b.G) <= tolerance && Math.Abs(a.B - b.B) <= tolerance;
+        public Plot Plot { get; }
 
-    private static PlotColor At(RgbaImage image, double x, double y) => image.GetPixel((int)Math.Floor(x), (int)Math.Floor(y));
+        public byte[] Png { get; }
+
+        public SKBitmap Image { get; }
+
+        public PixelRect Data => Plot.LastRender.DataRect;
+
+        /// <summary>The pixel colour at plot coordinates (x, y) (log units on a log axis).</summary>
+        public SKColor At(double x, double y)
+        {
+            Pixel p = Plot.GetPixel(new Coordinates(x, y));
+            return Image.GetPixel((int)Math.Floor(p.X), (int)Math.Floor(p.Y));
+        }
+
+        /// <summary>Whether a pixel within 1 px of plot coordinates (x, y) has colour <paramref name="color"/> (a thin
+        /// anti-aliased line covers its centre pixel only partly).</summary>
+        public bool Near(double x, double y, PlotColor color, int tolerance)
+        {
+            Pixel p = Plot.GetPixel(new Coordinates(x, y));
+            for (int dy = -1; dy <= 1; dy++)
+            {
+                for (int dx = -1; dx <= 1; dx++)
+                {
+                    if (Same(Image.GetPixel((int)Math.Floor(p.X) + dx, (int)Math.Floor(p.Y) + dy), color, tolerance))
+                    {
+                        return true;
+                    }
+                }
+            }
+
+            return false;
+        }
+
+        public string[] MajorTicks(IAxis axis) => [.. axis.TickGenerator.Ticks.Where(t => t.IsMajor).Select(t => t.Label)];
+
+        public void Dispose()
+        {
+            Image.Dispose();
+            Plot.Dispose();
+        }
+    }
+
+    private static bool Same(SKColor c, PlotColor p, int tolerance = 0) =>
+        Math.Abs(c.Red - p.R) <= tolerance && Math.Abs(c.Green - p.G) <= tolerance && Math.Abs(c.Blue - p.B) <= tolerance;
+
+    private static bool Light(SKColor c) => c.Red > 200 && c.Green > 200 && c.Blue > 200;
 
     [Fact]
-    public void RenderPng_HasTheRequestedSizeAndDecodes()
+    public void RenderPng_HasTheRequestedSize_OnWhite()
     {
         var plot = new LinePlot("Speedup", "cores", "speedup");
         plot.AddSeries("a", [1, 2, 4], [1, 1.8, 3.1]);
 
         byte[] png = plot.RenderPng(640, 480);
-        RgbaImage image = RgbaImage.DecodePng(png);
+        using SKBitmap image = SKBitmap.Decode(png);
 
         Assert.True(png.Length > 2000, $"PNG of {png.Length} bytes looks empty");
         Assert.Equal((640, 480), (image.Width, image.Height));
-        Assert.Equal(PlotColor.White, image.GetPixel(0, 0));
+        Assert.Equal(SKColors.White, image.GetPixel(0, 0));
     }
 
     [Fact]
-    public void SavePng_WritesTheSameBytesAsRenderPng()
+    public void SavePng_WritesTheSameBytesAsRenderPng_AndRenderingIsDeterministic()
     {
-        var plot = new BarChart("x", ["a"]);
-        plot.AddSeries("s", [1]);
+        var chart = new BarChart("NTT", ["a", "b"], "program", "NTT");
+        chart.AddSeries("s", [1.2, 2.5], [0.1, 0.2], [0.3, 0.1]);
+        chart.AddHorizontalLine(1, "NTT = 1");
         string path = Path.Combine(Path.GetTempPath(), $"divcon-plot-{Guid.NewGuid():N}.png");
         try
         {
-            plot.SavePng(path, 320, 240);
-            Assert.Equal(plot.RenderPng(320, 240), File.ReadAllBytes(path));
+            chart.SavePng(path, 320, 240);
+            Assert.Equal(chart.RenderPng(320, 240), File.ReadAllBytes(path));
         }
         finally
         {
@@ -50,49 +109,57 @@ public sealed class RenderingTests
         LineSeries low = plot.AddSeries("low", [0, 5, 10], [0, 1, 2]);
         LineSeries high = plot.AddSeries("high", [0, 5, 10], [10, 9, 8], MarkerShape.Square);
 
-        RgbaImage image = plot.Render(800, 600, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
-        foreach (LineSeries series in new[] { low, high })
+        foreach (LineSeries s in new[] { low, high })
         {
-            for (int i = 0; i < series.X.Count; i++)
+            for (int i = 0; i < s.X.Count; i++)
             {
-                double px = layout.X.ToPixel(series.X[i]), py = layout.Y.ToPixel(series.Y[i]);
-                Assert.True(layout.PlotArea.Contains(px, py));
-                Assert.Equal(series.Color, At(image, px, py));
+                Assert.True(Same(r.At(s.X[i], s.Y[i]), s.Color, 10), $"{s.Name} point {i}: {r.At(s.X[i], s.Y[i])}");
             }
 
             // Half way between two points the line itself is there.
-            double mx = layout.X.ToPixel(2.5), my = layout.Y.ToPixel((series.Y[0] + series.Y[1]) / 2);
-            Assert.True(Near(At(image, mx, my), series.Color, 40), $"{series.Name}: {At(image, mx, my)} at the line");
+            Assert.True(r.Near(2.5, (s.Y[0] + s.Y[1]) / 2, s.Color, 40), $"{s.Name}: no line");
         }
 
-        // Nowhere near either series: background (or a grid line, which is light grey).
-        Assert.True(At(image, layout.X.ToPixel(2.5), layout.Y.ToPixel(5.3)).R > 200);
+        Assert.True(Light(r.At(2.5, 5.3)));
+        // The data range padded a little: every point inside the frame.
+        AxisLimits limits = r.Plot.Axes.GetLimits();
+        Assert.True(limits.Left < 0 && limits.Right > 10 && limits.Bottom < 0 && limits.Top > 10);
     }
 
     [Fact]
-    public void LinePlot_DataLimitsAreInsideThePlotArea_AndTicksWithinIt()
+    public void LogAxes_AreDrawnInLogUnits_WithPowerLabelsAndNoLog2MinorTicks()
+    {
+        var plot = new LinePlot { ShowLegend = false };
+        plot.XAxis.Scale = AxisScale.Log2;
+        plot.YAxis.Scale = AxisScale.Log10;
+        LineSeries s = plot.AddSeries("s", [1, 2, 4, 8, 16], [0.01, 0.1, 1, 10, 100]);
+
+        using var r = new Rendered(plot);
+
+        Assert.Equal(["1", "2", "4", "8", "16"], r.MajorTicks(r.Plot.Axes.Bottom));
+        Assert.DoesNotContain(r.Plot.Axes.Bottom.TickGenerator.Ticks, t => !t.IsMajor);
+        Assert.Equal(["0.01", "0.1", "1", "10", "100"], r.MajorTicks(r.Plot.Axes.Left));
+        // Minor ticks of a log10 axis at 2…9 times each power.
+        Assert.Contains(r.Plot.Axes.Left.TickGenerator.Ticks, t => !t.IsMajor && Math.Abs(t.Position - Math.Log10(2)) < 1e-9);
+        for (int i = 0; i < s.X.Count; i++)
+        {
+            Assert.True(Same(r.At(Math.Log2(s.X[i]), Math.Log10(s.Y[i])), s.Color, 10), $"point {i}");
+        }
+    }
+
+    [Fact]
+    public void ShortLogRanges_GetEvenlySpacedValues()
     {
         var plot = new LinePlot();
         plot.XAxis.Scale = AxisScale.Log2;
-        plot.AddSeries("s", [1, 2, 4, 8, 16], [1, 2, 3, 4, 5]);
+        plot.AddSeries("s", [1, 2], [1, 2]);
 
-        RgbaImage image = plot.Render(800, 600, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
-        Assert.Equal(["1", "2", "4", "8", "16"], layout.XTicks.Select(t => t.Label));
-        Assert.All(layout.XTicks, t => Assert.InRange(layout.X.ToPixel(t.Value), layout.PlotArea.X0, layout.PlotArea.X1));
-        Assert.All(layout.YTicks, t => Assert.InRange(layout.Y.ToPixel(t.Value), layout.PlotArea.Y0, layout.PlotArea.Y1));
-        Assert.True(layout.X.ToPixel(1) > layout.PlotArea.X0 && layout.X.ToPixel(16) < layout.PlotArea.X1);
-        int inked = 0;
-        for (int y = (int)layout.PlotArea.Y0 + 2; y < layout.PlotArea.Y1 - 2; y++)
-        {
-            for (int x = (int)layout.PlotArea.X0 + 2; x < layout.PlotArea.X1 - 2; x++)
-            {
-                inked += IsBackground(image.GetPixel(x, y)) ? 0 : 1;
-            }
-        }
-
-        Assert.True(inked > 500, $"only {inked} non-background pixels in the plot area");
+        Assert.Equal(["1", "1.2", "1.4", "1.6", "1.8", "2"], r.MajorTicks(r.Plot.Axes.Bottom));
+        Assert.Equal(Math.Log2(1.4), r.Plot.Axes.Bottom.TickGenerator.Ticks.Single(t => t.Label == "1.4").Position, 9);
     }
 
     [Fact]
@@ -102,36 +169,35 @@ public sealed class RenderingTests
         plot.YAxis.Scale = AxisScale.Log10;
         LineSeries s = plot.AddSeries("s", [1, 2, 3], [1, -1, 100], MarkerShape.Circle);
 
-        RgbaImage image = plot.Render(640, 480, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
-        Assert.Equal(s.Color, At(image, layout.X.ToPixel(1), layout.Y.ToPixel(1)));
-        Assert.Equal(s.Color, At(image, layout.X.ToPixel(3), layout.Y.ToPixel(100)));
-        // Bridging point 0 to point 2 would pass through (2, 10) on these axes; the rule is a gap.
-        Assert.True(At(image, layout.X.ToPixel(2), layout.Y.ToPixel(10)).R > 200);
+        Assert.True(Same(r.At(1, 0), s.Color, 10));
+        Assert.True(Same(r.At(3, 2), s.Color, 10));
+        // Bridging point 0 to point 2 would pass through (2, 10); the rule is a gap.
+        Assert.True(Light(r.At(2, 1)));
     }
 
     [Fact]
-    public void LinePlot_ClipsToThePlotArea()
+    public void FixedLimits_ClipTheData()
     {
         var plot = new LinePlot { ShowLegend = false };
         plot.XAxis.SetLimits(0, 5);
         plot.YAxis.SetLimits(0, 10);
-        plot.AddSeries("s", [0, 10], [0, 10], MarkerShape.None);
+        LineSeries s = plot.AddSeries("s", [0, 10], [0, 10], MarkerShape.None);
 
-        RgbaImage image = plot.Render(640, 480, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
-        // The line leaves the plot at the right edge, at y = 5; beyond the frame nothing of it is drawn.
-        double yAt7 = layout.Y.ToPixel(7);
-        for (int x = (int)layout.PlotArea.X1 + 2; x < image.Width; x++)
+        Assert.Equal((0.0, 5.0, 0.0, 10.0), (r.Plot.Axes.GetLimits().Left, r.Plot.Axes.GetLimits().Right, r.Plot.Axes.GetLimits().Bottom, r.Plot.Axes.GetLimits().Top));
+        Assert.True(r.Near(4, 4, s.Color, 40));
+        int y = (int)r.Plot.GetPixel(new Coordinates(5, 7)).Y;
+        for (int x = (int)r.Data.Right + 3; x < r.Image.Width; x++)
         {
-            Assert.True(IsBackground(image.GetPixel(x, (int)yAt7)), $"pixel ({x}, {(int)yAt7}) drawn outside the plot area");
+            Assert.True(Light(r.Image.GetPixel(x, y)), $"pixel ({x}, {y}) drawn outside the plot area");
         }
-
-        Assert.Equal(plot.Series[0].Color, At(image, layout.X.ToPixel(4), layout.Y.ToPixel(4)));
     }
 
     [Fact]
-    public void ReferenceLine_IdentityIsDrawnThroughItsValues()
+    public void ReferenceLine_IdentityIsDrawnThroughItsValuesOnLogAxes()
     {
         var plot = new LinePlot { ShowLegend = false };
         plot.XAxis.Scale = AxisScale.Log2;
@@ -139,127 +205,91 @@ public sealed class RenderingTests
         plot.AddSeries("s", [1, 16], [1, 4], MarkerShape.None, LinePattern.None);
         ReferenceLine identity = plot.AddReferenceLine(new ReferenceLine("linear", 1, 0, PlotColor.Black, LinePattern.Solid));
 
-        RgbaImage image = plot.Render(640, 480, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
         foreach (double v in new[] { 1.5, 2.0, 3.0 })
         {
-            Assert.True(Near(At(image, layout.X.ToPixel(v), layout.Y.ToPixel(v)), identity.Color, 90), $"identity line missing at {v}");
+            Assert.True(r.Near(Math.Log2(v), Math.Log2(v), identity.Color, 60), $"identity line missing at {v}");
         }
     }
 
     [Fact]
-    public void BarChart_AsymmetricErrorBarsSpanValueMinusToValuePlus()
-    {
-        var chart = new BarChart("", ["g"]) { ShowLegend = false };
-        chart.YAxis.SetLimits(0, 5);
-        BarSeries s = chart.AddSeries("s", [2], [0.5], [1.5]);
-
-        RgbaImage image = chart.Render(600, 600, out PlotLayout layout);
-
-        var (left, right) = chart.BarSpan(0, 0);
-        int x = (int)layout.X.ToPixel((left + right) / 2);
-        var dark = Enumerable.Range((int)layout.PlotArea.Y0 + 2, (int)layout.PlotArea.Height - 4)
-            .Where(y => image.GetPixel(x, y) is var c && c.R < 110 && Math.Abs(c.R - c.G) < 20 && Math.Abs(c.G - c.B) < 20)
-            .ToList();
-        Assert.NotEmpty(dark);
-        Assert.InRange(dark.Min(), layout.Y.ToPixel(3.5) - 2, layout.Y.ToPixel(3.5) + 2);
-        Assert.InRange(dark.Max(), layout.Y.ToPixel(1.5) - 2, layout.Y.ToPixel(1.5) + 2);
-        // Asymmetric: the whisker reaches three times as far above the value as below it.
-        double above = layout.Y.ToPixel(2) - dark.Min(), below = dark.Max() - layout.Y.ToPixel(2);
-        Assert.InRange(above / below, 2.6, 3.4);
-        // The bar itself: its colour between its base and its value, background above the whisker.
-        Assert.Equal(s.Color, At(image, layout.X.ToPixel(left) + 3, layout.Y.ToPixel(1)));
-        Assert.True(IsBackground(At(image, layout.X.ToPixel(left) + 3, layout.Y.ToPixel(2.2))));
-    }
-
-    [Fact]
-    public void LinePlot_AsymmetricErrorBarsSpanTheGivenDistances()
+    public void ErrorBars_SpanValueMinusToValuePlus_AndNaNDrawsNone()
     {
         var plot = new LinePlot { ShowLegend = false };
         plot.YAxis.SetLimits(0, 10);
         LineSeries s = plot.AddSeries("s", [1, 2], [4, 6], MarkerShape.None, LinePattern.None, errorMinus: [1, 0.5], errorPlus: [3, double.NaN]);
 
-        RgbaImage image = plot.Render(600, 600, out PlotLayout layout);
+        using var r = new Rendered(plot, 600, 600);
 
-        int x = (int)layout.X.ToPixel(1);
-        var inked = Enumerable.Range((int)layout.PlotArea.Y0 + 2, (int)layout.PlotArea.Height - 4)
-            .Where(y => Near(image.GetPixel(x, y), s.Color, 60))
-            .ToList();
-        Assert.InRange(inked.Min(), layout.Y.ToPixel(7) - 2, layout.Y.ToPixel(7) + 2);
-        Assert.InRange(inked.Max(), layout.Y.ToPixel(3) - 2, layout.Y.ToPixel(3) + 2);
-        // A NaN error draws no bar: the point at x = 2 has no ink above or below it.
-        int x2 = (int)layout.X.ToPixel(2);
-        Assert.True(image.GetPixel(x2, (int)layout.Y.ToPixel(6.5)).R > 200);
-        Assert.True(image.GetPixel(x2, (int)layout.Y.ToPixel(5.7)).R > 200);
+        int x = (int)Math.Round(r.Plot.GetPixel(new Coordinates(1, 0)).X);
+        int[] inked = [.. Enumerable.Range((int)r.Data.Top + 2, (int)r.Data.Height - 4).Where(y => Same(r.Image.GetPixel(x, y), s.Color, 60))];
+        Assert.InRange(inked.Min(), r.Plot.GetPixel(new Coordinates(1, 7)).Y - 2, r.Plot.GetPixel(new Coordinates(1, 7)).Y + 2);
+        Assert.InRange(inked.Max(), r.Plot.GetPixel(new Coordinates(1, 3)).Y - 2, r.Plot.GetPixel(new Coordinates(1, 3)).Y + 2);
+        Assert.True(Light(r.At(2, 6.5)));
+        Assert.True(Light(r.At(2, 5.7)));
+
+        var chart = new BarChart("", ["g"]) { ShowLegend = false };
+        chart.YAxis.SetLimits(0, 5);
+        BarSeries bars = chart.AddSeries("s", [2], [0.5], [1.5]);
+        using var b = new Rendered(chart, 600, 600);
+        Assert.True(Same(b.At(-0.2, 1), bars.Color));
+        Assert.True(Light(b.At(-0.2, 2.2)));
+        Assert.False(Light(b.At(0, 3.3)), "no whisker above the bar");
+        Assert.True(Light(b.At(0, 3.7)), "the whisker reaches 3.5, not further");
     }
 
     [Fact]
-    public void BarChart_GroupsHoldOneBarPerSeriesInOrder()
+    public void BarChart_GroupsHoldOneBarPerSeriesInOrder_AndNaNDrawsNoBar()
     {
         var chart = new BarChart("", ["p1", "p2", "p3"]) { ShowLegend = false };
         var a = chart.AddSeries("a", [1, 2, 3]);
         var b = chart.AddSeries("b", [3, 2, double.NaN]);
 
-        RgbaImage image = chart.Render(800, 600, out PlotLayout layout);
+        using var r = new Rendered(chart);
 
-        Assert.Equal(["p1", "p2", "p3"], layout.XTicks.Select(t => t.Label));
+        Assert.Equal(["p1", "p2", "p3"], r.MajorTicks(r.Plot.Axes.Bottom));
         for (int g = 0; g < 3; g++)
         {
             foreach (var (series, index) in new[] { (a, 0), (b, 1) })
             {
                 var (left, right) = chart.BarSpan(g, index);
-                double x = layout.X.ToPixel((left + right) / 2);
+                double x = (left + right) / 2;
                 Assert.True(left > g - 0.5 && right < g + 0.5);
                 if (double.IsNaN(series.Values[g]))
                 {
-                    Assert.True(At(image, x, layout.Y.ToPixel(0.5)).R > 200, "a NaN value must draw no bar");
+                    Assert.True(Light(r.At(x, 0.5)), "a NaN value must draw no bar");
                 }
                 else
                 {
-                    Assert.Equal(series.Color, At(image, x, layout.Y.ToPixel(series.Values[g] - 0.1)));
-                    Assert.True(IsBackground(At(image, x, layout.Y.ToPixel(series.Values[g] + 0.1))) || At(image, x, layout.Y.ToPixel(series.Values[g] + 0.1)).R > 200);
+                    Assert.True(Same(r.At(x, series.Values[g] - 0.1), series.Color));
+                    Assert.True(Light(r.At(x, series.Values[g] + 0.1)));
                 }
             }
         }
     }
 
     [Fact]
-    public void BarChart_LongCategoryLabelsGoOnTwoRowsAndNeverTouch()
-    {
-        string[] schemes = ["oversubscribed-free", "oversubscribed-pinned", "shared", "static-partitioned", "dynamic-partitioned", "hill-climbing", "idle-lending", "equal-shares", "tpl-default"];
-        var chart = new BarChart("ANTT", schemes) { ShowLegend = false };
-        chart.AddSeries("ANTT", [.. schemes.Select((_, i) => 2.0 + i * 0.1)]);
-
-        chart.Render(800, 500, out PlotLayout layout);
-
-        Assert.Equal(2, layout.XTickRows);
-        Assert.True(layout.XTickRowPx > layout.TickFontPx * 0.5);
-        for (int i = 2; i < schemes.Length; i++)
-        {
-            // Neighbours on the same row (two categories apart) leave a gap between their labels.
-            double distance = layout.X.ToPixel(i) - layout.X.ToPixel(i - 2);
-            double halfWidths = (StrokeFont.MeasureWidth(schemes[i], layout.TickFontPx) + StrokeFont.MeasureWidth(schemes[i - 2], layout.TickFontPx)) / 2;
-            Assert.True(distance > halfWidths, $"'{schemes[i - 2]}' and '{schemes[i]}' touch");
-        }
-
-        // Short labels stay on one row.
-        var small = new BarChart("ANTT", ["a", "b", "c"]) { ShowLegend = false };
-        small.AddSeries("ANTT", [1, 2, 3]);
-        small.Render(800, 500, out PlotLayout smallLayout);
-        Assert.Equal(1, smallLayout.XTickRows);
-    }
-
-    [Fact]
-    public void BarChart_SingleGroupLabelsBarsWithSeriesNames()
+    public void BarChart_SingleGroupLabelsBarsWithSeriesNames_AndLongNamesAlternateRows()
     {
         var chart = new BarChart("ANTT", ["ANTT"]);
         chart.AddSeries("tpl", [3]);
         chart.AddSeries("equi", [2]);
+        using var r = new Rendered(chart, 400, 300);
+        Assert.Equal(["tpl", "equi"], r.MajorTicks(r.Plot.Axes.Bottom));
+        Assert.DoesNotContain(r.Plot.GetPlottables().SelectMany(p => p.LegendItems), i => i.LabelText.Length > 0);
 
-        chart.Render(400, 300, out PlotLayout layout);
+        string[] schemes = ["oversubscribed-free", "oversubscribed-pinned", "shared", "static-partitioned", "dynamic-partitioned", "hill-climbing"];
+        var wide = new BarChart("ANTT", ["ANTT"]);
+        foreach (string scheme in schemes)
+        {
+            wide.AddSeries(scheme, [2]);
+        }
 
-        Assert.Equal(["tpl", "equi"], layout.XTicks.Select(t => t.Label));
-        Assert.Null(layout.Legend); // the names are under the bars already
+        using var w = new Rendered(wide);
+        string[] labels = w.MajorTicks(w.Plot.Axes.Bottom);
+        Assert.Equal(schemes, labels.Select(l => l.TrimStart('\n')));
+        Assert.All(labels.Where((_, i) => i % 2 == 1), l => Assert.StartsWith("\n", l, StringComparison.Ordinal));
     }
 
     [Fact]
@@ -269,29 +299,29 @@ public sealed class RenderingTests
         StepLayer a = plot.AddLayer("a", [2, 1]);
         StepLayer b = plot.AddLayer("b", [1, double.NaN]);
 
-        RgbaImage image = plot.Render(640, 480, out PlotLayout layout);
+        using var r = new Rendered(plot, 640, 480);
 
-        Assert.Equal(a.Color, At(image, layout.X.ToPixel(0.5), layout.Y.ToPixel(1)));
-        Assert.Equal(b.Color, At(image, layout.X.ToPixel(0.5), layout.Y.ToPixel(2.5)));
-        Assert.Equal(a.Color, At(image, layout.X.ToPixel(2), layout.Y.ToPixel(0.5)));
-        Assert.True(IsBackground(At(image, layout.X.ToPixel(2), layout.Y.ToPixel(1.5))) || At(image, layout.X.ToPixel(2), layout.Y.ToPixel(1.5)).R > 200);
-        Assert.Equal(0, layout.X.Min);
-        Assert.Equal(3, layout.X.Max);
+        Assert.True(Same(r.At(0.5, 1), a.Color));
+        Assert.True(Same(r.At(0.5, 2.5), b.Color));
+        Assert.True(Same(r.At(2, 0.5), a.Color));
+        Assert.True(Light(r.At(2, 1.5)));
+        Assert.Equal((0.0, 3.0), (r.Plot.Axes.GetLimits().Left, r.Plot.Axes.GetLimits().Right));
     }
 
     [Fact]
-    public void StackedBarChart_StacksSegmentsBottomToTop()
+    public void StackedBarChart_StacksSegmentsBottomToTop_LegendTopToBottom()
     {
-        var chart = new StackedBarChart("", ["0", "1"], "level", "ms") { ShowLegend = false };
+        var chart = new StackedBarChart("", ["0", "1"], "level", "ms");
         var split = chart.AddSegment("split", [1, 2]);
         var merge = chart.AddSegment("merge", [3, 0]);
 
-        RgbaImage image = chart.Render(640, 480, out PlotLayout layout);
+        using var r = new Rendered(chart, 640, 480);
 
-        Assert.Equal(split.Color, At(image, layout.X.ToPixel(0), layout.Y.ToPixel(0.5)));
-        Assert.Equal(merge.Color, At(image, layout.X.ToPixel(0), layout.Y.ToPixel(2.5)));
-        Assert.Equal(split.Color, At(image, layout.X.ToPixel(1), layout.Y.ToPixel(1.5)));
-        Assert.True(At(image, layout.X.ToPixel(1), layout.Y.ToPixel(2.5)).R > 200);
+        Assert.True(Same(r.At(0, 0.5), split.Color));
+        Assert.True(Same(r.At(0, 2.5), merge.Color));
+        Assert.True(Same(r.At(1, 1.5), split.Color));
+        Assert.True(Light(r.At(1, 2.5)));
+        Assert.Equal(["merge", "split"], r.Plot.GetPlottables().SelectMany(p => p.LegendItems).Select(i => i.LabelText));
     }
 
     [Fact]
@@ -300,23 +330,21 @@ public sealed class RenderingTests
         var plot = new LinePlot("nothing", "x", "y");
         plot.AddSeries("only NaN", [double.NaN], [1]);
 
-        RgbaImage image = plot.Render(400, 300, out PlotLayout layout);
+        using var r = new Rendered(plot, 400, 300);
 
-        double cx = (layout.PlotArea.X0 + layout.PlotArea.X1) / 2, cy = (layout.PlotArea.Y0 + layout.PlotArea.Y1) / 2;
-        int inked = 0;
-        for (int y = (int)cy - 6; y <= cy + 6; y++)
+        int cx = (int)r.Data.HorizontalCenter, cy = (int)r.Data.VerticalCenter, inked = 0;
+        for (int y = cy - 8; y <= cy + 8; y++)
         {
-            for (int x = (int)cx - 30; x <= cx + 30; x++)
+            for (int x = cx - 30; x <= cx + 30; x++)
             {
-                PlotColor c = image.GetPixel(x, y);
-                inked += c.R < 200 ? 1 : 0;
+                inked += r.Image.GetPixel(x, y).Red < 128 ? 1 : 0;
             }
         }
 
         Assert.True(inked > 20, "expected the 'No data' text in the middle of the plot area");
-        new BarChart("", ["a"]).Render(400, 300);
-        new StackedStepPlot("", [0, 1]).Render(400, 300);
-        new StackedBarChart("", ["a"]).Render(400, 300);
+        Assert.NotEmpty(new BarChart("", ["a"]).RenderPng(400, 300));
+        Assert.NotEmpty(new StackedStepPlot("", [0, 1]).RenderPng(400, 300));
+        Assert.NotEmpty(new StackedBarChart("", ["a"]).RenderPng(400, 300));
     }
 
     [Fact]
@@ -324,15 +352,16 @@ public sealed class RenderingTests
     {
         var plot = new LinePlot();
         plot.AddSeries("one", [3], [3]);
-        plot.Render(400, 300, out PlotLayout one);
-        Assert.True(one.X.Min < 3 && one.X.Max > 3 && one.Y.Min < 3 && one.Y.Max > 3);
+        using var one = new Rendered(plot, 400, 300);
+        AxisLimits l = one.Plot.Axes.GetLimits();
+        Assert.True(l.Left < 3 && l.Right > 3 && l.Bottom < 3 && l.Top > 3);
 
         var flat = new LinePlot();
         flat.YAxis.Scale = AxisScale.Log2;
         flat.AddSeries("flat", [1, 2, 3], [4, 4, 4]);
-        flat.Render(400, 300, out PlotLayout equal);
-        Assert.True(equal.Y.Min < 4 && equal.Y.Max > 4);
-        Assert.NotEmpty(equal.YTicks);
+        using var equal = new Rendered(flat, 400, 300);
+        Assert.True(equal.Plot.Axes.GetLimits().Bottom < 2 && equal.Plot.Axes.GetLimits().Top > 2);
+        Assert.NotEmpty(equal.MajorTicks(equal.Plot.Axes.Left));
     }
 
     [Fact]
@@ -341,55 +370,45 @@ public sealed class RenderingTests
         var plot = new LinePlot();
         plot.AddSeries("s", [1], [1]);
 
-        Assert.Throws<ArgumentOutOfRangeException>(() => plot.Render(100, 300));
-        Assert.Throws<ArgumentOutOfRangeException>(() => plot.Render(400, 20000));
+        Assert.Throws<ArgumentOutOfRangeException>(() => plot.RenderPng(100, 300));
+        Assert.Throws<ArgumentOutOfRangeException>(() => plot.RenderPng(400, 20000));
         plot.YAxis.SetLimits(0, 10);
         plot.YAxis.Scale = AxisScale.Log10;
-        var error = Assert.Throws<InvalidOperationException>(() => plot.Render(400, 300));
+        var error = Assert.Throws<InvalidOperationException>(() => plot.RenderPng(400, 300));
         Assert.Contains("above zero", error.Message, StringComparison.Ordinal);
 
         var bars = new BarChart("", ["a"]);
         bars.YAxis.Scale = AxisScale.Log10;
-        Assert.Throws<InvalidOperationException>(() => bars.Render(400, 300));
+        Assert.Throws<InvalidOperationException>(() => bars.RenderPng(400, 300));
     }
 
     [Fact]
-    public void Rendering_IsDeterministic()
-    {
-        var chart = new BarChart("NTT", ["a", "b"], "program", "NTT");
-        chart.AddSeries("s", [1.2, 2.5], [0.1, 0.2], [0.3, 0.1]);
-        chart.AddHorizontalLine(1, "NTT = 1");
-
-        Assert.Equal(chart.RenderPng(500, 400), chart.RenderPng(500, 400));
-    }
-
-    [Fact]
-    public void Legend_AvoidsTheData()
+    public void Legend_TakesACornerFreeOfData()
     {
         var plot = new LinePlot();
-        // Data hugging the top-right and bottom-left: the legend should take another corner or go outside.
         plot.AddSeries("rising", [0, 10], [0, 10]);
 
-        plot.Render(800, 600, out PlotLayout layout);
+        using var r = new Rendered(plot);
 
-        Assert.NotNull(layout.Legend);
-        RectD box = layout.Legend.Value;
-        for (double v = 0; v <= 10; v += 0.25)
-        {
-            Assert.False(box.Contains(layout.X.ToPixel(v), layout.Y.ToPixel(v)), $"legend covers the line at {v}");
-        }
+        Assert.True(r.Plot.Legend.IsVisible);
+        Assert.Contains(r.Plot.Legend.Alignment, new[] { Alignment.UpperLeft, Alignment.LowerRight });
     }
 
     [Fact]
     public void Legend_GoesOutsideWhenEveryCornerHoldsData()
     {
-        var plot = new StackedStepPlot("", [0, 1]);
-        plot.AddLayer("a layer with a long name", [10]);
-        plot.YAxis.SetLimits(0, 10);
+        var inside = new StackedStepPlot("", [0, 1]);
+        inside.AddLayer("a layer with a long name", [10]);
+        inside.YAxis.SetLimits(0, 20);
+        var outside = new StackedStepPlot("", [0, 1]);
+        outside.AddLayer("a layer with a long name", [10]);
+        outside.YAxis.SetLimits(0, 10);
 
-        plot.Render(800, 600, out PlotLayout layout);
+        using var a = new Rendered(inside);
+        using var b = new Rendered(outside);
 
-        Assert.True(layout.LegendOutside);
-        Assert.True(layout.Legend!.Value.X0 > layout.PlotArea.X1);
+        Assert.True(a.Plot.Legend.IsVisible);
+        // Outside: the legend sits in a panel right of the data, which makes the data area narrower.
+        Assert.True(b.Data.Width < a.Data.Width - 100, $"{b.Data.Width} vs {a.Data.Width}");
     }
 }

@@ -116,7 +116,7 @@ public sealed class SequenceTransformTests
     public void AsAFactoredProgram_ItsInputIsMadeByPrepare_NotInsideATimedRun()
     {
         var transform = new SequenceTransform(WindowMode.Static, ProblemSize.Small, Tiny, grain: 64, windowSize: 128);
-        var program = new SampleFactoredProgram(transform, granularityCores: 2);
+        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(transform), granularityCores: 2);
 
         program.Prepare();
 

@@ -31,7 +31,8 @@ public sealed class BlockingWaitTests
 
     private static void Run(int workers, int depth, int rounds)
     {
-        using var scheduler = new WorkStealingTaskScheduler(workers);
+        var scheduler = new WorkStealingTaskScheduler(workers);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         for (int round = 0; round < rounds; round++)
         {
             Task<long> root = Start(scheduler, () => Node(scheduler, depth));

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using DivCon.Scheduling;
 
+using DivCon.Tests.Infrastructure;
+
 namespace DivCon.Tests.Scheduling;
 
 [CollectionDefinition(nameof(NotParallel), DisableParallelization = true)]
@@ -19,7 +21,8 @@ public sealed class IdleCostTests
     public void An_idle_two_worker_scheduler_uses_under_five_percent_of_a_core()
     {
         string name = "idle" + Environment.TickCount64 % 100_000;
-        using var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 2, ThreadName = name });
+        var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 2, ThreadName = name });
+        using var sDisposal = BoundedDisposal.Of(s);
 
         // Work first, so the workers go through their spin-then-park path rather than starting parked.
         for (int round = 0; round < 5; round++)

@@ -1,6 +1,8 @@
 using System.Collections.Concurrent;
 using DivCon.Scheduling;
 
+using DivCon.Tests.Infrastructure;
+
 namespace DivCon.Tests.Scheduling;
 
 public sealed class PinningTests
@@ -14,7 +16,8 @@ public sealed class PinningTests
         }
 
         IReadOnlyList<int> allowed = ThreadAffinity.GetProcessAffinity();
-        using var s = WorkStealingTaskScheduler.CreatePinned(allowed);
+        var s = WorkStealingTaskScheduler.CreatePinned(allowed);
+        using var sDisposal = BoundedDisposal.Of(s);
         Assert.True(s.IsPinned);
         Assert.Null(s.UnpinnedReason);
         Assert.Equal(allowed, s.PinnedProcessors);
@@ -71,13 +74,15 @@ public sealed class PinningTests
         IReadOnlyList<int> allowed = ThreadAffinity.GetProcessAffinity();
         if (ThreadAffinity.IsSupported)
         {
-            using var pinned = WorkStealingTaskScheduler.CreatePinned(allowed, bestEffort: true);
+            var pinned = WorkStealingTaskScheduler.CreatePinned(allowed, bestEffort: true);
+            using var pinnedDisposal = BoundedDisposal.Of(pinned);
             Assert.True(pinned.IsPinned);
             return;
         }
 
         Assert.Throws<PlatformNotSupportedException>(() => WorkStealingTaskScheduler.CreatePinned(allowed));
-        using var s = WorkStealingTaskScheduler.CreatePinned(allowed, bestEffort: true);
+        var s = WorkStealingTaskScheduler.CreatePinned(allowed, bestEffort: true);
+        using var sDisposal = BoundedDisposal.Of(s);
         Assert.False(s.IsPinned);
         Assert.NotNull(s.UnpinnedReason);
         Assert.Equal(1, Task.Factory.StartNew(() => 1, CancellationToken.None, TaskCreationOptions.None, s).Result);

@@ -233,13 +233,14 @@ public sealed class RestrictedStealingTests
     public void A_program_with_single_worker_groups_steals_only_remotely_and_runs_every_task()
     {
         int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
-        using var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = processors,
             Unpinned = true,
             StealingScope = StealingScope.CacheGroupFirst,
             StealingGroups = Enumerable.Range(0, processors.Length).Select(i => (IReadOnlyList<int>)[i]).ToArray(),
         });
+        using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle program = mps.AddProgram("grouped");
         long count = 0;
         Wait.For(

@@ -64,7 +64,8 @@ public sealed class WakeUpProtocolTests
     [Fact]
     public void Work_queued_while_one_worker_is_blocked_runs_on_the_other()
     {
-        using var scheduler = new WorkStealingTaskScheduler(2);
+        var scheduler = new WorkStealingTaskScheduler(2);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         var random = new Random(11);
         for (int round = 0; round < 200; round++)
         {
@@ -99,7 +100,8 @@ public sealed class WakeUpProtocolTests
     [InlineData(4)]
     public void Idle_workers_leave_no_searching_count_or_wake_token_behind(int workers)
     {
-        using var scheduler = new WorkStealingTaskScheduler(workers);
+        var scheduler = new WorkStealingTaskScheduler(workers);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         var random = new Random(workers);
         for (int round = 0; round < 20; round++)
         {
@@ -125,7 +127,8 @@ public sealed class WakeUpProtocolTests
 
     private static void TrickleFromOutside(int workers, int tasks, int seed)
     {
-        using var scheduler = new WorkStealingTaskScheduler(workers);
+        var scheduler = new WorkStealingTaskScheduler(workers);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         var random = new Random(seed);
         int ran = 0;
         for (int i = 0; i < tasks; i++)
@@ -150,7 +153,8 @@ public sealed class WakeUpProtocolTests
 
     private static void SearcherHandsOver(int rounds, int seed)
     {
-        using var scheduler = new WorkStealingTaskScheduler(3);
+        var scheduler = new WorkStealingTaskScheduler(3);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         using var release = new ManualResetEventSlim(false);
         using var blockerStarted = new ManualResetEventSlim(false);
         Task blocker = Task.Factory.StartNew(
@@ -185,7 +189,8 @@ public sealed class WakeUpProtocolTests
 
     private static void ChildNeedsAThief(int rounds, int seed)
     {
-        using var scheduler = new WorkStealingTaskScheduler(2);
+        var scheduler = new WorkStealingTaskScheduler(2);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
         var random = new Random(seed);
         for (int round = 0; round < rounds; round++)
         {

@@ -82,7 +82,7 @@ public sealed class SimulateCommandTests : IDisposable
         var (code, _, error) = await Run("simulate", "--cores", "2", "--programs", "quicksort", "--size", "small", "--out", Path.Combine(file, "sub"));
 
         Assert.Equal(CliApp.UsageError, code);
-        Assert.Contains("Cannot write to the output folder", error, StringComparison.Ordinal);
+        Assert.Contains("--out: cannot write to", error, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -114,7 +114,7 @@ public sealed class SimulateCommandTests : IDisposable
     public void Durations_ParseWithUnits(string text, long expected)
     {
         var problems = new List<string>();
-        Assert.Equal(expected, DivCon.Cli.Commands.SimulateCommand.ParseDuration(text, "--duration", problems));
+        Assert.Equal(expected, DivCon.Cli.Commands.DurationParser.Nanoseconds(text, "--duration", problems));
         Assert.Empty(problems);
     }
 }

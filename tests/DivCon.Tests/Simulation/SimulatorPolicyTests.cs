@@ -36,7 +36,7 @@ public sealed class SimulatorPolicyTests
             SimModels.Sortlike("first", 3_000_000, 60_000_000),
             SimModels.Parallel("second", 30_000_000, sequentialNs: 20_000_000),
         ],
-        Schemes = [SimulationSchemes.StaticPartitioned],
+        Schemes = [SchemeCatalog.StaticPartitioned],
         DurationNs = durationNs,
         SpRuns = 2,
     };
@@ -98,7 +98,7 @@ public sealed class SimulatorPolicyTests
     public void StaticPartitionedScheme_UsesTheRealScalabilityPolicy_AndHoldsItsShares()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 500_000_000);
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SimulationSchemes.StaticPartitioned);
+        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.StaticPartitioned);
 
         (Machine m, IReadOnlyList<IsolatedResult> isolated) = RunCyclic(request, arrangement, setup);
 

@@ -61,7 +61,7 @@ public sealed class SimulatorPropertyTests
         {
             Cores = 1 + r.Next(40),
             Programs = Enumerable.Range(0, programs).Select(i => RandomModel(r, i)).ToArray(),
-            Schemes = [SimulationSchemes.Names[r.Next(SimulationSchemes.Names.Count)]],
+            Schemes = [SchemeCatalog.Simulated[r.Next(SchemeCatalog.Simulated.Count)].Name],
             Seed = seed,
             DurationNs = 300_000_000,
             SpRuns = 1,

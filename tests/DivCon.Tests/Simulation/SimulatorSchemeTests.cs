@@ -21,13 +21,13 @@ public sealed class SimulatorSchemeTests
         Parameters = new SimulationParameters { QuantumNs = 2_000_000 },
     };
 
-    private static SchemeResult Run(string scheme) => Assert.Single(CyclicSimulator.Run(Request(scheme)).Schemes);
+    private static Ran Run(string scheme) => Ran.Of(CyclicSimulator.Run(Request(scheme)));
 
     [Fact]
     public void FreeThreads_UseEveryCore_PinnedThreadsWaitForTheirOwn()
     {
-        SchemeResult free = Run(SimulationSchemes.OversubscribedFree);
-        SchemeResult pinned = Run(SimulationSchemes.OversubscribedPinned);
+        Ran free = Run(SchemeCatalog.OversubscribedFree);
+        Ran pinned = Run(SchemeCatalog.OversubscribedPinned);
 
         // Free: 5 runnable threads share 4 cores, the serial program's thread gets about 4/5 of a core.
         // Pinned: it shares its own core with one of the wide program's workers, so it gets 1/2.
@@ -42,9 +42,9 @@ public sealed class SimulatorSchemeTests
     [Fact]
     public void Shared_And_Partitioned_NeverTimeSlice()
     {
-        foreach (string scheme in new[] { SimulationSchemes.Shared, SimulationSchemes.StaticPartitioned, SimulationSchemes.DynamicPartitioned })
+        foreach (string scheme in new[] { SchemeCatalog.Shared, SchemeCatalog.StaticPartitioned, SchemeCatalog.DynamicPartitioned })
         {
-            SchemeResult s = Run(scheme);
+            Ran s = Run(scheme);
             Assert.Equal(0, s.Counters.Preemptions);
             Assert.Equal(0, s.Counters.ContextSwitches);
         }
@@ -53,8 +53,8 @@ public sealed class SimulatorSchemeTests
     [Fact]
     public void DynamicRepartitioning_MovesWorkersToTheProgramWithTasks_StaticDoesNot()
     {
-        SchemeResult dynamic = Run(SimulationSchemes.DynamicPartitioned);
-        SchemeResult fixedShares = Run(SimulationSchemes.StaticPartitioned);
+        Ran dynamic = Run(SchemeCatalog.DynamicPartitioned);
+        Ran fixedShares = Run(SchemeCatalog.StaticPartitioned);
 
         Assert.True(dynamic.Counters.WorkerMoves > 0);
         // Static partitioning is asked every tick too (as in the harness), and with more cores than programs its
@@ -72,8 +72,8 @@ public sealed class SimulatorSchemeTests
     /// MultiProgramScheduler does), so each program gets core time and records runs; none is starved.
     /// </summary>
     [Theory]
-    [InlineData(SimulationSchemes.StaticPartitioned)]
-    [InlineData(SimulationSchemes.DynamicPartitioned)]
+    [InlineData(SchemeCatalog.StaticPartitioned)]
+    [InlineData(SchemeCatalog.DynamicPartitioned)]
     public void WithFewerCoresThanPrograms_PartitionedSchemesRotate_AndNoProgramIsStarved(string scheme)
     {
         var request = new SimulationRequest
@@ -90,9 +90,17 @@ public sealed class SimulatorSchemeTests
             SpRuns = 2,
         };
 
-        SchemeResult result = Assert.Single(CyclicSimulator.Run(request).Schemes);
+        Ran result = Ran.Of(CyclicSimulator.Run(request));
 
         Assert.True(result.Counters.WorkerMoves > 0, "the cores rotate");
         Assert.All(result.Programs, p => Assert.NotNull(p.Ntt));
+    }
+
+    /// <summary>The one scheme of a simulation with its counters.</summary>
+    private sealed record Ran(SchemeResult Scheme, SimulationCounters Counters)
+    {
+        public IReadOnlyList<ProgramResult> Programs => Scheme.Programs;
+
+        public static Ran Of(SimulationResult result) => new(Assert.Single(result.Schemes), Assert.Single(result.Counters).Value);
     }
 }

@@ -1,52 +1,134 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Reporting;
+using System.CommandLine;
+using DivCon.Harness.Programs;
 
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// Checks the experiment commands share: each collects every problem with the input first, then reports them all,
-/// one line each, and exits with <see cref="CliApp.UsageError"/>.
+/// The options the commands share and the checks of their values: each command collects every problem with its input
+/// first, then <see cref="ExperimentRunner"/> reports them all, one line each, and exits with <see cref="CliApp.UsageError"/>.
 /// </summary>
 internal static class CommandInput
 {
-    /// <summary>
-    /// Checks <c>--cores</c> against the processors this process may use. Returns the affinity mask.
-    /// </summary>
-    public static IReadOnlyList<int> CheckCores(int? cores, List<string> problems)
+    /// <summary><c>--programs</c>: names, comma- or space-separated.</summary>
+    public static Option<string[]> Programs(string description, IReadOnlyList<string> defaults) => new("--programs")
+    {
+        Description = description,
+        AllowMultipleArgumentsPerToken = true,
+        DefaultValueFactory = _ => defaults.ToArray(),
+    };
+
+    /// <summary><c>--size</c> with its default.</summary>
+    public static Option<string> Size(string defaultSize = "medium", string allowed = "small, medium or thesis") => new("--size")
+    {
+        Description = $"Problem size: {allowed}.",
+        DefaultValueFactory = _ => defaultSize,
+    };
+
+    /// <summary><c>--cores N</c>: the first N processors of the affinity mask.</summary>
+    public static Option<int?> Cores() => new("--cores") { Description = "Use the first N processors of the process's affinity mask (default: all of them)." };
+
+    /// <summary><c>--seed</c>.</summary>
+    public static Option<int> Seed(string description, int defaultSeed = 1) => new("--seed") { Description = description, DefaultValueFactory = _ => defaultSeed };
+
+    /// <summary><c>--warmup</c>.</summary>
+    public static Option<int> Warmup(string description) => new("--warmup") { Description = description, DefaultValueFactory = _ => 1 };
+
+    /// <summary><c>--runs</c>.</summary>
+    public static Option<int> Runs(string description, int defaultRuns) => new("--runs") { Description = description, DefaultValueFactory = _ => defaultRuns };
+
+    /// <summary><c>--out</c> with its default folder.</summary>
+    public static Option<string> Out(string defaultFolder) => new("--out")
+    {
+        Description = "Folder for the result files (created if missing).",
+        DefaultValueFactory = _ => defaultFolder,
+    };
+
+    /// <summary><c>--plots none|png</c>.</summary>
+    public static Option<string> Plots() => new("--plots")
+    {
+        Description = "Figures to write beside the results: png (default; each PNG with its figure model as .plot.json) or none.",
+        DefaultValueFactory = _ => "png",
+    };
+
+    /// <summary>Names given as <c>a,b c</c>: split on commas and spaces, blanks dropped.</summary>
+    public static string[] SplitNames(IEnumerable<string>? values) =>
+        (values ?? []).SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToArray();
+
+    /// <summary>The programs <paramref name="option"/> names, checked against <paramref name="catalog"/>.</summary>
+    public static IReadOnlyList<ProgramEntry> ReadPrograms(ParseResult parse, Option<string[]> option, ProgramCatalog catalog, List<string> problems, int minimum = 1, string? duplicateHint = null) =>
+        catalog.Resolve(SplitNames(parse.GetValue(option)), problems, option.Name, minimum, duplicateHint);
+
+    /// <summary>The size <paramref name="option"/> names; one of <paramref name="allowed"/> (default: every size).</summary>
+    public static WorkloadSize ReadSize(ParseResult parse, Option<string> option, List<string> problems, params WorkloadSize[] allowed)
+    {
+        allowed = allowed.Length > 0 ? allowed : Enum.GetValues<WorkloadSize>();
+        string text = parse.GetValue(option) ?? string.Empty;
+        WorkloadSize? size = allowed.Cast<WorkloadSize?>().FirstOrDefault(s => string.Equals(s.ToString(), text, StringComparison.OrdinalIgnoreCase));
+        if (size is null)
+        {
+            problems.Add($"{option.Name} '{text}' is not a size; use {string.Join(", ", allowed.Select(Name))}.");
+        }
+
+        return size ?? allowed[0];
+    }
+
+    /// <summary>The lowercase name of a size, as files record it.</summary>
+    public static string Name(WorkloadSize size) => size.ToString().ToLowerInvariant();
+
+    /// <summary>The value of an integer option, with a problem line when it is below <paramref name="minimum"/>.</summary>
+    public static int AtLeast(ParseResult parse, Option<int> option, int minimum, List<string> problems, string? why = null)
+    {
+        int value = parse.GetValue(option);
+        if (value < minimum)
+        {
+            problems.Add($"{option.Name} must be {(minimum == 0 ? "0 or more" : $"at least {minimum}")}{why}; got {value}.");
+        }
+
+        return value;
+    }
+
+    /// <summary>The processors <c>--cores</c> selects: the first N of the affinity mask (all of them by default).</summary>
+    public static IReadOnlyList<int> ReadCores(ParseResult parse, Option<int?> option, List<string> problems)
     {
         IReadOnlyList<int> affinity = MachineInfo.AffinityMask();
+        int? cores = parse.GetValue(option);
         if (cores is { } c && (c <= 0 || c > affinity.Count))
         {
-            problems.Add($"--cores must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
+            problems.Add($"{option.Name} must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
+            return affinity;
         }
 
-        return affinity;
+        return affinity.Take(cores ?? affinity.Count).ToArray();
+    }
+
+    /// <summary>True for png, false for none; otherwise a problem line.</summary>
+    public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems)
+    {
+        string value = (parse.GetValue(option) ?? string.Empty).Trim();
+        if (!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase))
+        {
+            problems.Add($"{option.Name} '{value}' is not allowed; use png or none.");
+        }
+
+        return string.Equals(value, "png", StringComparison.OrdinalIgnoreCase);
     }
 
     /// <summary>
-    /// Checks <c>--out</c>. Call it last: the writability check creates the folder, so it runs only when no other
+    /// The output folder. Checked last: the writability check creates the folder, so it runs only when no other
     /// problem was found (a run with other mistakes creates no folder).
     /// </summary>
-    public static void CheckOutFolder(string outFolder, List<string> problems)
+    public static string ReadOut(ParseResult parse, Option<string> option, List<string> problems)
     {
-        if (string.IsNullOrWhiteSpace(outFolder))
+        string folder = parse.GetValue(option) ?? string.Empty;
+        if (string.IsNullOrWhiteSpace(folder))
         {
-            problems.Add("--out needs a folder.");
+            problems.Add($"{option.Name} needs a folder.");
         }
-        else if (problems.Count == 0 && ResultFiles.CheckWritable(outFolder) is { } why)
+        else if (problems.Count == 0 && ResultFolder.CheckWritable(folder) is { } why)
         {
-            problems.Add($"--out: {why}");
-        }
-    }
-
-    /// <summary>Prints every problem as one line on <paramref name="error"/>; true when there was any.</summary>
-    public static async Task<bool> ReportAsync(TextWriter error, string prefix, IReadOnlyList<string> problems)
-    {
-        foreach (string p in problems)
-        {
-            await error.WriteLineAsync($"{prefix}: {p}");
+            problems.Add($"{option.Name}: {why}");
         }
 
-        return problems.Count > 0;
+        return folder;
     }
 }

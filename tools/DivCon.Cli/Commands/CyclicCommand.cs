@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Cli.Programs;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
@@ -10,47 +11,29 @@ namespace DivCon.Cli.Commands;
 /// 2-core machine with every scheme (9) and the 3-program workload (strassen, quicksort, mergesort, size medium,
 /// ≈ 0.5–1.5 s per run alone): C^SP = 3 programs × (1 warm-up + 5 runs) × ≈ 1 s ≈ 18 s on the standalone work-stealing
 /// scheduler; one sequential run per program for the partitioned schemes' scalabilities ≈ 3 s; then 10 s per scheme
-/// plus ≈ 0.5 s to stop the discarded runs and collect garbage ≈ 9 × 10.5 s ≈ 95 s; total ≈ 115 s (≈ 130 s on a
-/// loaded machine, where the 5-program suite takes ≈ 2.5 min).
+/// plus ≈ 0.5 s to stop the discarded runs and collect garbage ≈ 9 × 10.5 s ≈ 95 s; total ≈ 115 s.
 /// </summary>
 internal static class CyclicCommand
 {
     public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
     {
-        var shared = new HarnessCommandOptions(defaultOut: Path.Combine("results", "cyclic"));
-        var programsOption = new Option<string[]>("--programs")
-        {
-            Description = $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). "
-                + $"Known: {string.Join(", ", catalog.All.Select(e => e.Name))}.",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ProgramCatalog.DefaultCyclicWorkload.ToArray(),
-        };
+        var programs = CommandInput.Programs(
+            $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",
+            ProgramCatalog.DefaultCyclicWorkload);
         var command = new Command("cyclic",
             "Cyclic multiprogram test (§5.4.1): C^SP of each program alone, then all programs together, each restarted as soon as it ends, "
             + "under each scheme; prints NTT, NP per program and ANTT, MNTT, STP per scheme with 99 % intervals, writes cyclic.json, cyclic.csv, report.md. "
             + "Defaults (9 schemes × 10 s, 3 programs at size medium, C^SP from 5 runs each) take about two minutes on 2 cores.")
         {
-            programsOption,
+            programs,
         };
-        shared.AddTo(command);
+        var shared = new CyclicOptions(command, Path.Combine("results", "cyclic"));
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            string[] names = HarnessCommandRunner.SplitNames(parse.GetValue(programsOption));
-            if (names.Length == 0)
-            {
-                problems.Add($"--programs needs at least one program; valid programs: {string.Join(", ", catalog.All.Select(e => e.Name))}.");
-            }
-
-            foreach (var dup in names.GroupBy(n => n, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
-            {
-                problems.Add($"program '{dup.Key}' is listed more than once (use 'divcon symmetric' for several instances of one program).");
-            }
-
-            List<ProgramEntry> entries = HarnessCommandRunner.ResolvePrograms(catalog, names, problems);
-            return HarnessCommandRunner.RunAsync(parse, shared, "cyclic", problems,
-                (size, seed) => entries.Select(e => (IWorkloadProgram)new SampleProgramAdapter(e.Create(size, seed))).ToArray(),
-                registry, ct, timelines);
+            IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programs, catalog, problems,
+                duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
+            return shared.RunAsync(parse, "cyclic", problems, (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(), registry, timelines, ct);
         });
         return command;
     }

@@ -3,52 +3,69 @@ using System.Text.RegularExpressions;
 
 namespace DivCon.Cli.Commands;
 
-/// <summary>Parses durations written like <c>90s</c>, <c>2m</c>, <c>1m30s</c>, <c>500ms</c>, <c>1h</c>, or a bare number of seconds.</summary>
+/// <summary>
+/// The one parser of durations on the command line: <c>90s</c>, <c>2m</c>, <c>1m30s</c>, <c>500ms</c>, <c>20us</c>,
+/// <c>100ns</c>, <c>1h</c>, or a bare number of seconds; case-insensitive, never negative.
+/// </summary>
 internal static partial class DurationParser
 {
-    public static bool TryParse(string? text, out TimeSpan duration)
+    /// <summary>Parses <paramref name="text"/> into nanoseconds.</summary>
+    public static bool TryParseNanoseconds(string? text, out double nanoseconds)
     {
-        duration = default;
+        nanoseconds = 0;
         if (string.IsNullOrWhiteSpace(text))
         {
             return false;
         }
 
         text = text.Trim().ToLowerInvariant();
-        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double bare))
+        if (double.TryParse(text, NumberStyles.AllowDecimalPoint | NumberStyles.AllowExponent, CultureInfo.InvariantCulture, out double bare))
         {
-            return TryFromSeconds(bare, out duration);
+            nanoseconds = bare * 1e9;
         }
-
-        Match m = Pattern().Match(text);
-        if (!m.Success || m.Length == 0)
+        else if (Pattern().Match(text) is { Success: true, Length: > 0 } m)
+        {
+            nanoseconds = (Part(m, "h") * 3600e9) + (Part(m, "m") * 60e9) + (Part(m, "s") * 1e9) + (Part(m, "ms") * 1e6) + (Part(m, "us") * 1e3) + Part(m, "ns");
+        }
+        else
         {
             return false;
         }
 
-        double seconds = 0;
-        seconds += Part(m, "h") * 3600;
-        seconds += Part(m, "m") * 60;
-        seconds += Part(m, "s");
-        seconds += Part(m, "ms") / 1000;
-        return TryFromSeconds(seconds, out duration);
+        return double.IsFinite(nanoseconds) && nanoseconds < TimeSpan.MaxValue.TotalNanoseconds / 2;
+    }
+
+    /// <summary>Parses <paramref name="text"/> into a <see cref="TimeSpan"/> (to its 100 ns resolution).</summary>
+    public static bool TryParse(string? text, out TimeSpan duration)
+    {
+        bool ok = TryParseNanoseconds(text, out double ns);
+        duration = ok ? TimeSpan.FromTicks((long)Math.Round(ns / 100)) : default;
+        return ok;
+    }
+
+    /// <summary>
+    /// Parses the value of <paramref name="option"/> into whole nanoseconds; null when it was not given, and null with a
+    /// problem line when it is not a (positive, or with <paramref name="allowZero"/> non-negative) duration.
+    /// </summary>
+    public static long? Nanoseconds(string? text, string option, List<string> problems, bool allowZero = false)
+    {
+        if (text is null)
+        {
+            return null;
+        }
+
+        if (TryParseNanoseconds(text, out double ns) && (ns > 0 || (allowZero && ns == 0)) && ns < long.MaxValue)
+        {
+            return (long)Math.Round(ns);
+        }
+
+        problems.Add($"{option} takes a {(allowZero ? "non-negative" : "positive")} duration such as 30s, 2m, 1m30s, 500ms, 20us or 100ns; got '{text}'.");
+        return null;
     }
 
     private static double Part(Match m, string group) =>
         m.Groups[group].Success ? double.Parse(m.Groups[group].Value, NumberStyles.Float, CultureInfo.InvariantCulture) : 0;
 
-    private static bool TryFromSeconds(double seconds, out TimeSpan duration)
-    {
-        duration = default;
-        if (!double.IsFinite(seconds) || seconds > TimeSpan.MaxValue.TotalSeconds / 2)
-        {
-            return false;
-        }
-
-        duration = TimeSpan.FromSeconds(seconds);
-        return true;
-    }
-
-    [GeneratedRegex(@"^(?:(?<h>\d+(?:\.\d+)?)h)?(?:(?<m>\d+(?:\.\d+)?)m(?!s))?(?:(?<s>\d+(?:\.\d+)?)s)?(?:(?<ms>\d+(?:\.\d+)?)ms)?$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^(?:(?<h>\d+(?:\.\d+)?)h)?(?:(?<m>\d+(?:\.\d+)?)m(?![s]))?(?:(?<s>\d+(?:\.\d+)?)s)?(?:(?<ms>\d+(?:\.\d+)?)ms)?(?:(?<us>\d+(?:\.\d+)?)us)?(?:(?<ns>\d+(?:\.\d+)?)ns)?$", RegexOptions.CultureInvariant)]
     private static partial Regex Pattern();
 }

@@ -1,7 +1,6 @@
 using System.CommandLine;
-using System.Globalization;
-using System.Text;
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Reporting;
 
 namespace DivCon.Cli.Commands;
 
@@ -11,15 +10,12 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class GranularityCommand
 {
-    public const int DefaultMaxDepth = 12;
-
     public static Command Create()
     {
-        var shared = new ExperimentCommandOptions(defaultOut: Path.Combine("results", "granularity"), defaultRuns: 3);
         var maxDepth = new Option<int>("--max-depth")
         {
             Description = $"Finest granularity: problem size / 2^max-depth (0 … {GranularityExperiment.MaxSupportedDepth}; the thesis goes to 16).",
-            DefaultValueFactory = _ => DefaultMaxDepth,
+            DefaultValueFactory = _ => 12,
         };
         var command = new Command("granularity",
             "Time vs granularity (§7.1, Figures 7.1–7.2): each program alone on all cores, granularity halved from the problem size down to size / 2^max-depth; "
@@ -27,7 +23,7 @@ internal static class GranularityCommand
         {
             maxDepth,
         };
-        shared.AddTo(command);
+        var shared = new IsolatedOptions(command, Path.Combine("results", "granularity"), defaultRuns: 3);
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
@@ -37,28 +33,9 @@ internal static class GranularityCommand
                 problems.Add($"--max-depth must be between 0 and {GranularityExperiment.MaxSupportedDepth}; got {depth}.");
             }
 
-            return ExperimentCommandRunner.RunAsync(parse, shared, GranularityResult.Kind, problems, async (settings, progress, token) =>
-            {
-                GranularityResult r = await GranularityExperiment.RunAsync(settings, depth, progress, token);
-                return new ExperimentCommandRunner.Output(r.ToJson(), r.ToCsv(), Table(r));
-            }, ct);
+            return shared.RunAsync(parse, problems, ResultKinds.Granularity,
+                (settings, programs, progress, token) => GranularityExperiment.RunAsync(settings, programs, depth, progress, token), ct);
         });
         return command;
-    }
-
-    private static string Table(GranularityResult r)
-    {
-        var sb = new StringBuilder();
-        sb.AppendLine(CultureInfo.InvariantCulture, $"{"program",-14} {"size/gran",10} {"granularity",12} {"muscles/core",12} {"time (s)",10} {"T_s (s)",10}");
-        foreach (GranularityProgramResult p in r.Programs)
-        {
-            foreach (GranularityPoint pt in p.Points)
-            {
-                sb.AppendLine(CultureInfo.InvariantCulture,
-                    $"{p.Program,-14} {pt.Divisor,10} {pt.Granularity,12} {pt.MusclesPerCore,12:0.###} {pt.Time.Mean,10:0.0000} {p.Ts.Mean,10:0.0000}");
-            }
-        }
-
-        return sb.ToString();
     }
 }

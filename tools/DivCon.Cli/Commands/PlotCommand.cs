@@ -1,27 +1,29 @@
 using System.CommandLine;
 using System.Text.Json;
-using DivCon.Harness.Experiments;
 using DivCon.Harness.Plots;
+using DivCon.Harness.Reporting;
+using DivCon.Reporting.Plotting;
 
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// <c>divcon plot --from results.json</c>: redraws every figure of a saved result file (cyclic, symmetric,
-/// scalability, granularity, phases, factored) with the same code the experiment commands use, into <c>--out</c>
-/// (default: the file's folder). Files are written all or nothing.
+/// <c>divcon plot --from results.json</c>: reads a saved result back into its record and redraws every figure of it
+/// with the same code the experiment commands use, or the one figure of a figure model (<c>*.plot.json</c>, e.g. an
+/// allocation plot), into <c>--out</c> (default: the file's folder), all or nothing. A file of another kind or an
+/// older schema is one line of error and exit code 2.
 /// </summary>
 internal static class PlotCommand
 {
+    // A figure model written beside a PNG (e.g. allocation-{scheme}.plot.json, which has no result file of its own).
+    private const string FigureSuffix = ".plot.json";
+
     public static Command Create()
     {
         var from = new Option<string>("--from")
         {
-            Description = $"A saved result file; kinds: {string.Join(", ", ResultPlots.Kinds)}.",
+            Description = $"A saved result file; kinds: {string.Join(", ", ResultKinds.Plotted)}; or a figure model ({FigureSuffix}).",
         };
-        var outOption = new Option<string>("--out")
-        {
-            Description = "Folder for the figures (default: the folder of --from).",
-        };
+        var outOption = new Option<string>("--out") { Description = "Folder for the figures (default: the folder of --from)." };
         var command = new Command("plot", "Redraws the PNG figures (and their .plot.json models) of a saved result file.")
         {
             from,
@@ -29,8 +31,6 @@ internal static class PlotCommand
         };
         command.SetAction(async (parse, ct) =>
         {
-            TextWriter output = parse.InvocationConfiguration.Output;
-            TextWriter error = parse.InvocationConfiguration.Error;
             var problems = new List<string>();
             string path = parse.GetValue(from) ?? string.Empty;
             IReadOnlyList<NamedFigure> figures = [];
@@ -46,19 +46,22 @@ internal static class PlotCommand
             {
                 try
                 {
-                    figures = ResultPlots.FromJson(await File.ReadAllTextAsync(path, ct));
+                    string json = await File.ReadAllTextAsync(path, ct);
+                    figures = path.EndsWith(FigureSuffix, StringComparison.OrdinalIgnoreCase)
+                        ? [new NamedFigure(Path.GetFileName(path)[..^FigureSuffix.Length], Figure.FromJson(json))]
+                        : ResultKinds.Figures(json);
                     if (figures.Count == 0)
                     {
                         problems.Add($"--from '{path}' holds no data to plot.");
                     }
                 }
-                catch (JsonException e)
+                catch (ResultFileException e)
                 {
-                    problems.Add($"--from '{path}' is not valid JSON: {e.Message}");
+                    problems.Add($"--from '{path}' is {e.Message}");
                 }
-                catch (Exception e) when (e is ArgumentException or InvalidOperationException or FormatException)
+                catch (Exception e) when (e is JsonException or ArgumentException or InvalidOperationException or FormatException)
                 {
-                    problems.Add($"--from '{path}': {e.Message}");
+                    problems.Add($"--from '{path}' is not a figure model: {e.Message.Split('\n')[0]}");
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {
@@ -67,31 +70,26 @@ internal static class PlotCommand
             }
 
             string folder = parse.GetValue(outOption) ?? (path.Length > 0 ? Path.GetDirectoryName(Path.GetFullPath(path)) ?? "." : ".");
-            if (problems.Count == 0 && Harness.Reporting.ResultFiles.CheckWritable(folder) is { } why)
+            if (problems.Count == 0 && ResultFolder.CheckWritable(folder) is { } why)
             {
                 problems.Add($"--out: {why}");
             }
 
-            if (problems.Count > 0)
+            if (await ExperimentRunner.ReportAsync(parse, "divcon plot", problems))
             {
-                foreach (string p in problems)
-                {
-                    await error.WriteLineAsync($"divcon plot: {p}");
-                }
-
                 return CliApp.UsageError;
             }
 
             try
             {
-                IReadOnlyList<string> written = ExperimentFiles.Write(folder, ResultPlots.Render(figures));
-                await output.WriteLineAsync(string.Join(Environment.NewLine, written));
+                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultPlots.Render(figures));
+                await parse.InvocationConfiguration.Output.WriteLineAsync(string.Join(Environment.NewLine, written));
                 return 0;
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
-                await error.WriteLineAsync($"divcon plot: could not write the figures to '{folder}': {e.Message}");
-                return HarnessCommandRunner.RunFailed;
+                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon plot: could not write the figures to '{folder}': {e.Message}");
+                return ExperimentRunner.RunFailed;
             }
         });
         return command;

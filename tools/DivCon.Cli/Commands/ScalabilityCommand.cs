@@ -1,7 +1,6 @@
 using System.CommandLine;
-using System.Globalization;
-using System.Text;
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Reporting;
 using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
@@ -15,7 +14,6 @@ internal static class ScalabilityCommand
 {
     public static Command Create()
     {
-        var shared = new ExperimentCommandOptions(defaultOut: Path.Combine("results", "scalability"), defaultRuns: 3);
         var selection = new Option<string[]>("--selection")
         {
             Description = "Processor selections, comma- or space-separated: contiguous, dispersed (default: both).",
@@ -28,12 +26,12 @@ internal static class ScalabilityCommand
         {
             selection,
         };
-        shared.AddTo(command);
+        var shared = new IsolatedOptions(command, Path.Combine("results", "scalability"), defaultRuns: 3);
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
             var selections = new List<ProcessorSelection>();
-            string[] names = HarnessCommandRunner.SplitNames(parse.GetValue(selection));
+            string[] names = CommandInput.SplitNames(parse.GetValue(selection));
             if (names.Length == 0)
             {
                 problems.Add("--selection needs contiguous, dispersed or both.");
@@ -54,31 +52,9 @@ internal static class ScalabilityCommand
                 }
             }
 
-            return ExperimentCommandRunner.RunAsync(parse, shared, ScalabilityResult.Kind, problems, async (settings, progress, token) =>
-            {
-                ScalabilityResult r = await ScalabilityExperiment.RunAsync(settings, selections, CpuTopology.Detect(), progress, token);
-                return new ExperimentCommandRunner.Output(r.ToJson(), r.ToCsv(), Table(r));
-            }, ct);
+            return shared.RunAsync(parse, problems, ResultKinds.Scalability,
+                (settings, programs, progress, token) => ScalabilityExperiment.RunAsync(settings, programs, selections, CpuTopology.Detect(), progress, token), ct);
         });
         return command;
-    }
-
-    private static string Table(ScalabilityResult r)
-    {
-        var sb = new StringBuilder();
-        sb.AppendLine(CultureInfo.InvariantCulture, $"{"program",-14} {"selection",-11} {"P",3} {"T_s (s)",10} {"T_P (s)",10} {"speedup",8}  processors");
-        foreach (ScalabilityProgramResult p in r.Programs)
-        {
-            foreach (ScalabilityCurve c in p.Curves)
-            {
-                foreach (ScalabilityCorePoint pt in c.Points)
-                {
-                    sb.AppendLine(CultureInfo.InvariantCulture,
-                        $"{p.Program,-14} {ScalabilityResult.Name(c.Selection),-11} {pt.P,3} {p.Ts.Mean,10:0.0000} {pt.Tp.Mean,10:0.0000} {pt.Speedup,8:0.00}  {string.Join(",", pt.Processors)}{(pt.Pinned ? "" : " (unpinned)")}");
-                }
-            }
-        }
-
-        return sb.ToString();
     }
 }

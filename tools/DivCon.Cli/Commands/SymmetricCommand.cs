@@ -12,21 +12,14 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SymmetricCommand
 {
-    public const int DefaultInstances = 4;
-
     public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
     {
-        var shared = new HarnessCommandOptions(defaultOut: Path.Combine("results", "symmetric"));
         var programOption = new Option<string>("--program")
         {
-            Description = $"The program to run several instances of. Known: {string.Join(", ", catalog.All.Select(e => e.Name))}.",
+            Description = $"The program to run several instances of. Known: {catalog.Names}.",
             DefaultValueFactory = _ => "quicksort",
         };
-        var instancesOption = new Option<int>("--instances")
-        {
-            Description = "How many instances run together (the thesis ran 8 on 64 cores).",
-            DefaultValueFactory = _ => DefaultInstances,
-        };
+        var instancesOption = new Option<int>("--instances") { Description = "How many instances run together (the thesis ran 8 on 64 cores).", DefaultValueFactory = _ => 4 };
         var command = new Command("symmetric",
             "Symmetric multiprogram test (§7.4): n instances of one program under each scheme; prints NTT per instance and ANTT, MNTT, STP per scheme, "
             + "writes symmetric.json, symmetric.csv, report.md.")
@@ -34,24 +27,32 @@ internal static class SymmetricCommand
             programOption,
             instancesOption,
         };
-        shared.AddTo(command);
+        var shared = new CyclicOptions(command, Path.Combine("results", "symmetric"));
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            string name = parse.GetValue(programOption) ?? string.Empty;
-            int instances = parse.GetValue(instancesOption);
-            if (instances <= 0)
-            {
-                problems.Add(string.Create(CultureInfo.InvariantCulture, $"--instances must be at least 1; got {instances}."));
-            }
-
-            List<ProgramEntry> entries = HarnessCommandRunner.ResolvePrograms(catalog, [name], problems);
-            return HarnessCommandRunner.RunAsync(parse, shared, "symmetric", problems,
+            int instances = CommandInput.AtLeast(parse, instancesOption, 1, problems);
+            IReadOnlyList<ProgramEntry> entry = catalog.Resolve([parse.GetValue(programOption) ?? string.Empty], problems, programOption.Name);
+            return shared.RunAsync(parse, "symmetric", problems,
                 (size, seed) => Enumerable.Range(1, instances)
-                    .Select(k => (IWorkloadProgram)new SampleProgramAdapter(entries[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entries[0].Name}#{k}")))
+                    .Select(k => (IWorkloadProgram)new Instance(entry[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entry[0].Name}#{k}")))
                     .ToArray(),
-                registry, ct, timelines);
+                registry, timelines, ct);
         });
         return command;
+    }
+
+    // One instance of the program under its own name.
+    private sealed class Instance(IWorkloadProgram program, string name) : IWorkloadProgram
+    {
+        public string Name => name;
+
+        public void Initialize() => program.Initialize();
+
+        public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken) => program.RunAsync(scheduler, cancellationToken);
+
+        public void RunSequential() => program.RunSequential();
+
+        public void Verify() => program.Verify();
     }
 }

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using DivCon.Harness.Reporting;
 using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
@@ -59,39 +60,8 @@ internal static class TopologyCommand
     }
 
     /// <summary>The JSON form (see the <c>--json</c> option's description), followed by a newline.</summary>
-    internal static string ToJson(CpuTopology topology)
-    {
-        using var stream = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
-        {
-            writer.WriteStartObject();
-            WriteIds(writer, "processors", topology.Processors);
-            writer.WriteStartArray("cacheGroups");
-            foreach (CacheGroup group in topology.CacheGroups)
-            {
-                writer.WriteStartObject();
-                WriteNullable(writer, "level", group.Level);
-                WriteNullable(writer, "sizeBytes", group.SizeBytes);
-                WriteIds(writer, "processors", group.Processors);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-            writer.WriteStartArray("numaNodes");
-            foreach (NumaNode node in topology.NumaNodes)
-            {
-                writer.WriteStartObject();
-                writer.WriteNumber("id", node.Id);
-                WriteIds(writer, "processors", node.Processors);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-            writer.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(stream.ToArray()) + Environment.NewLine;
-    }
+    internal static string ToJson(CpuTopology topology) =>
+        JsonSerializer.Serialize(TopologyRecord.From(topology), HarnessJsonContext.Files.TopologyRecord) + Environment.NewLine;
 
     /// <summary>Bytes in the largest binary unit that divides them exactly (sysfs sizes are whole KiB), e.g. 32 MiB.</summary>
     internal static string FormatSize(long bytes)
@@ -105,28 +75,5 @@ internal static class TopologyCommand
         }
 
         return string.Create(CultureInfo.InvariantCulture, $"{bytes} {units[unit]}");
-    }
-
-    private static void WriteIds(Utf8JsonWriter writer, string name, IReadOnlyList<int> ids)
-    {
-        writer.WriteStartArray(name);
-        foreach (int id in ids)
-        {
-            writer.WriteNumberValue(id);
-        }
-
-        writer.WriteEndArray();
-    }
-
-    private static void WriteNullable(Utf8JsonWriter writer, string name, long? value)
-    {
-        if (value is { } v)
-        {
-            writer.WriteNumber(name, v);
-        }
-        else
-        {
-            writer.WriteNull(name);
-        }
     }
 }

@@ -1,0 +1,65 @@
+using System.Text;
+using System.Text.Json.Serialization.Metadata;
+using DivCon.Harness.Plots;
+using DivCon.Metrics.Results;
+
+namespace DivCon.Harness.Reporting;
+
+/// <summary>
+/// Everything written for a result record <typeparamref name="T"/>: <c>{kind}.json</c> (the record, by the
+/// source-generated serializer), optionally <c>{kind}.csv</c> and a Markdown report, the figures (drawn from the same
+/// record, which <c>divcon plot --from</c> reads back), and the table printed at the end. Adding an experiment is a
+/// record, one of these, and a small command.
+/// </summary>
+/// <typeparam name="T">The record.</typeparam>
+public sealed class ResultKind<T> : IResultKind
+    where T : ResultFile
+{
+    /// <inheritdoc/>
+    public required IReadOnlyList<string> Names { get; init; }
+
+    /// <summary>The record's serializer.</summary>
+    public required JsonTypeInfo<T> Json { get; init; }
+
+    /// <summary>The table printed on stdout.</summary>
+    public required Func<T, string> Table { get; init; }
+
+    /// <summary>The CSV beside the JSON, or null for none.</summary>
+    public Func<T, CsvTable>? Csv { get; init; }
+
+    /// <summary>The Markdown report and its file name, or null for none.</summary>
+    public (string Name, Func<T, string> Write)? Markdown { get; init; }
+
+    /// <summary>The figures, or null for none.</summary>
+    public Func<T, IReadOnlyList<NamedFigure>>? Plots { get; init; }
+
+    /// <summary>The files of <paramref name="result"/>: JSON, CSV, report, and with <paramref name="png"/> the figures.</summary>
+    public IReadOnlyList<(string Name, byte[] Content)> Files(T result, bool png)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var files = new List<(string Name, byte[] Content)> { ($"{result.Kind}.json", ResultJson.ToUtf8(result, Json)) };
+        if (Csv is not null)
+        {
+            files.Add(($"{result.Kind}.csv", Csv(result).ToUtf8()));
+        }
+
+        if (Markdown is { } md)
+        {
+            files.Add((md.Name, Encoding.UTF8.GetBytes(md.Write(result))));
+        }
+
+        if (png && Plots is not null)
+        {
+            files.AddRange(ResultPlots.Render(Plots(result)));
+        }
+
+        return files;
+    }
+
+    /// <summary>Reads <paramref name="json"/> back into the record, after checking its kind and schema version.</summary>
+    /// <exception cref="ResultFileException">Not a file of this kind in the current schema.</exception>
+    public T Read(string json) => ResultJson.Read(json, Json, [.. Names]);
+
+    /// <inheritdoc/>
+    public IReadOnlyList<NamedFigure> Figures(string json) => Plots is null ? [] : Plots(Read(json));
+}

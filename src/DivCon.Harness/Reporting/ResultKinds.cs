@@ -1,0 +1,91 @@
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Experiments;
+using DivCon.Harness.Factored;
+using DivCon.Harness.Plots;
+using DivCon.Metrics.Results;
+
+namespace DivCon.Harness.Reporting;
+
+/// <summary>The result kinds the harness writes, each with its files, table and figures.</summary>
+public static class ResultKinds
+{
+    /// <summary><c>cyclic.json</c> and <c>symmetric.json</c> (one record), with <c>.csv</c> and <c>report.md</c>.</summary>
+    public static ResultKind<CyclicResult> Cyclic { get; } = new()
+    {
+        Names = ["cyclic", "symmetric"],
+        Json = HarnessJsonContext.Files.CyclicResult,
+        Table = CyclicTextReport.Table,
+        Csv = CyclicTextReport.Csv,
+        Markdown = ("report.md", CyclicTextReport.Markdown),
+        Plots = CyclicPlots.Of,
+    };
+
+    /// <summary><c>factored.json</c> and <c>factored.csv</c>.</summary>
+    public static ResultKind<FactoredResult> Factored { get; } = new()
+    {
+        Names = [FactoredResult.FileKind],
+        Json = HarnessJsonContext.Files.FactoredResult,
+        Table = FactoredTextReport.Table,
+        Csv = FactoredTextReport.Csv,
+        Plots = FactoredPlots.Of,
+    };
+
+    /// <summary><c>scalability.json</c> and <c>scalability.csv</c>.</summary>
+    public static ResultKind<ScalabilityResult> Scalability { get; } = new()
+    {
+        Names = [ScalabilityResult.FileKind],
+        Json = HarnessJsonContext.Files.ScalabilityResult,
+        Table = ExperimentReports.Table,
+        Csv = ExperimentReports.Csv,
+        Plots = ScalabilityPlots.Of,
+    };
+
+    /// <summary><c>granularity.json</c> and <c>granularity.csv</c>.</summary>
+    public static ResultKind<GranularityResult> Granularity { get; } = new()
+    {
+        Names = [GranularityResult.FileKind],
+        Json = HarnessJsonContext.Files.GranularityResult,
+        Table = ExperimentReports.Table,
+        Csv = ExperimentReports.Csv,
+        Plots = GranularityPlots.Of,
+    };
+
+    /// <summary><c>phases.json</c> and <c>phases.csv</c>.</summary>
+    public static ResultKind<PhasesResult> Phases { get; } = new()
+    {
+        Names = [PhasesResult.FileKind],
+        Json = HarnessJsonContext.Files.PhasesResult,
+        Table = ExperimentReports.Table,
+        Csv = ExperimentReports.Csv,
+        Plots = PhasesPlots.Of,
+    };
+
+    /// <summary><c>compare-stealing.json</c> and <c>compare-stealing.md</c>.</summary>
+    public static ResultKind<CompareStealingResult> CompareStealing { get; } = new()
+    {
+        Names = [CompareStealingResult.FileKind],
+        Json = HarnessJsonContext.Files.CompareStealingResult,
+        Table = CompareStealingExperiment.Markdown,
+        Markdown = ("compare-stealing.md", CompareStealingExperiment.Markdown),
+    };
+
+    /// <summary>Every kind, for reading a file whose kind is not known in advance.</summary>
+    public static IReadOnlyList<IResultKind> All { get; } = [Cyclic, Factored, Scalability, Granularity, Phases, CompareStealing];
+
+    /// <summary>The kinds that have figures, by name.</summary>
+    public static IEnumerable<string> Plotted => [.. Cyclic.Names, .. Factored.Names, .. Scalability.Names, .. Granularity.Names, .. Phases.Names];
+
+    /// <summary>The figures of the result in <paramref name="json"/>, whatever its kind.</summary>
+    /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>
+    public static IReadOnlyList<NamedFigure> Figures(string json)
+    {
+        ResultHeader header = ResultJson.Header(json);
+        IResultKind? kind = All.FirstOrDefault(k => header.Kind is not null && k.Names.Contains(header.Kind));
+        if (kind is null || !Plotted.Contains(header.Kind))
+        {
+            ResultJson.CheckVersion(header, Plotted.ToArray());
+        }
+
+        return kind!.Figures(json);
+    }
+}

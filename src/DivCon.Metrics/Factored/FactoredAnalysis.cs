@@ -1,0 +1,116 @@
+namespace DivCon.Metrics.Factored;
+
+/// <summary>
+/// Pure functions of the factored speedup method (seed 001 §2; seed 000 §2.7–2.8). Every curve is a ratio of
+/// means, E[T_s]/E[T_P], never a mean of per-run ratios E[T_s/T_P] (seed 000 §2.7: the time is what one minimises;
+/// a speedup is only a way of looking at it).
+/// </summary>
+public static class FactoredAnalysis
+{
+    /// <summary>
+    /// The decomposition at <paramref name="p"/> workers from mean times in seconds. <paramref name="p"/> may be
+    /// fractional (the mean cores a program held in a multiprogram run).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">A time is not finite and positive (idle: finite and ≥ 0), or p is not positive.</exception>
+    public static FactoredPoint Point(double p, double ts, double t1, double tp, double ip, double? telision)
+    {
+        RequirePositive(p, nameof(p));
+        RequirePositive(ts, nameof(ts));
+        RequirePositive(t1, nameof(t1));
+        RequirePositive(tp, nameof(tp));
+        if (!double.IsFinite(ip) || ip < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ip), ip, "Idle time must be finite and 0 or more.");
+        }
+
+        if (telision is double e)
+        {
+            RequirePositive(e, nameof(telision));
+        }
+
+        double coreTime = p * tp;                 // P·T_P: all the time the P cores were given
+        double wp = coreTime - ip;                // Fact 2.1: P·T_P = W_P + I_P
+        double fp = wp - t1;                      // Fact 2.2: F_P = W_P − T_1
+        var speedups = new FactoredSpeedups(
+            Linear: p,
+            Maximal: p * ts / t1,
+            IdleSpecific: p * ts / (t1 + ip),
+            // P·T_s/(T_1 + F_P) computed as P·T_s/(P·T_P − I_P) (seed 001 §2.3); ≤ 0 work would be a measurement
+            // error (idle longer than the cores' time): reported as NaN rather than a negative or infinite speedup.
+            InflationSpecific: wp > 0 ? p * ts / wp : double.NaN,
+            Actual: ts / tp,
+            Elision: telision is double te ? p * ts / te : null);
+        return new FactoredPoint(p, tp, ip, wp, fp, speedups);
+    }
+
+    /// <summary>
+    /// Means of the samples, then one <see cref="Point"/> per worker count (ascending), with the mean steal statistics
+    /// of its runs when every run has them.
+    /// </summary>
+    /// <exception cref="ArgumentException">No T_s run, no P = 1 runs, an empty run list, or a time that is not finite and positive.</exception>
+    public static FactoredProgramResult Analyze(string program, FactoredSamples samples)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(program);
+        ArgumentNullException.ThrowIfNull(samples);
+        if (samples.Sequential.Count == 0)
+        {
+            throw new ArgumentException("At least one T_s run is needed.", nameof(samples));
+        }
+
+        if (!samples.Parallel.TryGetValue(1, out IReadOnlyList<ParallelRunSample>? oneWorker) || oneWorker.Count == 0)
+        {
+            throw new ArgumentException("Runs at P = 1 are needed: T_1 is their mean time.", nameof(samples));
+        }
+
+        double ts = Mean(samples.Sequential);
+        double t1 = Mean(oneWorker.Select(r => r.Seconds).ToArray());
+        double? telision = samples.Elision.Count > 0 ? Mean(samples.Elision) : null;
+        var points = new List<FactoredPoint>();
+        foreach (var (p, runs) in samples.Parallel.OrderBy(kv => kv.Key))
+        {
+            if (p < 1 || runs.Count == 0)
+            {
+                throw new ArgumentException($"Worker counts must be at least 1 with at least one run; got P = {p} with {runs.Count} runs.", nameof(samples));
+            }
+
+            double tp = Mean(runs.Select(r => r.Seconds).ToArray());
+            double ip = Mean(runs.Select(r => r.IdleSeconds).ToArray());
+            RunStealStatistics[] steals = runs.Where(r => r.Steals is not null).Select(r => r.Steals!).ToArray();
+            RunStealStatistics? meanSteals = steals.Length == runs.Count ? RunStealStatistics.Mean(steals) : null;
+            points.Add(Point(p, ts, t1, tp, ip, telision) with { Steals = meanSteals });
+        }
+
+        return new FactoredProgramResult(program, ts, t1, telision, points, samples);
+    }
+
+    /// <summary>The arithmetic mean; every value must be finite and ≥ 0.</summary>
+    public static double Mean(IReadOnlyList<double> values)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        if (values.Count == 0)
+        {
+            throw new ArgumentException("The mean of no values is undefined.", nameof(values));
+        }
+
+        double sum = 0;
+        foreach (double v in values)
+        {
+            if (!double.IsFinite(v) || v < 0)
+            {
+                throw new ArgumentException($"Times must be finite and 0 or more; got {v}.", nameof(values));
+            }
+
+            sum += v;
+        }
+
+        return sum / values.Count;
+    }
+
+    private static void RequirePositive(double value, string name)
+    {
+        if (!double.IsFinite(value) || value <= 0)
+        {
+            throw new ArgumentOutOfRangeException(name, value, "Must be finite and positive.");
+        }
+    }
+}

@@ -1,0 +1,66 @@
+using System.Globalization;
+using System.Text;
+
+namespace DivCon.Metrics.Results;
+
+/// <summary>
+/// The one CSV writer of every result: a header, then rows, RFC 4180 escaping (a field holding a comma, quote, CR or
+/// LF is quoted and its quotes doubled), invariant culture, numbers in round-trip form, an empty cell for a missing or
+/// non-finite number, <c>\n</c> between records.
+/// </summary>
+public sealed class CsvTable
+{
+    private readonly StringBuilder _text = new();
+    private readonly int _columns;
+
+    /// <summary>Starts a table with the column names <paramref name="header"/>.</summary>
+    public CsvTable(params string[] header)
+    {
+        ArgumentNullException.ThrowIfNull(header);
+        _columns = header.Length;
+        Append(header);
+    }
+
+    /// <summary>Adds a row; it must have one cell per column.</summary>
+    /// <exception cref="ArgumentException">The row has another number of cells.</exception>
+    public CsvTable Row(params object?[] cells)
+    {
+        ArgumentNullException.ThrowIfNull(cells);
+        if (cells.Length != _columns)
+        {
+            throw new ArgumentException($"A row needs {_columns} cells; got {cells.Length}.", nameof(cells));
+        }
+
+        Append(cells);
+        return this;
+    }
+
+    /// <summary>The CSV text.</summary>
+    public override string ToString() => _text.ToString();
+
+    /// <summary>The CSV as UTF-8 bytes.</summary>
+    public byte[] ToUtf8() => Encoding.UTF8.GetBytes(_text.ToString());
+
+    /// <summary>One cell as it is written (before escaping).</summary>
+    public static string Cell(object? value) => value switch
+    {
+        null => string.Empty,
+        double d => double.IsFinite(d) ? d.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
+        float f => float.IsFinite(f) ? f.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
+        bool b => b ? "true" : "false",
+        IFormattable x => x.ToString(null, CultureInfo.InvariantCulture),
+        _ => value.ToString() ?? string.Empty,
+    };
+
+    /// <summary>RFC 4180: quoted when it holds a comma, quote, CR or LF, with its quotes doubled.</summary>
+    public static string Escape(string field)
+    {
+        ArgumentNullException.ThrowIfNull(field);
+        return field.AsSpan().IndexOfAny(",\"\r\n") >= 0 ? "\"" + field.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : field;
+    }
+
+    private void Append(IEnumerable<object?> cells)
+    {
+        _text.AppendJoin(',', cells.Select(c => Escape(Cell(c)))).Append('\n');
+    }
+}

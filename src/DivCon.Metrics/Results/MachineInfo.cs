@@ -1,0 +1,86 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+
+namespace DivCon.Metrics.Results;
+
+/// <summary>The machine and build a result was measured on, recorded next to the numbers.</summary>
+public sealed record MachineInfo(
+    int ProcessorCount,
+    IReadOnlyList<int> Affinity,
+    string OperatingSystem,
+    string Runtime,
+    string Architecture,
+    string? GitCommit,
+    bool? GitDirty)
+{
+    /// <summary>Reads the machine now. The git commit comes from <c>git</c> in the current directory, if it answers within 5 s.</summary>
+    public static MachineInfo Capture() => new(
+        Environment.ProcessorCount,
+        AffinityMask(),
+        RuntimeInformation.OSDescription,
+        RuntimeInformation.FrameworkDescription,
+        RuntimeInformation.ProcessArchitecture.ToString(),
+        Git("rev-parse HEAD")?.Trim(),
+        Git("status --porcelain --untracked-files=no") is { } s ? s.Trim().Length > 0 : null);
+
+    // The working directory first (a run from the repository), then the folder of the binary (a run from elsewhere of
+    // a build inside the repository).
+    private static string? Git(string arguments) =>
+        GitIn(Environment.CurrentDirectory, arguments) ?? GitIn(AppContext.BaseDirectory, arguments);
+
+    /// <summary>
+    /// The processors this process may run on (its affinity mask: cgroup cpusets, <c>taskset</c>), ascending; falls back
+    /// to 0 … ProcessorCount − 1 where the mask cannot be read.
+    /// </summary>
+    public static IReadOnlyList<int> AffinityMask()
+    {
+        try
+        {
+            if (System.OperatingSystem.IsLinux() || System.OperatingSystem.IsWindows())
+            {
+                long mask = (long)Process.GetCurrentProcess().ProcessorAffinity;
+                var ids = Enumerable.Range(0, 64).Where(i => (mask & (1L << i)) != 0).ToArray();
+                if (ids.Length > 0)
+                {
+                    return ids;
+                }
+            }
+        }
+        catch (Exception e) when (e is PlatformNotSupportedException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            // Fall through to the plain range.
+        }
+
+        return Enumerable.Range(0, Environment.ProcessorCount).ToArray();
+    }
+
+    private static string? GitIn(string directory, string arguments)
+    {
+        try
+        {
+            using var git = Process.Start(new ProcessStartInfo("git", $"-C \"{directory}\" {arguments}")
+            {
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                UseShellExecute = false,
+            });
+            if (git is null)
+            {
+                return null;
+            }
+
+            Task<string> output = git.StandardOutput.ReadToEndAsync();
+            if (!git.WaitForExit(5000))
+            {
+                git.Kill();
+                return null;
+            }
+
+            return git.ExitCode == 0 ? output.GetAwaiter().GetResult() : null;
+        }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+using System.Text.Json.Serialization;
+
+namespace DivCon.Metrics.Results;
+
+/// <summary>
+/// What every result file begins with: its <see cref="Kind"/> (which record it holds) and the
+/// <see cref="SchemaVersion"/> of that record's shape. A reader checks both before anything else
+/// (<see cref="ResultJson.Read{T}"/>), so an old or foreign file gives one line of error, not a half-read result.
+/// </summary>
+public abstract record ResultFile
+{
+    /// <summary>The shape of every result file this build writes and reads (1: the hand-written files before typed results).</summary>
+    public const int CurrentSchemaVersion = 2;
+
+    /// <summary>Which result this is (<c>cyclic</c>, <c>symmetric</c>, <c>factored</c>, <c>simulate</c>, …).</summary>
+    [JsonPropertyOrder(-3)]
+    public string Kind => KindOf();
+
+    /// <summary>The shape of the file; <see cref="CurrentSchemaVersion"/> when written by this build.</summary>
+    [JsonPropertyOrder(-2)]
+    public int SchemaVersion { get; init; } = CurrentSchemaVersion;
+
+    /// <summary>The kind of this record (a method, so that the property keeps its place first in the file).</summary>
+    protected abstract string KindOf();
+}

@@ -1,0 +1,65 @@
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+
+namespace DivCon.Metrics.Schemes;
+
+/// <summary>
+/// Every multiprogramming scheme DivCon compares, in report order: the one list the harness wires to real schedulers,
+/// the simulator models (<see cref="SchemeInfo.Simulated"/>), and <c>--schemes</c> and the reports name.
+/// </summary>
+public static class SchemeCatalog
+{
+    /// <summary>Scheme names, in report order.</summary>
+    public const string OversubscribedFree = "oversubscribed-free",
+        OversubscribedPinned = "oversubscribed-pinned",
+        Shared = "shared",
+        TplDefault = "tpl-default",
+        StaticPartitioned = "static-partitioned",
+        DynamicPartitioned = "dynamic-partitioned",
+        EqualShares = "equal-shares",
+        HillClimbing = "hill-climbing",
+        IdleLending = "idle-lending";
+
+    /// <summary>The repartitioning interval of the partitioned schemes (thesis §5.3.4).</summary>
+    public static readonly TimeSpan RepartitionInterval = MultiProgramSchedulerOptions.DefaultRepartitionInterval;
+
+    /// <summary>Every scheme, in report order.</summary>
+    public static IReadOnlyList<SchemeInfo> All { get; } =
+    [
+        new(OversubscribedFree,
+            "One work-stealing scheduler per program, each with a free (unpinned) worker per core: cores oversubscribed n-fold, the OS migrates threads.",
+            "§5.2.1", SchemeArrangement.OversubscribedFree, Simulated: true),
+        new(OversubscribedPinned,
+            "One work-stealing scheduler per program, each with a worker pinned to every core: n threads per core, no migration.",
+            "§5.2.2", SchemeArrangement.OversubscribedPinned, Simulated: true),
+        new(Shared,
+            "One work-stealing scheduler with a worker pinned to each core, shared by all programs (one global queue).",
+            "§5.2.3", SchemeArrangement.Shared, Simulated: true),
+        // Not simulated: under the asynchronous skeleton no worker blocks inside a task, so the thread pool's injection
+        // has nothing to react to and its queues are the shared scheme's; a model of the rest would be invented numbers.
+        new(TplDefault,
+            "Every program on TaskScheduler.Default (the .NET thread pool): shared, unpinned, injects threads as it sees fit.",
+            "§5.2.4", SchemeArrangement.ThreadPool, Simulated: false),
+        new(StaticPartitioned,
+            "MultiProgramScheduler: one pinned pool; each program holds a fixed share of the cores proportional to its scalability (decided on arrival; re-evaluated every 100 ms only so that, with fewer cores than programs, the cores rotate among them, a no-op otherwise).",
+            "§5.3.2", SchemeArrangement.Partitioned, Simulated: true, () => new ScalabilityPolicy()),
+        new(DynamicPartitioned,
+            "MultiProgramScheduler: scalability shares, repartitioned every 100 ms by task availability (Figure 5.20).",
+            "§5.3.3–5.3.4", SchemeArrangement.Partitioned, Simulated: true, () => new TaskAvailabilityPolicy()),
+        new(EqualShares,
+            "MultiProgramScheduler: equal shares of the cores whatever the scalability, re-evaluated every 100 ms (the remainder goes to the programs with the most available tasks).",
+            "§5.3 (baseline)", SchemeArrangement.Partitioned, Simulated: false, () => new EqualSharesPolicy()),
+        new(HillClimbing,
+            "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup); re-evaluated every 100 ms only so that the cores rotate when there are fewer cores than programs.",
+            "§8.2", SchemeArrangement.Partitioned, Simulated: true, () => new HillClimbingPolicy()),
+        new(IdleLending,
+            "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves the program with queued tasks that the idle-lending rule picks, until that program runs dry or the next tick.",
+            "§8.2 (beyond the thesis)", SchemeArrangement.Partitioned, Simulated: true, () => new IdleLendingPolicy(), IdleLending: true),
+    ];
+
+    /// <summary>The schemes <c>divcon simulate</c> models, in report order.</summary>
+    public static IReadOnlyList<SchemeInfo> Simulated { get; } = All.Where(s => s.Simulated).ToArray();
+
+    /// <summary>Looks a scheme up by name (case-insensitive); null when there is none.</summary>
+    public static SchemeInfo? Find(string name) => All.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+}

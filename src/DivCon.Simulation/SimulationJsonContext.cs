@@ -1,0 +1,19 @@
+using System.Text.Json.Serialization;
+using DivCon.Metrics.Results;
+
+namespace DivCon.Simulation;
+
+/// <summary>
+/// The source-generated serializer of the simulator's files: <c>simulate.json</c> (<see cref="Files"/>, the result
+/// files' options) and program models (<see cref="JsonSerializerContext"/>'s default instance: camelCase, indented,
+/// nulls left out).
+/// </summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true,
+    DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(SimulationFile))]
+[JsonSerializable(typeof(ProgramModel))]
+public sealed partial class SimulationJsonContext : JsonSerializerContext
+{
+    /// <summary>The context with the result files' options (<see cref="ResultJson.CreateOptions"/>).</summary>
+    public static SimulationJsonContext Files { get; } = new(ResultJson.CreateOptions());
+}

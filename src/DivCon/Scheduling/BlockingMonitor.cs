@@ -1,0 +1,192 @@
+// Blocking compensation: user code that blocks a worker (Task.Wait with a timeout or a token, WaitAll, a lock, an
+// event set by a later task) must not deadlock a program whose remaining tasks need a worker. Like the .NET thread
+// pool's starvation injection, a monitor watches each queue set and, when a set has tasks queued but nobody took or
+// finished one for CompensationDelay while one of its workers is inside a task, starts a compensating worker for that
+// set (Worker.cs header): a temporary extra thread, bounded per set (WorkerPool.MaxCompensatingWorkers), unpinned,
+// that retires at its next task boundary once the stuck worker it stands in for returns from its task, or as soon as
+// it finds nothing to do. One compensating worker per stuck worker; a stuck compensating worker can be stood in for
+// too (a chain of tasks each waiting for the next).
+//
+// Roles
+//   producer - WorkQueueSet.SignalWork: arms the monitor when it sleeps (IsDisarmed: one volatile read per push).
+//   monitor  - this thread: while armed, samples every watched set each CompensationDelay / 2 (a progress stamp:
+//              tasks taken + finished, and AvailableTasks); disarms when no set has a task queued.
+//   worker   - a stuck worker returning from its task retires its compensating worker (Worker.ReturnFromStall).
+//
+// No idle cost (required: an idle scheduler wakes no more often than without compensation): disarmed, the monitor
+// blocks without a timeout. No missed arming (required: a stall with tasks queued is always seen), the same
+// asymmetric pair as parking: the monitor writes disarmed, executes a process-wide barrier, then re-reads every set's
+// AvailableTasks; a producer publishes its task, then reads disarmed. Either the monitor sees the task (and stays
+// armed) or the producer sees disarmed (and arms it).
+//
+// Limits, said plainly: "no progress with tasks queued" cannot tell a blocked worker from one running a long
+// computation, so a task computing longer than the delay while others wait also gets a compensating worker (as in the
+// .NET thread pool); the bound keeps that temporary and small. Turn compensation off (the schedulers' options) to
+// keep "never more workers than processors" strictly.
+//
+// Rejected: detecting blocking calls themselves (SynchronizationContext wait notification is Windows-only and misses
+// spinning waits); letting a blocked worker's slot be taken over (its task may push to its deque again when it wakes);
+// a timer per set (one thread, asleep when idle, watches all sets).
+using System.Diagnostics;
+
+namespace DivCon.Scheduling;
+
+/// <summary>Detects stalled queue sets and starts compensating workers for them (see the file header).</summary>
+internal sealed class BlockingMonitor
+{
+    private readonly WorkerPool _pool;
+    private readonly TimeSpan _delay;
+    private readonly AutoResetEvent _signal = new(false);
+    private readonly Dictionary<WorkQueueSet, (long Stamp, long Since)> _samples = new(ReferenceEqualityComparer.Instance);
+    private Thread? _thread;
+
+    // 1 while the monitor sleeps (producers arm it), 0 while it samples. Written by producers (Interlocked) and the
+    // monitor; read by producers on every push.
+    private int _disarmed = 1;
+
+    private volatile bool _stopping;
+
+    public BlockingMonitor(WorkerPool pool, TimeSpan delay)
+    {
+        _pool = pool;
+        _delay = delay;
+    }
+
+    public Thread? Thread => _thread;
+
+    public bool IsDisarmed
+    {
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        get => Volatile.Read(ref _disarmed) != 0;
+    }
+
+    public void Start()
+    {
+        _thread = new Thread(Run) { IsBackground = true, Name = "DivCon blocking monitor" };
+        _thread.Start();
+    }
+
+    /// <summary>Producer: wakes the monitor (the first producer after it disarmed; the others see it armed).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    public void Arm()
+    {
+        // Interlocked: a full fence, and only one producer signals per disarmed spell.
+        if (Interlocked.Exchange(ref _disarmed, 0) != 0)
+        {
+            _signal.Set();
+        }
+    }
+
+    public void Stop()
+    {
+        _stopping = true;
+        _signal.Set();
+    }
+
+    private void Run()
+    {
+        TimeSpan period = _delay / 2;
+        while (true)
+        {
+            if (IsDisarmed)
+            {
+                _signal.WaitOne();
+            }
+
+            if (_stopping)
+            {
+                return;
+            }
+
+            _signal.WaitOne(period); // a Stop (or a stale arming signal) only shortens one period
+            if (_stopping)
+            {
+                return;
+            }
+
+            if (!Sample())
+            {
+                // Nothing queued anywhere: disarm, then look once more (the pair described in the header).
+                Volatile.Write(ref _disarmed, 1);
+                Interlocked.MemoryBarrierProcessWide();
+                if (AnyQueued() && Interlocked.Exchange(ref _disarmed, 0) != 0)
+                {
+                    continue;
+                }
+
+                _samples.Clear();
+            }
+        }
+    }
+
+    private bool AnyQueued() => _pool.WatchedSets.Any(s => s.AvailableTasks > 0);
+
+    // One sample of every watched set; true when some set has tasks queued (stay armed).
+    private bool Sample()
+    {
+        long now = Stopwatch.GetTimestamp();
+        long delayTicks = (long)(_delay.TotalSeconds * Stopwatch.Frequency);
+        bool queued = false;
+        foreach (WorkQueueSet set in _pool.WatchedSets)
+        {
+            if (set.AvailableTasks == 0)
+            {
+                _samples.Remove(set);
+                continue;
+            }
+
+            queued = true;
+            long stamp = set.ProgressStamp();
+            if (!_samples.TryGetValue(set, out (long Stamp, long Since) last) || last.Stamp != stamp)
+            {
+                _samples[set] = (stamp, now);
+                continue;
+            }
+
+            if (now - last.Since < delayTicks)
+            {
+                continue;
+            }
+
+            // Stalled for the whole delay with tasks queued: stand in for one stuck worker, then wait another delay.
+            if (FindStuckWorker(set) is { } stuck)
+            {
+                try
+                {
+                    _pool.StartCompensating(set, stuck);
+                }
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+                {
+                    // No thread could be started (ThreadStartException, resource limits): the monitor lives on and tries
+                    // again after another delay; the stalled set is no worse off than without compensation.
+                }
+            }
+
+            _samples[set] = (stamp, now);
+        }
+
+        return queued;
+    }
+
+    // A worker serving the set, inside one of its tasks, that nobody stands in for yet.
+    private Worker? FindStuckWorker(WorkQueueSet set)
+    {
+        foreach (Worker worker in _pool.Workers)
+        {
+            if (ReferenceEquals(worker.ServingForReaders, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot))
+            {
+                return worker;
+            }
+        }
+
+        foreach (Worker worker in _pool.CompensatingWorkers)
+        {
+            if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot))
+            {
+                return worker;
+            }
+        }
+
+        return null;
+    }
+}

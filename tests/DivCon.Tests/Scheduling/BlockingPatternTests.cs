@@ -1,0 +1,323 @@
+using System.Collections.Concurrent;
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
+
+namespace DivCon.Tests.Scheduling;
+
+/// <summary>
+/// Blocking user code (issue 14) on every DivCon scheduler kind, in the patterns of dotnet/runtime's TaskScheduler
+/// tests: tasks blocked on an event set by a later task, WaitAny / WaitAll on more blocked tasks than workers,
+/// Parallel.Invoke / Parallel.For with blocking bodies and ParallelOptions.TaskScheduler, and the waits the TPL does not
+/// inline (Wait(timeout), Wait(token), WhenAll(..).Wait()) on a child still in the waiter's own deque. Each needs a
+/// worker that the blocked ones cannot give: blocking compensation supplies it. Every wait is bounded.
+/// </summary>
+public sealed class BlockingPatternTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+
+    public static TheoryData<string> Kinds => new()
+    {
+        "WorkStealing(1)",
+        "WorkStealing(2)",
+        "WorkStealing(2) pinned",
+        "program alone (2 workers)",
+        "program holding 1 of 2 workers",
+        "program of a 1-worker pool",
+    };
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Tasks_blocked_on_an_event_set_by_a_later_task_all_finish(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        using var gate = new ManualResetEventSlim(false);
+        int blocked = (2 * f.Workers) + 2;
+        Task<bool>[] waiters = Enumerable.Range(0, blocked).Select(_ => f.Start(() => gate.Wait(Timeout))).ToArray();
+        Task setter = f.Start(() => { gate.Set(); return true; });
+        Assert.True(Task.WaitAll([.. waiters, setter], Timeout), $"{kind}: tasks blocked on an event set by a later task did not finish");
+        Assert.All(waiters, w => Assert.True(w.Result));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void WaitAll_and_WaitAny_on_more_blocked_tasks_than_workers_finish(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        Task<bool> parent = f.Start(() =>
+        {
+            using var gate = new ManualResetEventSlim(false);
+            Task[] children = Enumerable.Range(0, f.Workers + 2).Select(_ => Task.Factory.StartNew(() => gate.Wait(Timeout))).ToArray();
+            Task setter = Task.Factory.StartNew(gate.Set);
+            bool any = Task.WaitAny(children, Timeout) >= 0;
+            return any && Task.WaitAll([.. children, setter], Timeout);
+        });
+        Assert.True(parent.Wait(Timeout + Timeout), $"{kind}: the parent did not finish");
+        Assert.True(parent.Result, $"{kind}: WaitAny / WaitAll timed out");
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Parallel_Invoke_and_For_with_blocking_bodies_finish(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        Task<bool> run = f.Start(() =>
+        {
+            var options = new ParallelOptions { TaskScheduler = f.Scheduler };
+            using var invokeGate = new ManualResetEventSlim(false);
+            bool invoked = true;
+            Task invokeSetter = Task.Factory.StartNew(() => { Thread.Sleep(20); invokeGate.Set(); });
+            Parallel.Invoke(options, () => invoked &= invokeGate.Wait(Timeout), () => invoked &= invokeGate.Wait(Timeout), () => invoked &= invokeGate.Wait(Timeout));
+
+            using var forGate = new ManualResetEventSlim(false);
+            int passed = 0;
+            Task forSetter = Task.Factory.StartNew(() => { Thread.Sleep(20); forGate.Set(); });
+            Parallel.For(0, 8, options, _ =>
+            {
+                if (forGate.Wait(Timeout))
+                {
+                    Interlocked.Increment(ref passed);
+                }
+            });
+            return invoked && passed == 8 && Task.WaitAll([invokeSetter, forSetter], Timeout);
+        });
+        Assert.True(run.Wait(Timeout + Timeout), $"{kind}: Parallel.Invoke / For with blocking bodies did not finish");
+        Assert.True(run.Result, $"{kind}: a blocking body timed out");
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Waits_the_TPL_does_not_inline_finish_on_a_child_in_the_waiters_own_deque(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        using var cts = new CancellationTokenSource();
+        Task<bool> parent = f.Start(() =>
+        {
+            Task<int> a = Task.Factory.StartNew(() => 1); // own deque; a timed Wait does not inline it
+            bool timed = a.Wait(Timeout);
+            Task<int> b = Task.Factory.StartNew(() => 2);
+            b.Wait(cts.Token); // a cancelable token: no inlining either
+            Task<int> c = Task.Factory.StartNew(() => 3);
+            Task.WhenAll(c).Wait(); // a promise: nothing to inline
+            Task<int> d = Task.Factory.StartNew(() => 4);
+            bool all = Task.WaitAll([d], Timeout);
+            return timed && all && a.Result + b.Result + c.Result + d.Result == 10;
+        });
+        Assert.True(parent.Wait(Timeout + Timeout), $"{kind}: a wait on a child in the waiter's own deque never finished");
+        Assert.True(parent.Result);
+    }
+
+    /// <summary>
+    /// The fork-join skeleton with a cancelable token: it blocks a node only on children running on other threads
+    /// (it solves the unstarted ones itself), so it finishes on every scheduler kind, with or without compensation.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void The_fork_join_skeletons_cancelable_WaitAll_finishes(string kind)
+    {
+        using var f = BlockingFixture.Create(kind);
+        using var cts = new CancellationTokenSource();
+        DivCon.Skeletons.DivConBase<DivCon.Skeletons.ElementRange, long> program = DivCon.Tests.Skeletons.SkeletonPrograms.RangeSum(f.Scheduler, grain: 1000);
+        program.Execution = DivCon.Skeletons.DivConExecution.ForkJoin;
+        Task<long> run = program.RunAsync(new DivCon.Skeletons.ElementRange(0, 16_000), cts.Token);
+        Assert.True(((IAsyncResult)run).AsyncWaitHandle.WaitOne(Timeout), $"{kind}: the fork-join run did not finish");
+        Assert.Equal(16_000L * 15_999 / 2, run.Result);
+    }
+
+    /// <summary>Compensation is counted, on the timeline with its reason, and retires when the blocked worker returns.</summary>
+    [Fact]
+    public void A_compensating_worker_is_counted_recorded_and_retires()
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = [ThreadAffinity.GetProcessAffinity()[0]],
+            Unpinned = true,
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            CompensationDelay = TimeSpan.FromMilliseconds(20),
+        });
+        using var gate = new ManualResetEventSlim(false);
+        try
+        {
+            ProgramHandle p = mps.AddProgram("blocking");
+            Task<bool> blocked = Task.Factory.StartNew(() => gate.Wait(Timeout), CancellationToken.None, TaskCreationOptions.None, p.Scheduler);
+            Task<Thread> later = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, p.Scheduler);
+            Thread ranOn = Wait.For(later, Timeout, "the task queued behind the blocked one");
+            Assert.DoesNotContain(mps.Pool.Workers, w => w.Thread == ranOn);
+            Assert.True(p.Compensations >= 1, $"compensations counted: {p.Compensations}");
+            IReadOnlyList<AllocationMove> moves = mps.Timeline.GetMoves();
+            Assert.Contains(moves, m => m.Reason == AllocationReason.BlockingCompensation && m.Trigger == RepartitionTrigger.BlockingCompensation && m.ToProgramId == p.Id && m.Worker >= mps.WorkerCount);
+            gate.Set();
+            Assert.True(Wait.For(blocked, Timeout));
+            Wait.Until(() => mps.Pool.CompensatingWorkers.Length == 0, "the compensating worker retires");
+            Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.CompensationEnded && m.FromProgramId == p.Id);
+        }
+        finally
+        {
+            gate.Set();
+            Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return");
+        }
+    }
+
+    /// <summary>With compensation off the pool keeps its size: the same pattern stays blocked (the thesis's setting).</summary>
+    [Fact]
+    public void Without_compensation_no_thread_is_added_and_the_blocked_pattern_waits()
+    {
+        var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 1, CompensateBlocking = false });
+        using var gate = new ManualResetEventSlim(false);
+        Task<bool> blocked = Task.Factory.StartNew(() => gate.Wait(Timeout), CancellationToken.None, TaskCreationOptions.None, s);
+        Task later = Task.Factory.StartNew(() => { }, CancellationToken.None, TaskCreationOptions.None, s);
+        Assert.False(later.Wait(500), "a task ran although the only worker was blocked and compensation was off");
+        Assert.Equal(0, s.Compensations);
+        Assert.False(s.CompensatesBlocking);
+        gate.Set();
+        Wait.For(later, Timeout);
+        Assert.True(Task.Run(s.Dispose).Wait(Timeout));
+    }
+
+    /// <summary>LongRunning runs on a dedicated thread (scheduler current), and Dispose waits for it.</summary>
+    [Fact]
+    public void LongRunning_runs_on_a_dedicated_thread_and_Dispose_waits_for_it()
+    {
+        var s = new WorkStealingTaskScheduler(1);
+        using var gate = new ManualResetEventSlim(false);
+        Task<(bool OnWorker, TaskScheduler Current)> longRunning = Task.Factory.StartNew(
+            () =>
+            {
+                gate.Wait(Timeout);
+                return (s.Pool.Workers.Any(w => w.Thread == Thread.CurrentThread), TaskScheduler.Current);
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            s);
+
+        // The only worker stays free for ordinary tasks meanwhile.
+        Assert.Equal(5, Wait.For(Task.Factory.StartNew(() => 5, CancellationToken.None, TaskCreationOptions.None, s), Timeout));
+        Task disposing = Task.Run(s.Dispose);
+        Assert.False(disposing.Wait(200), "Dispose returned while a LongRunning task still ran");
+        gate.Set();
+        Assert.True(disposing.Wait(Timeout));
+        Assert.False(longRunning.Result.OnWorker);
+        Assert.Same(s, longRunning.Result.Current);
+    }
+
+    /// <summary>
+    /// Isolation: a task of program A blocking on a task of program B never runs B's task on A's worker (inlining
+    /// refuses across programs); B's task runs on a thread serving B.
+    /// </summary>
+    [ProcessorFact(2)]
+    public void A_task_waiting_for_another_programs_task_never_runs_it_on_its_own_worker()
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+            Unpinned = true,
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            CompensationDelay = TimeSpan.FromMilliseconds(20),
+        });
+        try
+        {
+            ProgramHandle a = mps.AddProgram("a");
+            ProgramHandle b = mps.AddProgram("b");
+            mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = 1, [b.Id] = 1 });
+            using var gate = new ManualResetEventSlim(false);
+            using var bBlocked = new ManualResetEventSlim(false);
+            Task bBlocker = Task.Factory.StartNew(() => { bBlocked.Set(); gate.Wait(Timeout); }, CancellationToken.None, TaskCreationOptions.None, b.Scheduler);
+            Assert.True(bBlocked.Wait(Timeout));
+            var servedBy = new ConcurrentBag<(Thread Thread, bool ServesB)>();
+            Task bTask = Task.Factory.StartNew(
+                () => servedBy.Add((Thread.CurrentThread, ReferenceEquals(Worker.Current?.Serving, b.Queues))),
+                CancellationToken.None,
+                TaskCreationOptions.None,
+                b.Scheduler);
+            Task<Thread> aWaiter = Task.Factory.StartNew(
+                () =>
+                {
+                    bTask.Wait(); // untimed: the TPL asks B's scheduler to inline it here, on A's worker
+                    return Thread.CurrentThread;
+                },
+                CancellationToken.None,
+                TaskCreationOptions.None,
+                a.Scheduler);
+            Thread aThread = Wait.For(aWaiter, Timeout, "A's task waiting for B's");
+            gate.Set();
+            Wait.For(bBlocker, Timeout);
+            (Thread bThread, bool servesB) = Assert.Single(servedBy);
+            Assert.NotSame(aThread, bThread);
+            Assert.True(servesB, "B's task ran on a thread that was not serving B");
+        }
+        finally
+        {
+            Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return");
+        }
+    }
+
+    /// <summary>No idle cost: once the work is done the blocking monitor disarms and sleeps without a timeout.</summary>
+    [Fact]
+    public void The_blocking_monitor_disarms_when_nothing_is_queued()
+    {
+        var s = new WorkStealingTaskScheduler(2);
+        try
+        {
+            Wait.For(Task.WhenAll(Enumerable.Range(0, 500).Select(_ => Task.Factory.StartNew(() => Thread.SpinWait(200), CancellationToken.None, TaskCreationOptions.None, s))), Timeout);
+            Wait.Until(() => s.Pool.BlockingMonitorIsDisarmed, "the blocking monitor disarms");
+            Assert.Equal(0, s.Compensations);
+        }
+        finally
+        {
+            Assert.True(Task.Run(s.Dispose).Wait(Timeout));
+        }
+    }
+}
+
+/// <summary>One scheduler kind for the blocking patterns; disposed bounded.</summary>
+internal sealed class BlockingFixture : IDisposable
+{
+    private readonly Action _dispose;
+
+    private BlockingFixture(TaskScheduler scheduler, int workers, Action dispose)
+    {
+        Scheduler = scheduler;
+        Workers = workers;
+        _dispose = dispose;
+    }
+
+    public TaskScheduler Scheduler { get; }
+
+    public int Workers { get; }
+
+    public static BlockingFixture Create(string kind)
+    {
+        IReadOnlyList<int> cpus = ThreadAffinity.GetProcessAffinity();
+        switch (kind)
+        {
+            case "WorkStealing(1)":
+            case "WorkStealing(2)":
+                var ws = new WorkStealingTaskScheduler(kind.EndsWith("(1)", StringComparison.Ordinal) ? 1 : 2);
+                return new BlockingFixture(ws, ws.WorkerCount, ws.Dispose);
+            case "WorkStealing(2) pinned":
+                var pinned = WorkStealingTaskScheduler.CreatePinned(cpus.Take(2), bestEffort: true);
+                return new BlockingFixture(pinned, pinned.WorkerCount, pinned.Dispose);
+            default:
+                int processors = kind == "program of a 1-worker pool" ? 1 : Math.Min(2, cpus.Count);
+                var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+                {
+                    Processors = cpus.Take(processors).ToArray(),
+                    BestEffortPinning = true,
+                    RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+                });
+                ProgramHandle program = mps.AddProgram("blocking");
+                if (kind == "program holding 1 of 2 workers" && mps.WorkerCount > 1)
+                {
+                    ProgramHandle other = mps.AddProgram("other");
+                    mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [program.Id] = 1, [other.Id] = mps.WorkerCount - 1 });
+                }
+
+                return new BlockingFixture(program.Scheduler, program.Allocation, mps.Dispose);
+        }
+    }
+
+    public Task<T> Start<T>(Func<T> body) => Task.Factory.StartNew(body, CancellationToken.None, TaskCreationOptions.None, Scheduler);
+
+    public void Dispose() => Assert.True(Task.Run(_dispose).Wait(TimeSpan.FromSeconds(60)), "Dispose did not return within 60 s.");
+}

@@ -1,0 +1,129 @@
+using System.Diagnostics;
+using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
+
+namespace DivCon.Tests.Scheduling;
+
+/// <summary>
+/// Issue 14's defects of the standalone scheduler, each reproduced: Dispose while a task still runs (2), await
+/// continuations after Dispose (3), a global queue starved by a self-requeuing chain (5), Thread.Interrupt on a parked
+/// worker (6). Every wait is bounded.
+/// </summary>
+public sealed class PoolTrustTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    private static Task<T> Start<T>(TaskScheduler scheduler, Func<T> body)
+        => Task.Factory.StartNew(body, CancellationToken.None, TaskCreationOptions.None, scheduler);
+
+    /// <summary>
+    /// Defect 2: a parent running when Dispose begins queues a child to its own deque and waits for a thief to start
+    /// it. The other worker must not exit while the parent runs (exit only when closed and idle).
+    /// </summary>
+    [Fact]
+    public void Dispose_while_a_parent_waits_for_its_child_keeps_the_thief_until_the_parent_is_done()
+    {
+        var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 2, CompensateBlocking = false });
+        using var go = new ManualResetEventSlim(false);
+        using var started = new ManualResetEventSlim(false);
+        Task<bool> parent = Start(scheduler, () =>
+        {
+            started.Set();
+            go.Wait(Timeout);
+            using var childStarted = new ManualResetEventSlim(false);
+            Task child = Task.Factory.StartNew(childStarted.Set); // TaskScheduler.Current: this worker's own deque
+            bool stolen = childStarted.Wait(TimeSpan.FromSeconds(10)); // only a thief can start it while we wait
+            return stolen;
+        });
+        Assert.True(started.Wait(Timeout), "the parent never started");
+        Task disposing = Task.Run(scheduler.Dispose);
+        Wait.Until(() => scheduler.Pool.IsShuttingDown, "Dispose has begun");
+        Thread.Sleep(100); // the other worker sees the shutdown with nothing queued
+        go.Set();
+        Assert.True(parent.Wait(Timeout), "the parent did not finish");
+        Assert.True(parent.Result, "no worker was left to steal the child of a task running when Dispose began");
+        Assert.True(disposing.Wait(Timeout), "Dispose did not return");
+    }
+
+    /// <summary>
+    /// Defect 3: an await continuation that comes back after Dispose (from a timer thread) is not lost: it runs, as a
+    /// late task, and is counted.
+    /// </summary>
+    [Fact]
+    public void An_await_continuation_after_Dispose_still_runs_and_is_counted()
+    {
+        var scheduler = new WorkStealingTaskScheduler(2);
+        Task<TaskScheduler> op = LateContinuation.Start(scheduler);
+        Assert.True(Task.Run(scheduler.Dispose).Wait(Timeout), "Dispose did not return");
+        Assert.True(op.Wait(Timeout), $"the continuation after Dispose was lost (status {op.Status})");
+        Assert.Same(scheduler, op.Result);
+        Assert.Equal(1, scheduler.LateTasks);
+    }
+
+    /// <summary>
+    /// Defect 5: a task that keeps queuing one successor on the only worker must not starve a task queued from outside
+    /// (the worker looks at the global queue every a fixed number of local tasks).
+    /// </summary>
+    [Fact]
+    public void A_self_requeuing_chain_does_not_starve_the_global_queue()
+    {
+        var scheduler = new WorkStealingTaskScheduler(1);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
+        int stop = 0;
+        long links = 0;
+        var deadline = Stopwatch.StartNew();
+        void Link()
+        {
+            if (Volatile.Read(ref stop) == 0 && deadline.Elapsed < TimeSpan.FromSeconds(20))
+            {
+                Interlocked.Increment(ref links);
+                Task.Factory.StartNew(Link); // TaskScheduler.Current: the worker's own deque
+            }
+        }
+
+        Task.Factory.StartNew(Link, CancellationToken.None, TaskCreationOptions.None, scheduler);
+        Wait.Until(() => Interlocked.Read(ref links) > 1000, "the chain runs");
+        Task outside = Task.Factory.StartNew(() => Volatile.Write(ref stop, 1), CancellationToken.None, TaskCreationOptions.None, scheduler);
+        bool ran = outside.Wait(TimeSpan.FromSeconds(10));
+        Volatile.Write(ref stop, 1);
+        Assert.True(ran, $"a task queued from outside never ran while a chain of {Interlocked.Read(ref links)} local tasks ran");
+    }
+
+    /// <summary>Defect 6: Thread.Interrupt on a parked worker (a user holding the thread) does not kill it.</summary>
+    [Fact]
+    public void Interrupting_a_parked_worker_leaves_it_serving()
+    {
+        var scheduler = new WorkStealingTaskScheduler(1);
+        using var schedulerDisposal = BoundedDisposal.Of(scheduler);
+        Thread worker = Wait.For(Start(scheduler, () => Thread.CurrentThread));
+        Wait.Until(() => scheduler.Queues.WakeState.Parked == 1, "the worker parks");
+        worker.Interrupt();
+        Thread.Sleep(50);
+        Assert.True(worker.IsAlive, "the interrupted worker died");
+        Assert.Equal(7, Wait.For(Start(scheduler, () => 7)));
+        Assert.Equal(worker, Wait.For(Start(scheduler, () => Thread.CurrentThread)));
+    }
+}
+
+/// <summary>An async method on a scheduler that is suspended in an await (a 200 ms delay) when Start returns.</summary>
+internal static class LateContinuation
+{
+    /// <summary>Its result is TaskScheduler.Current where the continuation ran.</summary>
+    public static Task<TaskScheduler> Start(TaskScheduler scheduler)
+    {
+        using var suspended = new ManualResetEventSlim(false);
+        Task<TaskScheduler> op = Task.Factory.StartNew(
+            async () =>
+            {
+                Task delay = Task.Delay(200);
+                suspended.Set();
+                await delay;
+                return TaskScheduler.Current;
+            },
+            CancellationToken.None,
+            TaskCreationOptions.None,
+            scheduler).Unwrap();
+        Assert.True(suspended.Wait(TimeSpan.FromSeconds(30)), "the async method did not start");
+        return op;
+    }
+}

@@ -1,0 +1,91 @@
+using System.CommandLine;
+using DivCon.Cli.Output;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Progress;
+using Spectre.Console;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// What every experiment command does once its options are read: report every problem (one line each, exit 2,
+/// nothing written), run the experiment on the harness thread with progress on stderr (live bars on a terminal, a
+/// few plain lines per phase otherwise), write its files all or nothing, print its table on stdout.
+/// </summary>
+internal static class ExperimentRunner
+{
+    /// <summary>Exit code when a program fails or the run is canceled (no result written).</summary>
+    public const int RunFailed = 1;
+
+    /// <summary>Runs one experiment.</summary>
+    /// <param name="parse">The parsed command line (its writers).</param>
+    /// <param name="command">The command's name, for message prefixes.</param>
+    /// <param name="problems">Every problem found with the options.</param>
+    /// <param name="outFolder">Where the files go.</param>
+    /// <param name="run">The experiment.</param>
+    /// <param name="files">The files of its result.</param>
+    /// <param name="table">The table printed at the end.</param>
+    /// <param name="cancellationToken">Ctrl+C.</param>
+    public static async Task<int> RunAsync<T>(
+        ParseResult parse, string command, IReadOnlyList<string> problems, string outFolder,
+        Func<IRunProgress, CancellationToken, Task<T>> run, Func<T, IReadOnlyList<(string Name, byte[] Content)>> files, Func<T, string> table,
+        CancellationToken cancellationToken)
+    {
+        TextWriter output = parse.InvocationConfiguration.Output;
+        TextWriter error = TextWriter.Synchronized(parse.InvocationConfiguration.Error);
+        string prefix = $"divcon {command}";
+        if (await ReportAsync(parse, prefix, problems))
+        {
+            return CliApp.UsageError;
+        }
+
+        try
+        {
+            T result = await WithProgressAsync(parse, prefix, progress => HarnessThread.RunAsync(() => run(progress, cancellationToken)));
+            IReadOnlyList<string> written = ResultFolder.Write(outFolder, files(result));
+            await output.WriteAsync(table(result));
+            await error.WriteLineAsync($"{prefix}: wrote {string.Join(", ", written)}");
+            return 0;
+        }
+        catch (Exception e) when (e is ProgramRunException or SchemeSetupException or InvalidOperationException or TimeoutException)
+        {
+            await error.WriteLineAsync($"{prefix}: {e.Message} No results were written.");
+            return RunFailed;
+        }
+        catch (OperationCanceledException)
+        {
+            await error.WriteLineAsync($"{prefix}: canceled; no results were written.");
+            return RunFailed;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            await error.WriteLineAsync($"{prefix}: could not write the results to '{outFolder}': {e.Message}");
+            return RunFailed;
+        }
+    }
+
+    /// <summary>Prints every problem as one line on the error writer; true when there was any.</summary>
+    public static async Task<bool> ReportAsync(ParseResult parse, string prefix, IReadOnlyList<string> problems)
+    {
+        foreach (string p in problems)
+        {
+            await parse.InvocationConfiguration.Error.WriteLineAsync($"{prefix}: {p}");
+        }
+
+        return problems.Count > 0;
+    }
+
+    /// <summary>Runs <paramref name="body"/> with live bars when stderr is this process's terminal, plain lines otherwise.</summary>
+    public static Task<T> WithProgressAsync<T>(ParseResult parse, string prefix, Func<IRunProgress, Task<T>> body)
+    {
+        TextWriter error = parse.InvocationConfiguration.Error;
+        bool terminal = ReferenceEquals(error, Console.Error) && !Console.IsErrorRedirected
+            && !string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
+        if (!terminal)
+        {
+            return body(new PlainProgress(TextWriter.Synchronized(error), prefix));
+        }
+
+        IAnsiConsole console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
+        return LiveProgress.RunAsync(console, body);
+    }
+}
