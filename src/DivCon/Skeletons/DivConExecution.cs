@@ -16,9 +16,9 @@ public enum DivConExecution
     /// workers. It completes on any scheduler, including one worker and schedulers that never inline, with or without
     /// a cancellation token; what it costs is the time workers spend blocked. Every level a thread waits at holds
     /// stack frames: when the stack is nearly full the run faults with <see cref="InsufficientExecutionStackException"/>
-    /// (about 13,000 levels on this machine's 1.5 MB thread stacks, with trivial muscles). Muscles always run with the scheduler hidden
-    /// (<see cref="DivConBase{TParam, TResult}.HideScheduler"/>), because a blocked worker cannot run continuations
-    /// queued to it. An asynchronous muscle that does not complete synchronously is waited for by blocking while its
+    /// (level 13,225 of a one-child chain with trivial muscles, on the default thread stack of a Linux x64 machine).
+    /// Muscles always run with the scheduler hidden (<see cref="DivConBase{TParam, TResult}.HideScheduler"/>),
+    /// because a blocked worker cannot run continuations queued to it. An asynchronous muscle that does not complete synchronously is waited for by blocking while its
     /// continuations run on the thread pool: on <see cref="TaskScheduler.Default"/>, whose threads are the pool's, that
     /// is sync-over-async and slows down when the pool runs short of threads. <see cref="DivConContext.ForAsync"/> needs
     /// no pool thread (its caller takes part and its last participant runs the rest of the muscle).
