@@ -126,6 +126,27 @@ internal static class CommandInput
     }
 
     /// <summary>
+    /// The worker count <paramref name="option"/> asks for (unpinned workers: <c>--max-workers</c>, <c>--workers</c>):
+    /// the budget's cores by default, at least 1 and at most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>,
+    /// and above the budget only with <paramref name="overBudget"/> (<see cref="CheckBudget"/>).
+    /// </summary>
+    public static int ReadWorkers(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        int workers = parse.GetValue(option) ?? budget.Cores;
+        if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
+        {
+            problems.Add($"{option.Name} must be between 1 and {budget.Cores} (the CPU budget; up to {WorkStealingSchedulerOptions.MaxWorkerCount} with --over-budget); got {workers}.");
+        }
+        else
+        {
+            CheckBudget(option.Name, workers, budget, overBudget, problems, notes);
+        }
+
+        return workers;
+    }
+
+    /// <summary>
     /// Checks a core or worker count an option asks for against the CPU budget: above it, a problem (refused, exit 2)
     /// unless <paramref name="overBudget"/>, then a note (the run goes ahead and reports its throttling). One line each.
     /// </summary>

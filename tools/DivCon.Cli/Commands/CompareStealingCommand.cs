@@ -55,15 +55,7 @@ internal static class CompareStealingCommand
             int replications = CommandInput.AtLeast(parse, replicationsOption, 2, problems, " (the ANOVA's error needs replications)");
             CpuBudget budget = CpuBudget.Detect(); // one reading: the default and check of --workers, the schedulers, the result
             var notes = new List<string>();
-            int workers = parse.GetValue(workersOption) ?? budget.Cores;
-            if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
-            {
-                problems.Add($"--workers must be between 1 and {WorkStealingSchedulerOptions.MaxWorkerCount}; got {workers}.");
-            }
-            else
-            {
-                CommandInput.CheckBudget("--workers", workers, budget, parse.GetValue(overBudgetOption), problems, notes);
-            }
+            int workers = CommandInput.ReadWorkers(parse, workersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
 
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems, WorkloadSize.Small, WorkloadSize.Medium);
             FactoredStealing? stealing = FactoredStealing.Parse(

@@ -80,15 +80,7 @@ internal static class FactoredCommand
             // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers, the result.
             CpuBudget budget = CpuBudget.Detect();
             var notes = new List<string>();
-            int maxWorkers = parse.GetValue(maxWorkersOption) ?? budget.Cores;
-            if (maxWorkers < 1 || maxWorkers > WorkStealingSchedulerOptions.MaxWorkerCount)
-            {
-                problems.Add($"--max-workers must be between 1 and {budget.Cores} (the CPU budget; more only with --over-budget); got {maxWorkers}.");
-            }
-            else
-            {
-                CommandInput.CheckBudget("--max-workers", maxWorkers, budget, parse.GetValue(overBudgetOption), problems, notes);
-            }
+            int maxWorkers = CommandInput.ReadWorkers(parse, maxWorkersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
