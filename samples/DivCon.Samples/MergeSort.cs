@@ -41,6 +41,13 @@ public sealed class MergeSort : SortProgram
     /// <inheritdoc/>
     public override string Name => ProgramName;
 
+    /// <summary>
+    /// Whether the level-1 split and merge run their own work in parallel where <see cref="NestedParallelism.Pays"/>
+    /// (default true: the same work shared by idle workers); false runs them on one worker, as the thesis's program
+    /// does (for comparisons).
+    /// </summary>
+    public bool ParallelSplitAndMerge { get; set; } = true;
+
     /// <summary>The number of integers for each size: small 2^18, medium 2^23, thesis 2^26 (§4.4.5).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
     public static int LengthFor(ProblemSize size) => QuickSort.LengthFor(size);
@@ -63,7 +70,7 @@ public sealed class MergeSort : SortProgram
 
     /// <summary>Merges the two halves, in parallel blocks where <see cref="NestedParallelism.Pays"/>.</summary>
     protected override ValueTask<ElementRange> MergeAsync(ElementRange[] subResults, DivConContext context) =>
-        subResults.Length == 2 && NestedParallelism.Pays(context, BranchingFactor)
+        subResults.Length == 2 && ParallelSplitAndMerge && NestedParallelism.Pays(context, BranchingFactor)
             ? MergeInParallelAsync(subResults, context)
             : new(Merge(subResults, context));
 

@@ -3,8 +3,8 @@ using DivCon.Skeletons;
 namespace DivCon.Samples;
 
 /// <summary>
-/// When a sample's split or merge runs its own work in parallel (<see cref="DivConContext.ForAsync"/>, thesis §8.2):
-/// only where the recursion itself leaves workers idle, that is, at levels with fewer nodes than the scheduler has
+/// When a sample's split or merge runs its own work in parallel with <see cref="DivConContext.ForAsync"/> (thesis
+/// §8.2: Strassen's split and merge, mergesort's merge and, when turned on, quicksort's level-1 partition): only where the recursion itself leaves workers idle, that is, at levels with fewer nodes than the scheduler has
 /// workers (<see cref="Pays"/>): on 2 workers, level 1 only; Strassen's level 2 (7 nodes) from 8 workers on, the
 /// sorts' level 2 (2 nodes) from 3. Below that, every worker already has a node of its own and nested tasks would
 /// only add overhead.

@@ -9,9 +9,9 @@ namespace DivCon.Samples;
 /// The pivot is the median of <see cref="PivotSampleSize"/> elements spread evenly over the range, so presorted,
 /// reverse-sorted and all-equal inputs split near the middle (the median of the first 100 elements, the thesis's
 /// rule, degenerates on presorted input to a recursion as deep as the array is long divided by the sample); elements
-/// equal to the pivot go to the upper part. Where the recursion leaves workers idle (<see cref="NestedParallelism"/>:
-/// the level-1 partition, on 2 or more workers) the partition itself is parallel. Seeded non-negative random
-/// integers. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
+/// equal to the pivot go to the upper part. With <see cref="ParallelSplitAndMerge"/> (off by default) the level-1
+/// partition itself is parallel where the recursion leaves workers idle (<see cref="NestedParallelism"/>). Seeded
+/// non-negative random integers. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
 /// </summary>
 public sealed class QuickSort : SortProgram
 {
@@ -42,6 +42,14 @@ public sealed class QuickSort : SortProgram
     /// <inheritdoc/>
     public override string Name => ProgramName;
 
+    /// <summary>
+    /// Whether the level-1 partition runs in parallel where <see cref="NestedParallelism.Pays"/>. False by default:
+    /// the parallel partition makes two passes over the source (count, then copy) where the sequential one makes one,
+    /// so on 2 cores it can at best match it; on the loaded 2-core machine it was measured to take 165 ms against
+    /// 91 ms for the sequential partition (medians of 15 interleaved medium runs each). Turn it on for more cores.
+    /// </summary>
+    public bool ParallelSplitAndMerge { get; set; }
+
     /// <summary>The number of integers for each size: small 2^18, medium 2^23, thesis 2^26 (§4.4.4).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
     public static int LengthFor(ProblemSize size) =>
@@ -71,7 +79,7 @@ public sealed class QuickSort : SortProgram
 
     /// <summary>Partitions the range around its spread median into [min, p) &lt; pivot ≤ [p, max).</summary>
     protected override ValueTask<ElementRange[]> SplitAsync(ElementRange problem, DivConContext context) =>
-        context.Level == 1 && NestedParallelism.Pays(context, BranchingFactor)
+        context.Level == 1 && ParallelSplitAndMerge && NestedParallelism.Pays(context, BranchingFactor)
             ? PartitionTopInParallelAsync(problem, context)
             : new(Split(problem, context));
 

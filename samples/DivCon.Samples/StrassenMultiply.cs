@@ -49,6 +49,13 @@ public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMat
     /// <inheritdoc/>
     public string Name => ProgramName;
 
+    /// <summary>
+    /// Whether the level-1 split and merge run their own work in parallel where <see cref="NestedParallelism.Pays"/>
+    /// (default true: the same work shared by idle workers); false runs them on one worker, as the thesis's program
+    /// does (for comparisons).
+    /// </summary>
+    public bool ParallelSplitAndMerge { get; set; } = true;
+
     /// <inheritdoc/>
     public ProblemSize Size { get; }
 
@@ -156,7 +163,7 @@ public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMat
     /// <summary>The split, its rows in parallel where <see cref="NestedParallelism.Pays"/>.</summary>
     protected override ValueTask<StrassenProblem[]> SplitAsync(StrassenProblem problem, DivConContext context)
     {
-        if (!NestedParallelism.Pays(context, BranchingFactor))
+        if (!(ParallelSplitAndMerge && NestedParallelism.Pays(context, BranchingFactor)))
         {
             return new(Split(problem, context));
         }
@@ -183,7 +190,7 @@ public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMat
     /// <summary>The merge, its rows in parallel where <see cref="NestedParallelism.Pays"/>.</summary>
     protected override ValueTask<SquareMatrix> MergeAsync(SquareMatrix[] subResults, DivConContext context)
     {
-        if (!NestedParallelism.Pays(context, BranchingFactor))
+        if (!(ParallelSplitAndMerge && NestedParallelism.Pays(context, BranchingFactor)))
         {
             return new(Merge(subResults, context));
         }

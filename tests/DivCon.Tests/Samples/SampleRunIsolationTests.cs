@@ -145,6 +145,76 @@ public sealed class SampleRunIsolationTests
         Assert.Throws<InvalidOperationException>(transform.Verify);
     }
 
+    public static TheoryData<string, bool, string> NestedOnAndOff()
+    {
+        var data = new TheoryData<string, bool, string>();
+        foreach (string name in new[] { QuickSort.ProgramName, MergeSort.ProgramName, StrassenMultiply.ProgramName })
+        {
+            foreach (bool nested in new[] { false, true })
+            {
+                foreach (string scheduler in new[] { "ws2", "mps2", "pair2" })
+                {
+                    data.Add(name, nested, scheduler);
+                }
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(NestedOnAndOff))]
+    public async Task ParallelSplitAndMerge_OnAndOff_BothEqualTheBaseline(string name, bool nested, string schedulerName)
+    {
+        using SchedulerLease lease = TestSchedulers.Create(schedulerName);
+        IDivConSample program = SampleCatalog.Create(name, ProblemSize.Small, settings: new SampleSettings { Cores = 2 });
+        switch (program)
+        {
+            case QuickSort quickSort:
+                quickSort.ParallelSplitAndMerge = nested;
+                break;
+            case MergeSort mergeSort:
+                mergeSort.ParallelSplitAndMerge = nested;
+                break;
+            case StrassenMultiply strassen:
+                strassen.ParallelSplitAndMerge = nested;
+                break;
+        }
+
+        foreach (DivConExecution mode in Enum.GetValues<DivConExecution>())
+        {
+            program.Execution = mode;
+            await program.RunParallelAsync(lease.Scheduler).WaitAsync(Timeout);
+            program.Verify();
+        }
+    }
+
+    [Theory]
+    [InlineData("presorted")]
+    [InlineData("all equal")]
+    [InlineData("two values")]
+    [InlineData("random")]
+    public async Task QuickSort_ParallelPartition_SortsEdgeCases(string shape)
+    {
+        const int n = 50_000;
+        var random = new Random(5);
+        int[] input = shape switch
+        {
+            "presorted" => Enumerable.Range(0, n).ToArray(),
+            "all equal" => Enumerable.Repeat(3, n).ToArray(),
+            "two values" => Enumerable.Range(0, n).Select(i => i % 2).ToArray(),
+            _ => Enumerable.Range(0, n).Select(_ => random.Next(int.MinValue, int.MaxValue)).ToArray(),
+        };
+        var program = new QuickSort(input) { ParallelSplitAndMerge = true, Granularity = 1000 };
+        using SchedulerLease lease = TestSchedulers.Create("ws2");
+
+        await program.RunParallelAsync(lease.Scheduler).WaitAsync(Timeout);
+
+        int[] expected = (int[])input.Clone();
+        Array.Sort(expected);
+        Assert.Equal(expected, program.SortedElements);
+    }
+
     public static TheoryData<string> Shapes() => ["presorted", "reverse", "all equal", "two values", "organ pipe"];
 
     [Theory]
