@@ -7,8 +7,9 @@ namespace DivCon.Harness.Plots;
 
 /// <summary>
 /// The figures of a <c>cyclic.json</c> / <c>symmetric.json</c> (thesis Figures 7.6, 7.8–7.15): NTT and NP per program
-/// per scheme with 99 % error bars, and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test). Every bar
-/// is a mean of the result and every error bar its 99 % interval (absent interval → no error bar).
+/// per scheme with 99 % error bars (Fieller), and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test)
+/// with 99 % percentile bootstrap error bars over the invocations. Every bar is a value of the result and every error
+/// bar its interval (absent interval, as with one invocation, → no error bar).
 /// </summary>
 public static class CyclicPlots
 {
@@ -71,12 +72,12 @@ public static class CyclicPlots
         return chart;
     }
 
-    private static BarChart PerScheme(IReadOnlyList<SchemeResult> schemes, Func<SchemeResult, Estimate?> metric, string title, string yLabel, string group)
+    private static BarChart PerScheme(IReadOnlyList<SchemeResult> schemes, Func<SchemeResult, BootstrapEstimate?> metric, string title, string yLabel, string group)
     {
         var chart = new BarChart(title, [group], "Scheme", yLabel);
         foreach (SchemeResult scheme in schemes)
         {
-            Estimate? e = metric(scheme);
+            BootstrapEstimate? e = metric(scheme);
             var (mean, minus, plus) = MeanAndCi(e?.Mean, e?.Ci99);
             chart.AddSeries(scheme.Scheme, [mean], [minus], [plus]);
         }

@@ -15,7 +15,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class CyclicCommand
 {
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
     {
         var programs = CommandInput.Programs(
             $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",
@@ -27,13 +27,14 @@ internal static class CyclicCommand
         {
             programs,
         };
-        var shared = new CyclicOptions(command, Path.Combine("results", "cyclic"));
+        var shared = new CyclicOptions(command, Path.Combine("results", "cyclic"), self);
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
             IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programs, catalog, problems,
                 duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
-            return shared.RunAsync(parse, "cyclic", problems, (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(), registry, timelines, ct);
+            return shared.RunAsync(parse, "cyclic", problems, (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(),
+                ["--programs", string.Join(",", entries.Select(e => e.Name))], registry, timelines, ct);
         });
         return command;
     }
