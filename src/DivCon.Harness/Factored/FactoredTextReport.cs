@@ -14,6 +14,8 @@ public static class FactoredTextReport
         ArgumentNullException.ThrowIfNull(result);
         var b = new StringBuilder();
         b.AppendLine(CultureInfo.InvariantCulture, $"Factored speedups (size {result.Size}, {result.Settings.Runs} runs per point, means; seconds)");
+        b.AppendLine("F_P is the leftover P·T_P − I_P − T_1: the identity P·T_P = T_1 + I_P + F_P holds by construction, and F_P carries every "
+            + "error of T_P, I_P and T_1 (a negative F_P is such a bias, not less work). [ ] = 99 % bootstrap interval over the rounds.");
         if (result.Stealing is { } stealing)
         {
             string machine = stealing.DetectedCacheGroups is int g ? $" (this machine: {g} last-level cache group(s))" : string.Empty;
@@ -38,6 +40,17 @@ public static class FactoredTextReport
                     $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}");
             }
 
+            if (program.Points.Any(p => p.Ci99 is not null))
+            {
+                b.AppendLine(CultureInfo.InvariantCulture, $"   P  99 % intervals over {program.Points.First(p => p.Ci99 is not null).Ci99!.Rounds} rounds");
+                foreach (FactoredPoint p in program.Points)
+                {
+                    FactoredIntervals? ci = p.Ci99;
+                    b.AppendLine(CultureInfo.InvariantCulture,
+                        $"{p.P,4:0.##}  F_P {I(p.Fp, ci?.Fp, "0.000")}  maximal {I(p.Speedups.Maximal, ci?.Maximal)}  idle-sp {I(p.Speedups.IdleSpecific, ci?.IdleSpecific)}  infl-sp {I(p.Speedups.InflationSpecific, ci?.InflationSpecific)}  actual {I(p.Speedups.Actual, ci?.Actual)}");
+                }
+            }
+
             if (program.Points.Any(p => p.Steals is not null))
             {
                 // Seed 002's split of I_P next to the inflation F_P: overhead (successful steal sweeps) + waiting = I_P.
@@ -59,21 +72,29 @@ public static class FactoredTextReport
     {
         ArgumentNullException.ThrowIfNull(result);
         var csv = new CsvTable("program", "p", "ts", "t1", "telision", "tp", "ip", "wp", "fp", "linear", "maximal", "idleSpecific",
-            "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting");
+            "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting",
+            "fp_ci99_lo", "fp_ci99_hi", "maximal_ci99_lo", "maximal_ci99_hi", "idleSpecific_ci99_lo", "idleSpecific_ci99_hi",
+            "inflationSpecific_ci99_lo", "inflationSpecific_ci99_hi", "actual_ci99_lo", "actual_ci99_hi", "elision_ci99_lo", "elision_ci99_hi");
         foreach (FactoredProgramResult program in result.Programs)
         {
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
                 RunStealStatistics? t = p.Steals;
+                FactoredIntervals? ci = p.Ci99;
                 csv.Row(program.Program, p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
                     s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision,
-                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds);
+                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds,
+                    ci?.Fp?.Lower, ci?.Fp?.Upper, ci?.Maximal?.Lower, ci?.Maximal?.Upper, ci?.IdleSpecific?.Lower, ci?.IdleSpecific?.Upper,
+                    ci?.InflationSpecific?.Lower, ci?.InflationSpecific?.Upper, ci?.Actual?.Lower, ci?.Actual?.Upper, ci?.Elision?.Lower, ci?.Elision?.Upper);
             }
         }
 
         return csv;
     }
+
+    private static string I(double value, DivCon.Metrics.Statistics.ConfidenceInterval? ci, string format = "0.00") =>
+        ci is { } c ? $"{N(value, format)} [{N(c.Lower, format)}, {N(c.Upper, format)}]" : N(value, format);
 
     private static string N(double? value, string format = "0.000") =>
         value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";

@@ -9,10 +9,20 @@ namespace DivCon.Metrics.Factored;
 /// <param name="Tp">Mean parallel time T_P, seconds.</param>
 /// <param name="Ip">Mean total idle time I_P of the workers during a run, seconds.</param>
 /// <param name="Wp">W_P = P·T_P − I_P, seconds.</param>
-/// <param name="Fp">F_P = P·T_P − I_P − T_1, seconds (negative when the parallel run did less work than T_1).</param>
+/// <param name="Fp">
+/// F_P = P·T_P − I_P − T_1, seconds: the leftover of the identity, not measured by itself, so it carries every error of
+/// T_P, I_P and T_1 (a negative F_P is such a bias, for example T_1 measured slow or I_P counted high, not less work).
+/// </param>
 /// <param name="Speedups">The six curves at this P.</param>
 /// <param name="Steals">
 /// Means over the runs of the steal counters and of I_P's split into scheduling overhead and waiting (issue 10), when
 /// every run at this P measured them; null otherwise (and always for a multiprogram point).
 /// </param>
-public sealed record FactoredPoint(double P, double Tp, double Ip, double Wp, double Fp, FactoredSpeedups Speedups, RunStealStatistics? Steals = null);
+public sealed record FactoredPoint(double P, double Tp, double Ip, double Wp, double Fp, FactoredSpeedups Speedups, RunStealStatistics? Steals = null)
+{
+    /// <summary>
+    /// Bootstrap intervals over the measurement's rounds (<see cref="FactoredAnalysis.Analyze"/>), or null when the
+    /// point was not computed from rounds (a multiprogram point, or samples of unequal counts).
+    /// </summary>
+    public FactoredIntervals? Ci99 { get; init; }
+}
