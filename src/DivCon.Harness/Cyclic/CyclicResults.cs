@@ -59,6 +59,7 @@ public static class CyclicResults
                 ? CyclicFactored.Attach(x, a.WindowSeconds, a.Stats, name => byName.GetValueOrDefault(name))
                 : x)
             .Select(x => x with { Programs = x.Programs.Select(p => p with { Factored = p.Factored ?? MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }).ToArray() })
+            .Select(x => WithFactoredIntervals(x, invocations, options))
             .ToArray();
         ProgramBaseline[] baselines = Enumerable.Range(0, n).Select(i => Baseline(invocations, i, programs[i])).ToArray();
         return new CyclicResult(configuration with { Repeat = invocations.Count }, baselines, schemes, analysis.Comparisons)
@@ -154,6 +155,63 @@ public static class CyclicResults
             IdleSeconds = coreMissing || phases.Any(p => p.Schedulers[i].IdleSeconds is null) ? null : phases.Sum(p => p.Schedulers[i].IdleSeconds!.Value),
         }).ToArray();
         return (window, stats);
+    }
+
+    /// <summary>
+    /// Bootstrap intervals over the invocations for each program's multiprogram decomposition (two or more invocations,
+    /// each with the program's core and idle seconds, a recorded run, and its T_s and T_1 runs): a resample of
+    /// invocations sums their windows, core and idle seconds, averages their mean C^MP and pools their T_s and T_1 runs,
+    /// and decomposes again with <see cref="MultiprogramFactored.Compute"/>, exactly as the point estimate does.
+    /// </summary>
+    private static SchemeResult WithFactoredIntervals(SchemeResult scheme, IReadOnlyList<CyclicInvocation> invocations, AnalysisOptions options)
+    {
+        if (invocations.Count < 2)
+        {
+            return scheme;
+        }
+
+        InvocationScheme[] phases = invocations.Select(inv => inv.Schemes.First(s => s.Scheme == scheme.Scheme)).ToArray();
+        var programs = scheme.Programs.ToArray();
+        for (int i = 0; i < programs.Length; i++)
+        {
+            int program = i;
+            if (programs[i].Factored is not { Point: { } point } factored
+                || phases.Any(p => program >= p.Schedulers.Count || p.Schedulers[program].CoreSeconds is null || p.Schedulers[program].IdleSeconds is null || p.Programs[program].Seconds.Count == 0)
+                || invocations.Any(inv => inv.Programs[program].SequentialSeconds.Count == 0 || inv.Programs[program].OneWorkerSeconds.Count == 0))
+            {
+                continue;
+            }
+
+            double[] Statistics(int[] picks)
+            {
+                double window = 0, core = 0, idle = 0, cmp = 0;
+                var ts = new List<double>();
+                var t1 = new List<double>();
+                foreach (int k in picks)
+                {
+                    SchedulerStats stats = phases[k].Schedulers[program];
+                    window += phases[k].WindowSeconds;
+                    core += stats.CoreSeconds!.Value;
+                    idle += Math.Min(stats.IdleSeconds!.Value, stats.CoreSeconds.Value);
+                    cmp += phases[k].Programs[program].Seconds.Average();
+                    ts.AddRange(invocations[k].Programs[program].SequentialSeconds);
+                    t1.AddRange(invocations[k].Programs[program].OneWorkerSeconds);
+                }
+
+                FactoredPoint? x = MultiprogramFactored.Compute(new ProgramCoreAccounting(programs[program].Program, window, core, idle, cmp / picks.Length, ts.Average(), t1.Average(), null)).Point;
+                return x is null
+                    ? Enumerable.Repeat(double.NaN, 8).ToArray()
+                    : [x.Tp, x.Ip, x.Fp, x.Speedups.Maximal, x.Speedups.IdleSpecific, x.Speedups.InflationSpecific, x.Speedups.Actual, double.NaN];
+            }
+
+            ConfidenceInterval?[] ci = Bootstrap.Percentile(invocations.Count, 8, Statistics, options.Confidence, options.BootstrapResamples, options.BootstrapSeed);
+            programs[i] = programs[i] with
+            {
+                Factored = factored with { Point = point with { Ci99 = new FactoredIntervals(invocations.Count, ci[0], ci[1], ci[2], ci[3], ci[4], ci[5], ci[6], ci[7]) } },
+            };
+        }
+
+        return scheme with { Programs = programs };
     }
 
     /// <summary>"1 invocation", "n invocations": how reports count them.</summary>

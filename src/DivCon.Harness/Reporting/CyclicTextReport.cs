@@ -117,9 +117,10 @@ public static class CyclicTextReport
             + "P = mean cores the program held (core-seconds / statistics window, from the arrangement's creation to the first run "
             + "stopped at the limit, summed over invocations); T_MP = mean recorded run; I and F per run; T_s and T_1 (1-worker "
             + "work-stealing scheduler) measured alone in each invocation. F is the leftover of P·T_MP = T_1 + I + F, not measured by itself: "
-            + "it carries every error of T_1 and I (a negative F is such a bias, not less work). Only the partitioned schemes keep this accounting.\n\n");
-        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s | linear | maximal | idle-specific | inflation-specific | actual |\n");
-        b.Append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + "it carries every error of T_1 and I (a negative F is such a bias, not less work). [ ] = 99 % bootstrap interval over the invocations. "
+            + "Only the partitioned schemes keep this accounting.\n\n");
+        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s [99 % CI] | linear | maximal | idle-specific | inflation-specific | actual [99 % CI] |\n");
+        b.Append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
@@ -128,7 +129,7 @@ public static class CyclicTextReport
                 {
                     FactoredSpeedups x = f.Speedups;
                     b.Append(CultureInfo.InvariantCulture,
-                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Number(f.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Number(x.Actual, "0.00")} |\n");
+                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Interval(f.Fp, f.Ci99?.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Interval(x.Actual, f.Ci99?.Actual, "0.00")} |\n");
                 }
                 else
                 {

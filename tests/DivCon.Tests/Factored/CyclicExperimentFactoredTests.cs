@@ -86,6 +86,11 @@ public sealed class CyclicExperimentFactoredTests
             Assert.Equal(ip, point.Ip, 9);
             Assert.Equal(pHeld * tmp - ip, point.Wp, 9);
             Assert.Equal(pHeld * tmp - ip - t1, point.Fp, 9);
+            // Bootstrap over the two invocations: they measured the same numbers, so every interval is the point.
+            Assert.Equal(2, point.Ci99!.Rounds);
+            Assert.Equal(point.Fp, point.Ci99.Fp!.Value.Lower, 9);
+            Assert.Equal(point.Fp, point.Ci99.Fp!.Value.Upper, 9);
+            Assert.Equal(point.Speedups.Actual, point.Ci99.Actual!.Value.Lower, 9);
             Assert.Equal(pHeld * point.Tp, t1 + point.Ip + point.Fp, 9); // P·T_P = T_1 + I_P + F_P
             Assert.Equal(pHeld, point.Speedups.Linear, 9);
             Assert.Equal(pHeld * ts / t1, point.Speedups.Maximal, 9);
