@@ -9,7 +9,9 @@ namespace DivCon.Harness.Plots;
 /// The figures of a <c>cyclic.json</c> / <c>symmetric.json</c> (thesis Figures 7.6, 7.8–7.15): NTT and NP per program
 /// per scheme with 99 % error bars (Fieller), and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test)
 /// with 99 % percentile bootstrap error bars over the invocations. Every bar is a value of the result and every error
-/// bar its interval (absent interval, as with one invocation, → no error bar).
+/// bar its interval (absent interval, as with one invocation, → no error bar). With two or more invocations, one figure
+/// per compared metric (<c>comparisons-antt</c>, <c>comparisons-stp</c>) shows each comparison's ratio with its
+/// simultaneous interval, resolved ones apart.
 /// </summary>
 public static class CyclicPlots
 {
@@ -43,7 +45,44 @@ public static class CyclicPlots
             figures.Add(new("mntt", PerScheme(schemes, s => s.Mntt, $"MNTT of the {caption} (lower is better)", "MNTT", workload)));
         }
 
+        foreach (string metric in CyclicAnalysis.ComparedMetrics)
+        {
+            SchemeComparison[] tested = result.Comparisons.Where(c => c.Metric == metric && c.HolmP is not null).ToArray();
+            if (tested.Length > 0)
+            {
+                figures.Add(new($"comparisons-{metric}", Comparisons(tested, metric, result.Invocations.Count)));
+            }
+        }
+
         return figures;
+    }
+
+    /// <summary>
+    /// One bar per comparison: the ratio A / B of the metric with its simultaneous 99 % interval as the error bar, in
+    /// one series for the resolved and one for the rest, and a line at 1 (no difference).
+    /// </summary>
+    private static BarChart Comparisons(IReadOnlyList<SchemeComparison> comparisons, string metric, int invocations)
+    {
+        string name = metric.ToUpperInvariant();
+        var chart = new BarChart($"{name} ratio A / B, paired over {invocations} invocations, Holm-corrected (simultaneous 99 % intervals)",
+            comparisons.Select(c => $"{c.SchemeA} / {c.SchemeB}").ToArray(), "Comparison", $"{name} ratio");
+        foreach (bool resolved in new[] { true, false })
+        {
+            var values = new double[comparisons.Count];
+            var minus = new double[comparisons.Count];
+            var plus = new double[comparisons.Count];
+            for (int i = 0; i < comparisons.Count; i++)
+            {
+                SchemeComparison c = comparisons[i];
+                (values[i], minus[i], plus[i]) = (c.Resolved == true) == resolved ? MeanAndCi(c.Test.Ratio, c.FamilyCi) : (double.NaN, double.NaN, double.NaN);
+            }
+
+            chart.AddSeries(resolved ? "resolved (Holm p < 0.01)" : "not resolved", values, minus, plus);
+        }
+
+        chart.AddHorizontalLine(1, "no difference");
+        FromZero(chart, 1);
+        return chart;
     }
 
     private static BarChart PerProgram(IReadOnlyList<SchemeResult> schemes, string[] programs, Func<ProgramResult, RatioEstimate?> metric, string title, string yLabel, double reference)

@@ -79,6 +79,33 @@ public sealed class ResultPlotsTests
     }
 
     [Fact]
+    public void Comparisons_figures_are_the_ratios_and_simultaneous_intervals_resolved_apart()
+    {
+        CyclicInvocation Inv(int k, double j) => DivCon.Tests.Harness.CyclicFixtures.Invocation(k, ["a"], [[1.0]],
+            [("x", [new ProgramRuns([2 + j], 0)]), ("y", [new ProgramRuns([4 + j], 0)]), ("z", [new ProgramRuns([2.1 - j], 0)])]);
+        CyclicResult result = DivCon.Tests.Harness.CyclicFixtures.Result(["a"], ["x", "y", "z"], [Inv(1, 0), Inv(2, 0.1), Inv(3, -0.1), Inv(4, 0.05)]);
+
+        IReadOnlyList<NamedFigure> figures = CyclicPlots.Of(result);
+
+        Assert.Equal(["ntt", "np", "antt", "stp", "comparisons-antt", "comparisons-stp"], figures.Select(f => f.Name));
+        var chart = Assert.IsType<BarChart>(figures[4].Figure);
+        SchemeComparison[] antt = result.Comparisons.Where(c => c.Metric == "antt").ToArray();
+        Assert.Equal(antt.Select(c => $"{c.SchemeA} / {c.SchemeB}"), chart.Groups);
+        Assert.Equal(["resolved (Holm p < 0.01)", "not resolved"], chart.Series.Select(s => s.Name));
+        for (int i = 0; i < antt.Length; i++)
+        {
+            BarSeries shown = chart.Series[antt[i].Resolved == true ? 0 : 1], other = chart.Series[antt[i].Resolved == true ? 1 : 0];
+            Assert.Equal(antt[i].Test.Ratio, shown.Values[i], 12);
+            Assert.Equal(antt[i].Test.Ratio - antt[i].FamilyCi!.Value.Lower, shown.ErrorMinus![i], 12);
+            Assert.Equal(antt[i].FamilyCi!.Value.Upper - antt[i].Test.Ratio, shown.ErrorPlus![i], 12);
+            Assert.True(double.IsNaN(other.Values[i]));
+        }
+
+        Assert.Contains(chart.ReferenceLines, l => l.Slope == 0 && l.Intercept == 1);
+        Assert.Contains(antt, c => c.Resolved == true); // x / y: about 0.5 in every invocation
+    }
+
+    [Fact]
     public void Symmetric_adds_mntt_per_scheme()
     {
         IReadOnlyList<NamedFigure> figures = CyclicPlots.Of(Cyclic("symmetric"));

@@ -134,6 +134,7 @@ public sealed class CyclicAnalysisTests
         Assert.Equal(4.66, raw.Treatment.F!.Value, 2);
         Assert.Equal((8, 16), (raw.Treatment.DegreesOfFreedom, raw.Error.DegreesOfFreedom));
         Assert.Equal(31.0, raw.Block.PercentOfVariation!.Value, 0);
+        Assert.True(raw.Treatment.P < 0.01, $"p = {raw.Treatment.P}");
         Assert.True(log.Treatment.P < 0.01, $"p = {log.Treatment.P}");
         Assert.True(log.Block.P < 0.01, $"p = {log.Block.P}");
         int welchSignificant = 0;
