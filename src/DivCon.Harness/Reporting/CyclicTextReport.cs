@@ -244,13 +244,13 @@ public static class CyclicTextReport
             if (markdown)
             {
                 b.Append(CultureInfo.InvariantCulture,
-                    $"| {x.Metric.ToUpperInvariant()} | {x.Invocations} | F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")} | {Format.P(scheme.P)} | F({block.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(block.F, "0.00")} | {Format.P(block.P)} | {Format.Number(block.PercentOfVariation, "0")} % | {Format.Number(x.SdLog, "0.0000")} | {Format.Percent(x.MinimumDetectable)} | {need} for {Format.Percent(x.Detect, "0.#")} |\n");
+                    $"| {x.Metric.ToUpperInvariant()} | {x.Invocations} | F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")} | {Format.P(scheme.P)} | F({block.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(block.F, "0.00")} | {Format.P(block.P)} | {Format.Number(block.PercentOfVariation, "0")} % | {Format.Number(x.SdLog, "0.0000")} | {Format.Difference(x.MinimumDetectable)} | {need} for {Format.Percent(x.Detect, "0.#")} |\n");
             }
             else
             {
                 b.Append(CultureInfo.InvariantCulture,
                     $"{x.Metric.ToUpperInvariant()}: schemes F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")}, p {Format.P(scheme.P)}; invocations {Format.Number(block.PercentOfVariation, "0")} % of the variation (p {Format.P(block.P)}). "
-                    + $"Smallest difference this run resolves: {Format.Percent(x.MinimumDetectable)}; {Format.Percent(x.Detect, "0.#")} needs {need} invocations.\n");
+                    + $"Smallest difference this run resolves: {Format.Difference(x.MinimumDetectable)}; {Format.Percent(x.Detect, "0.#")} needs {need} invocations.\n");
             }
         }
 

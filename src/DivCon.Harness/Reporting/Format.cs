@@ -22,6 +22,18 @@ internal static class Format
     /// <summary>"12.3 %" for 0.123.</summary>
     public static string Percent(double? value, string format = "0.0") => value is { } v && double.IsFinite(v) ? Number(v * 100, format) + " %" : "n/a";
 
+    /// <summary>
+    /// A relative difference 0.05 as "5.0 %", or, from 100 % up, as the factor it is ("a factor of 3.2"; "more than
+    /// a factor of 100"), so that the detectable difference of a small run reads as what it is.
+    /// </summary>
+    public static string Difference(double? value) => value switch
+    {
+        null => "n/a",
+        double v when !double.IsFinite(v) || v + 1 > 100 => "more than a factor of 100",
+        double v when v >= 1 => $"a factor of {Number(v + 1, "0.0")}",
+        double v => Percent(v),
+    };
+
     /// <summary>A p-value: four decimals, or "&lt; 0.0001".</summary>
     public static string P(double? p) => p is { } v ? (v < 0.0001 ? "< 0.0001" : Number(v, "0.0000")) : "n/a";
 }
