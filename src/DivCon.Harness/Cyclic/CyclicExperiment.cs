@@ -216,6 +216,7 @@ public sealed class CyclicExperiment
                 Processors = [s.Processors[0]],
                 BestEffortPinning = true,
                 Budget = s.Budget,
+                CompensateBlocking = false, // T_1: exactly one worker
             });
             var t1Throttling = new List<ThrottlingSample?>();
             var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
