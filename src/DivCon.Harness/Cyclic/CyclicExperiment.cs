@@ -5,6 +5,7 @@ using DivCon.Metrics;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Schemes;
+using DivCon.Metrics.Throttling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 using DivCon.Scheduling;
@@ -21,7 +22,10 @@ namespace DivCon.Harness.Cyclic;
 /// each program's C^SP runs and each phase. A failing program abandons the invocation with
 /// <see cref="ProgramRunException"/> (its message names the program, the scheme and the invocation): no partial result.
 /// Several independent invocations are separate processes (<see cref="InvocationDriver"/>); the analysis of any number
-/// of them is <see cref="CyclicResults.Build"/>. Run it on <see cref="HarnessThread"/> for real measurements.
+/// of them is <see cref="CyclicResults.Build"/>. Run it on <see cref="HarnessThread"/> for real measurements. The CPU
+/// budget is read once per invocation (or taken from the settings) and given to every scheduler it builds and to the
+/// result; the cgroup's throttling counters are read around every timed run alone and every phase
+/// (<see cref="CyclicInvocation.Throttling"/>).
 /// </summary>
 public sealed class CyclicExperiment
 {
@@ -43,17 +47,26 @@ public sealed class CyclicExperiment
     }
 
     /// <summary>
+    /// Reads the throttling counters for a budget (default <see cref="CpuBudget.ReadThrottling()"/>); tests replace it
+    /// with scripted readings.
+    /// </summary>
+    public Func<CpuBudget, CpuThrottling?> ReadThrottling { get; init; } = static budget => budget.ReadThrottling();
+
+    /// <summary>
     /// Runs one invocation (number 1) and analyzes it alone with <paramref name="options"/> (default: the defaults): what
     /// <c>divcon cyclic</c> does with <c>--repeat 1</c>. One invocation has no scheme-level intervals and no comparisons
     /// (they need independent invocations).
     /// </summary>
     public async Task<CyclicResult> RunAsync(CyclicPlan plan, CancellationToken cancellationToken = default, AnalysisOptions? options = null)
     {
+        ArgumentNullException.ThrowIfNull(plan);
+        CpuBudget budget = plan.Settings.Budget ?? CpuBudget.Detect();
+        plan = plan with { Settings = plan.Settings with { Budget = budget } };
         DateTimeOffset startedUtc = _clock.GetUtcNow();
         long started = _clock.GetTimestamp();
         CyclicInvocation invocation = await RunInvocationAsync(plan, 1, 1, cancellationToken);
         return CyclicResults.Build(CyclicPlanRecord.From(plan, repeat: 1), [invocation], Describe(plan), options ?? new AnalysisOptions(),
-            MachineInfo.Capture(), startedUtc, Seconds(_clock.GetTimestamp() - started));
+            MachineInfo.Capture(budget), startedUtc, Seconds(_clock.GetTimestamp() - started));
     }
 
     /// <summary>The schemes' descriptions by name, for <see cref="CyclicResults.Build"/>.</summary>
@@ -73,6 +86,9 @@ public sealed class CyclicExperiment
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(invocation);
         ArgumentOutOfRangeException.ThrowIfLessThan(of, invocation);
         CyclicSettings s = plan.Settings;
+        CpuBudget budget = s.Budget ?? CpuBudget.Detect();
+        plan = plan with { Settings = s = s with { Budget = budget } };
+        var throttling = new ThrottlingRecorder(() => ReadThrottling(budget));
         DateTimeOffset startedUtc = _clock.GetUtcNow();
         long started = _clock.GetTimestamp();
         IReadOnlyList<IWorkloadProgram> programs = plan.Programs;
@@ -81,7 +97,7 @@ public sealed class CyclicExperiment
         var alone = new (IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)[n];
         for (int i = 0; i < n; i++)
         {
-            alone[i] = await MeasureAloneAsync(plan, i, tag, invocation, started, cancellationToken);
+            alone[i] = await MeasureAloneAsync(plan, i, tag, invocation, started, throttling, cancellationToken);
         }
 
         var sequentialWarmup = new IReadOnlyList<double>[n];
@@ -94,7 +110,7 @@ public sealed class CyclicExperiment
             _progress.Phase($"{tag} T_seq (scalability)", n * (s.SequentialRuns + 1));
             for (int i = 0; i < n; i++)
             {
-                (sequentialWarmup[i], sequential[i]) = MeasureSequential(programs[i], invocation, s.SequentialRuns);
+                (sequentialWarmup[i], sequential[i]) = MeasureSequential(programs[i], invocation, s.SequentialRuns, throttling, "tseq");
                 scalability[i] = sequential[i].Average() / alone[i].Window.Average();
                 Log(started, $"{tag} seq  {programs[i].Name,-16} T_seq {sequential[i].Average():0.000} s ({s.SequentialRuns} runs), scalability {scalability[i]:0.00}");
             }
@@ -108,7 +124,7 @@ public sealed class CyclicExperiment
             order.Add(scheme.Name);
             CollectGarbage();
             var context = new SchemeContext(
-                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
+                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget);
             // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
             // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
             // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
@@ -122,6 +138,7 @@ public sealed class CyclicExperiment
             _progress.Phase(label, s.Duration.TotalSeconds);
             Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
             PhaseResult phase;
+            var phaseWindow = throttling.Open();
             try
             {
                 phase = await CyclicProtocol.RunMultiprogramAsync(
@@ -136,6 +153,7 @@ public sealed class CyclicExperiment
                     string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', invocation {invocation})"), e.InnerException);
             }
 
+            throttling.Phase(scheme.Name, invocation, phaseWindow.Close());
             long snapshotAt = _clock.GetTimestamp();
             IReadOnlyList<SchedulerStats> stats = arrangement.Snapshot();
             long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
@@ -146,7 +164,7 @@ public sealed class CyclicExperiment
         Array.Fill(oneWorker, []);
         if (phases.Values.Any(p => p.Schedulers.Any(x => x.CoreSeconds is not null)))
         {
-            await MeasureIsolatedTimesAsync(plan, tag, invocation, sequentialWarmup, sequential, oneWorker, started, cancellationToken);
+            await MeasureIsolatedTimesAsync(plan, tag, invocation, sequentialWarmup, sequential, oneWorker, started, throttling, cancellationToken);
         }
 
         return new CyclicInvocation(
@@ -157,7 +175,10 @@ public sealed class CyclicExperiment
             order,
             Enumerable.Range(0, n).Select(i => new InvocationProgram(programs[i].Name, alone[i].Warmup, alone[i].Window, alone[i].Steady, alone[i].Cv,
                 sequentialWarmup[i], sequential[i], oneWorker[i])).ToArray(),
-            plan.Schemes.Select(x => phases[x.Name]).ToArray());
+            plan.Schemes.Select(x => phases[x.Name]).ToArray())
+        {
+            Throttling = throttling.Result(),
+        };
     }
 
     /// <summary>
@@ -168,7 +189,7 @@ public sealed class CyclicExperiment
     /// C^SP runs.
     /// </summary>
     private async Task MeasureIsolatedTimesAsync(CyclicPlan plan, string tag, int invocation, IReadOnlyList<double>[] sequentialWarmup,
-        IReadOnlyList<double>[] sequential, IReadOnlyList<double>[] oneWorker, long started, CancellationToken cancellationToken)
+        IReadOnlyList<double>[] sequential, IReadOnlyList<double>[] oneWorker, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         long t0 = _clock.GetTimestamp();
@@ -178,12 +199,19 @@ public sealed class CyclicExperiment
             IWorkloadProgram program = plan.Programs[i];
             if (sequential[i].Count == 0)
             {
-                (sequentialWarmup[i], sequential[i]) = MeasureSequential(program, invocation, s.SequentialRuns);
+                (sequentialWarmup[i], sequential[i]) = MeasureSequential(program, invocation, s.SequentialRuns, throttling, "ts");
             }
 
             CollectGarbage();
-            using WorkStealingTaskScheduler one = WorkStealingTaskScheduler.CreatePinned([s.Processors[0]], bestEffort: true);
-            var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(one, ct));
+            using var one = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+            {
+                Processors = [s.Processors[0]],
+                BestEffortPinning = true,
+                Budget = s.Budget,
+                CompensateBlocking = false, // T_1: exactly one worker
+            });
+            var t1Throttling = new List<ThrottlingSample?>();
+            var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             try
             {
                 oneWorker[i] = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.OneWorkerRuns, _clock, s.RunTimeout, cancellationToken);
@@ -194,38 +222,53 @@ public sealed class CyclicExperiment
             }
 
             Guard(program.Name, "the check of its result on one worker", invocation, program.Verify);
+            throttling.Alone(program.Name, "t1", invocation, t1Throttling);
             Log(started, $"{tag} t1   {program.Name,-16} T_s {sequential[i].Average():0.000} s, T_1 {oneWorker[i].Average():0.000} s ({sequential[i].Count} + {oneWorker[i].Count} runs)");
         }
 
         Log(started, $"{tag} isolated T_s / T_1 for the factored speedups took {Seconds(_clock.GetTimestamp() - t0):0.0} s");
     }
 
-    /// <summary>One warm-up run, then <paramref name="runs"/> timed runs of the sequential baseline.</summary>
-    private (IReadOnlyList<double> Warmup, IReadOnlyList<double> Runs) MeasureSequential(IWorkloadProgram program, int invocation, int runs)
+    /// <summary>
+    /// One warm-up run, then <paramref name="runs"/> timed runs of the sequential baseline, with the throttling of the
+    /// timed ones recorded as <paramref name="measure"/>.
+    /// </summary>
+    private (IReadOnlyList<double> Warmup, IReadOnlyList<double> Runs) MeasureSequential(IWorkloadProgram program, int invocation, int runs,
+        ThrottlingRecorder throttling, string measure)
     {
         var all = new List<double>();
+        var samples = new List<ThrottlingSample?>();
         for (int k = 0; k <= runs; k++)
         {
             CollectGarbage();
+            var window = throttling.Open();
             long t0 = _clock.GetTimestamp();
             Guard(program.Name, "its sequential baseline", invocation, program.RunSequential);
             all.Add(Seconds(_clock.GetTimestamp() - t0));
+            ThrottlingSample? sample = window.Close();
+            if (k > 0)
+            {
+                samples.Add(sample);
+            }
         }
 
+        throttling.Alone(program.Name, measure, invocation, samples);
         return (all.Take(1).ToArray(), all.Skip(1).ToArray());
     }
 
     private void MarkStop(long[] firstStop) => Interlocked.CompareExchange(ref firstStop[0], Math.Max(1, _clock.GetTimestamp()), 0);
 
     private async Task<(IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)> MeasureAloneAsync(
-        CyclicPlan plan, int i, string tag, int invocation, long started, CancellationToken cancellationToken)
+        CyclicPlan plan, int i, string tag, int invocation, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
-        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
+        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors, s.Budget);
         using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
-        var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        // Every run's throttling is read; those of the counted window are kept (the warm-up's are not C^SP's).
+        var runThrottling = new List<ThrottlingSample?>();
+        var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct)), runThrottling);
         _progress.Phase($"{tag} C^SP {program.Name}", s.WarmupRuns + s.SpRuns);
         Log(started, $"{tag} sp {program.Name,-16} at least {s.WarmupRuns} warm-up, then until {s.SpRuns} runs have CV ≤ {s.SteadyCv:0.#%} (at most {s.MaxWarmupRuns} more), alone on {plan.SpScheme.Name} ...");
         try
@@ -242,6 +285,7 @@ public sealed class CyclicExperiment
             while (decision == SteadyState.Decision.Continue);
 
             Guard(program.Name, "the check of its result", invocation, program.Verify);
+            throttling.Alone(program.Name, "csp", invocation, runThrottling.Skip(runThrottling.Count - s.SpRuns).ToArray());
             double[] window = runs.Skip(runs.Count - s.SpRuns).ToArray();
             double? cv = SteadyState.WindowCv(runs, s.SpRuns);
             bool steady = decision == SteadyState.Decision.Steady;

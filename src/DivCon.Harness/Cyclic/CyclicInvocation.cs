@@ -19,4 +19,11 @@ public sealed record CyclicInvocation(
     double ElapsedSeconds,
     IReadOnlyList<string> SchemeOrder,
     IReadOnlyList<InvocationProgram> Programs,
-    IReadOnlyList<InvocationScheme> Schemes);
+    IReadOnlyList<InvocationScheme> Schemes)
+{
+    /// <summary>
+    /// The cgroup throttling read around every timed run alone and every phase of this invocation (its
+    /// <c>repetition</c> fields are the invocation's number); null where there is no cgroup to read.
+    /// </summary>
+    public CyclicThrottling? Throttling { get; init; }
+}

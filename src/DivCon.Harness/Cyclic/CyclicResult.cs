@@ -72,6 +72,12 @@ public sealed record CyclicResult(
 
     /// <summary>How <c>--repeat auto</c> chose the number of invocations; null for a fixed number.</summary>
     public InvocationSizing? Sizing { get; init; }
+    /// <summary>
+    /// The cgroup throttling read around every timed run alone and every multiprogram phase (raw samples, all
+    /// invocations: <c>repetition</c> is the invocation); null where there is no cgroup to read. The run times include
+    /// throttled time: a throttled phase's NTT and STP measure the quota as much as the scheme.
+    /// </summary>
+    public CyclicThrottling? Throttling { get; init; }
 
     /// <inheritdoc/>
     protected override string KindOf() => Configuration.Kind;

@@ -68,6 +68,7 @@ public static class CyclicResults
             Inference = analysis.Metrics,
             Analysis = options,
             Sizing = sizing,
+            Throttling = Throttling(invocations),
             StartedUtc = startedUtc,
             ElapsedSeconds = elapsedSeconds,
             Machine = machine,
@@ -212,6 +213,13 @@ public static class CyclicResults
         }
 
         return scheme with { Programs = programs };
+    }
+
+    /// <summary>Every invocation's throttling samples together (null when none could be read in any).</summary>
+    private static CyclicThrottling? Throttling(IReadOnlyList<CyclicInvocation> invocations)
+    {
+        CyclicThrottling[] read = invocations.Select(i => i.Throttling).OfType<CyclicThrottling>().ToArray();
+        return read.Length == 0 ? null : new CyclicThrottling(read.SelectMany(t => t.Alone).ToArray(), read.SelectMany(t => t.Phases).ToArray());
     }
 
     /// <summary>"1 invocation", "n invocations": how reports count them.</summary>

@@ -1,3 +1,5 @@
+using DivCon.Scheduling;
+
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>How one invocation of a cyclic (or symmetric) test is run.</summary>
@@ -22,6 +24,10 @@ namespace DivCon.Harness.Cyclic;
 /// factored decomposition needs T_s: the invocation's scalability is their mean over the mean C^SP.
 /// </param>
 /// <param name="OneWorkerRuns">Runs on a 1-worker work-stealing scheduler (T_1) per program, when a scheme keeps per-program accounting.</param>
+/// <param name="Budget">
+/// The CPU budget every scheduler of the invocation is sized against and the result records (one reading for the
+/// invocation); null: detected when it starts.
+/// </param>
 public sealed record CyclicSettings(
     TimeSpan Duration,
     int SpRuns,
@@ -34,7 +40,8 @@ public sealed record CyclicSettings(
     int MaxWarmupRuns = CyclicSettings.DefaultMaxWarmupRuns,
     double SteadyCv = CyclicSettings.DefaultSteadyCv,
     int SequentialRuns = CyclicSettings.DefaultSequentialRuns,
-    int OneWorkerRuns = CyclicSettings.DefaultOneWorkerRuns)
+    int OneWorkerRuns = CyclicSettings.DefaultOneWorkerRuns,
+    CpuBudget? Budget = null)
 {
     /// <summary>Default of <see cref="MaxWarmupRuns"/>.</summary>
     public const int DefaultMaxWarmupRuns = 15;

@@ -34,7 +34,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "alloc");
 
         var (code, _, stderr) = await Run("cyclic", "--programs", "quicksort,mergesort", "--schemes", "dynamic-partitioned,tpl-default",
-            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         string png = Path.Combine(outDir, "allocation-dynamic-partitioned.png");
@@ -131,7 +131,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "sym");
 
         var (code, _, stderr) = await Run("symmetric", "--program", "spin", "--instances", "2", "--schemes", "all",
-            "--duration", "1s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "1s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "symmetric.json")));
@@ -285,8 +285,9 @@ public sealed class CyclicCommandTests : IDisposable
         var output = new StringWriter();
         var error = new StringWriter();
 
+        // --max-warmup 0: exactly 2 runs alone whatever their spread, so that the fourth run is a multiprogram one.
         int code = await root.Parse(["cyclic", "--programs", "spin,flaky", "--schemes", "tpl-default", "--size", "small", "--duration", "2s",
-                "--sp-runs", "2", "--warmup", "0", "--out", outDir])
+                "--sp-runs", "2", "--warmup", "0", "--max-warmup", "0", "--out", outDir])
             .InvokeAsync(new InvocationConfiguration { Output = output, Error = error })
             .WaitAsync(TimeSpan.FromMinutes(2));
 

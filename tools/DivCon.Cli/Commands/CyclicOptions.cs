@@ -7,6 +7,7 @@ using DivCon.Harness.Progress;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -85,6 +86,7 @@ internal sealed class CyclicOptions
 
     private readonly Option<string> _size = CommandInput.Size();
     private readonly Option<int?> _cores = CommandInput.Cores();
+    private readonly Option<bool> _overBudget = CommandInput.OverBudget();
     private readonly Option<string> _spScheme = new("--sp-scheme")
     {
         Description = $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
@@ -108,7 +110,7 @@ internal sealed class CyclicOptions
         foreach (Option option in new Option[]
         {
             _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _repeat, _detect, _pilot, _maxRepeat, _baseline,
-            _size, _cores, _spScheme, _out, _seed, _plots, _invocation, _invocations,
+            _size, _cores, _overBudget, _spScheme, _out, _seed, _plots, _invocation, _invocations,
         })
         {
             command.Options.Add(option);
@@ -177,7 +179,10 @@ internal sealed class CyclicOptions
         }
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, problems);
+        // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
+        CpuBudget budget = CpuBudget.Detect();
+        var notes = new List<string>();
+        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
         if (problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null)
@@ -193,7 +198,7 @@ internal sealed class CyclicOptions
         }
 
         var settings = new CyclicSettings(duration, spRuns, warmup, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
-            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns);
+            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget);
         var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
         CyclicPlan Plan()
         {
@@ -220,12 +225,12 @@ internal sealed class CyclicOptions
                     {
                         StartedUtc = started,
                         ElapsedSeconds = invocation.ElapsedSeconds,
-                        Machine = MachineInfo.Capture(),
+                        Machine = MachineInfo.Capture(budget),
                     };
                 },
                 file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
                 ResultKinds.Invocation.Table,
-                cancellationToken);
+                cancellationToken, notes);
         }
 
         string workDir = Path.Combine(Path.GetTempPath(), "divcon-invocations", $"{Environment.ProcessId}-{Guid.NewGuid():N}");
@@ -242,7 +247,7 @@ internal sealed class CyclicOptions
 
                 try
                 {
-                    return await RunInvocationsAsync(plan, count, options, workloadArguments, kind, png, workDir, progress, ct);
+                    return await RunInvocationsAsync(plan, count, options, workloadArguments, kind, png, parse.GetValue(_overBudget), workDir, progress, ct);
                 }
                 finally
                 {
@@ -254,7 +259,7 @@ internal sealed class CyclicOptions
             },
             r => [.. ResultKinds.Cyclic.Files(r.Result, png), .. r.Allocation],
             r => ResultKinds.Cyclic.Table(r.Result) + ScalabilityNote(r.Result),
-            cancellationToken);
+            cancellationToken, notes);
     }
 
     /// <summary>Where the partitioned schemes' scalabilities came from (empty when no selected scheme needed them).</summary>
@@ -273,21 +278,22 @@ internal sealed class CyclicOptions
     }
 
     private async Task<(CyclicResult Result, (string Name, byte[] Content)[] Allocation)> RunInvocationsAsync(
-        CyclicPlan plan, InvocationCount count, AnalysisOptions options, IReadOnlyList<string> workloadArguments, string kind, bool png, string workDir,
-        IRunProgress progress, CancellationToken cancellationToken)
+        CyclicPlan plan, InvocationCount count, AnalysisOptions options, IReadOnlyList<string> workloadArguments, string kind, bool png, bool overBudget,
+        string workDir, IRunProgress progress, CancellationToken cancellationToken)
     {
         DateTimeOffset started = DateTimeOffset.UtcNow;
         var clock = System.Diagnostics.Stopwatch.StartNew();
         CyclicPlanRecord record = CyclicPlanRecord.From(plan, count.IsAuto ? count.Pilot : count.Fixed, count.Detect);
         string Folder(int k) => Path.Combine(workDir, k.ToString(CultureInfo.InvariantCulture));
         double estimate = (plan.Schemes.Count * (plan.Settings.Duration.TotalSeconds + 1)) + 20;
-        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(plan, kind, workloadArguments, k, of, dir, png && k == 1), Folder, record, estimate);
+        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(plan, kind, workloadArguments, k, of, dir, png && k == 1, overBudget), Folder, record, estimate);
+        MachineInfo machine = MachineInfo.Capture(plan.Settings.Budget);
         var (invocations, sizing) = await new InvocationDriver(launcher, progress).RunAsync(
             count,
             pilot => CyclicResults.Build(record, pilot, CyclicExperiment.Describe(plan), options with { MaxInvocations = Math.Max(options.MaxInvocations, count.Max) },
-                MachineInfo.Capture(), started, clock.Elapsed.TotalSeconds).Inference,
+                machine, started, clock.Elapsed.TotalSeconds).Inference,
             cancellationToken);
-        CyclicResult result = CyclicResults.Build(record, invocations, CyclicExperiment.Describe(plan), options, MachineInfo.Capture(), started, clock.Elapsed.TotalSeconds, sizing);
+        CyclicResult result = CyclicResults.Build(record, invocations, CyclicExperiment.Describe(plan), options, machine, started, clock.Elapsed.TotalSeconds, sizing);
         // The first invocation's allocation plots and traces (the child wrote them beside its invocation.json).
         var allocation = png && Directory.Exists(Folder(1))
             ? Directory.GetFiles(Folder(1), "allocation-*").Order(StringComparer.Ordinal).Select(f => (Path.GetFileName(f), File.ReadAllBytes(f))).ToArray()
@@ -296,7 +302,8 @@ internal sealed class CyclicOptions
     }
 
     /// <summary>The options that make a child run invocation <paramref name="k"/> of this plan into <paramref name="dir"/>.</summary>
-    private static IReadOnlyList<string> ChildArguments(CyclicPlan plan, string kind, IReadOnlyList<string> workloadArguments, int k, int of, string dir, bool png)
+    private static IReadOnlyList<string> ChildArguments(CyclicPlan plan, string kind, IReadOnlyList<string> workloadArguments, int k, int of, string dir, bool png,
+        bool overBudget)
     {
         CyclicSettings s = plan.Settings;
         string F(double v) => v.ToString("R", CultureInfo.InvariantCulture);
@@ -318,6 +325,7 @@ internal sealed class CyclicOptions
             "--out", dir,
             "--invocation", k.ToString(CultureInfo.InvariantCulture),
             "--invocations", of.ToString(CultureInfo.InvariantCulture),
+            .. (overBudget ? new[] { "--over-budget" } : []),
         ];
     }
 
