@@ -24,6 +24,7 @@ internal static class IsolatedTiming
         Processors = ThreadAffinity.ValidateProcessors(processors, nameof(processors)),
         BestEffortPinning = true,
         Budget = settings.Budget,
+        CompensateBlocking = false, // a measurement: exactly these workers, never a compensating one
     });
 
     public static double[] Sequential(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken)

@@ -120,6 +120,9 @@ public sealed record FactoredStealing
         {
             WorkerCount = workers,
             Budget = budget,
+            // A measurement at P workers: a compensating worker (a long task, or a throttled one, looks stuck) would
+            // make it P + 1.
+            CompensateBlocking = false,
             ThreadName = threadName,
             StealingScope = Scope,
             StealingGroups = groups,

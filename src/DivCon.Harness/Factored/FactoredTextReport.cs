@@ -15,6 +15,8 @@ public static class FactoredTextReport
         ArgumentNullException.ThrowIfNull(result);
         var b = new StringBuilder();
         b.AppendLine(CultureInfo.InvariantCulture, $"Factored speedups (size {result.Size}, {result.Settings.Runs} runs per point, means; seconds)");
+        b.AppendLine("F_P is the leftover P·T_P − I_P − T_1 (− Θ_P + Θ_1 where throttled): the identity holds by construction, and F_P carries "
+            + "every error of T_P, I_P and T_1 (a negative F_P is such a bias, not less work). [ ] = 99 % bootstrap interval over the rounds.");
         if (result.Stealing is { } stealing)
         {
             string machine = stealing.DetectedCacheGroups is int g ? $" (this machine: {g} last-level cache group(s))" : string.Empty;
@@ -51,6 +53,17 @@ public static class FactoredTextReport
                 string throttled = p.Throttling is { WasThrottled: true } t ? "  throttled: " + Throttled(t) : string.Empty;
                 b.AppendLine(CultureInfo.InvariantCulture,
                     $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}{throttled}");
+            }
+
+            if (program.Points.Any(p => p.Ci99 is not null))
+            {
+                b.AppendLine(CultureInfo.InvariantCulture, $"   P  99 % intervals over {program.Points.First(p => p.Ci99 is not null).Ci99!.Rounds} rounds");
+                foreach (FactoredPoint p in program.Points)
+                {
+                    FactoredIntervals? ci = p.Ci99;
+                    b.AppendLine(CultureInfo.InvariantCulture,
+                        $"{p.P,4:0.##}  F_P {I(p.Fp, ci?.Fp, "0.000")}  maximal {I(p.Speedups.Maximal, ci?.Maximal)}  idle-sp {I(p.Speedups.IdleSpecific, ci?.IdleSpecific)}  infl-sp {I(p.Speedups.InflationSpecific, ci?.InflationSpecific)}  actual {I(p.Speedups.Actual, ci?.Actual)}");
+                }
             }
 
             if (program.Points.Any(p => p.Steals is not null))
@@ -106,6 +119,8 @@ public static class FactoredTextReport
         ArgumentNullException.ThrowIfNull(result);
         var csv = new CsvTable("program", "p", "ts", "t1", "telision", "tp", "ip", "wp", "fp", "linear", "maximal", "idleSpecific",
             "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting",
+            "fp_ci99_lo", "fp_ci99_hi", "maximal_ci99_lo", "maximal_ci99_hi", "idleSpecific_ci99_lo", "idleSpecific_ci99_hi",
+            "inflationSpecific_ci99_lo", "inflationSpecific_ci99_hi", "actual_ci99_lo", "actual_ci99_hi", "elision_ci99_lo", "elision_ci99_hi",
             "throttledRuns", "throttledSeconds", "throttledPeriods");
         foreach (FactoredProgramResult program in result.Programs)
         {
@@ -114,9 +129,12 @@ public static class FactoredTextReport
                 FactoredSpeedups s = p.Speedups;
                 RunStealStatistics? t = p.Steals;
                 ThrottlingSummary? q = p.Throttling;
+                FactoredIntervals? ci = p.Ci99;
                 csv.Row(program.Program, p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
                     s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision,
                     t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds,
+                    ci?.Fp?.Lower, ci?.Fp?.Upper, ci?.Maximal?.Lower, ci?.Maximal?.Upper, ci?.IdleSpecific?.Lower, ci?.IdleSpecific?.Upper,
+                    ci?.InflationSpecific?.Lower, ci?.InflationSpecific?.Upper, ci?.Actual?.Lower, ci?.Actual?.Upper, ci?.Elision?.Lower, ci?.Elision?.Upper,
                     q?.ThrottledRuns, q?.MeanThrottledSeconds, q?.MeanThrottledPeriods);
             }
         }
@@ -124,6 +142,8 @@ public static class FactoredTextReport
         return csv;
     }
 
+    private static string I(double value, DivCon.Metrics.Statistics.ConfidenceInterval? ci, string format = "0.00") =>
+        ci is { } c ? $"{N(value, format)} [{N(c.Lower, format)}, {N(c.Upper, format)}]" : N(value, format);
     // E.g. "2 of 3 runs, Θ 0.512 s, 12.3 of 40.0 periods per run".
     private static string Throttled(ThrottlingSummary t) => string.Create(CultureInfo.InvariantCulture,
         $"{t.ThrottledRuns} of {t.Runs} runs, Θ {t.MeanThrottledSeconds:0.000} s, {t.MeanThrottledPeriods:0.#} of {t.MeanPeriods:0.#} periods per run");

@@ -11,6 +11,7 @@ namespace DivCon.Harness.Reporting;
 /// file is made: no hand-written writer, no untyped reader).
 /// </summary>
 [JsonSerializable(typeof(CyclicResult))]
+[JsonSerializable(typeof(CyclicInvocationFile))]
 [JsonSerializable(typeof(FactoredResult))]
 [JsonSerializable(typeof(ScalabilityResult))]
 [JsonSerializable(typeof(GranularityResult))]

@@ -13,7 +13,11 @@ namespace DivCon.Metrics.Factored;
 /// <param name="Tp">Mean parallel time T_P, seconds.</param>
 /// <param name="Ip">Mean total idle time I_P of the workers during a run, seconds.</param>
 /// <param name="Wp">W_P = P·T_P − I_P (− Θ_P where throttled), seconds.</param>
-/// <param name="Fp">F_P = P·T_P − I_P − T_1 (− Θ_P + Θ_1 where throttled), seconds (negative when the parallel run did less work than T_1).</param>
+/// <param name="Fp">
+/// F_P = P·T_P − I_P − T_1 (− Θ_P + Θ_1 where throttled), seconds: the leftover of the identity, not measured by itself,
+/// so it carries every error of T_P, I_P and T_1 (a negative F_P is such a bias, for example T_1 measured slow or I_P
+/// counted high, not less work).
+/// </param>
 /// <param name="Speedups">The six curves at this P.</param>
 /// <param name="Steals">
 /// Means over the runs of the steal counters and of I_P's split into scheduling overhead and waiting (issue 10), when
@@ -24,4 +28,12 @@ namespace DivCon.Metrics.Factored;
 /// otherwise (no cgroup, and always for a multiprogram point).
 /// </param>
 public sealed record FactoredPoint(double P, double Tp, double Ip, double Wp, double Fp, FactoredSpeedups Speedups, RunStealStatistics? Steals = null,
-    ThrottlingSummary? Throttling = null);
+    ThrottlingSummary? Throttling = null)
+{
+    /// <summary>
+    /// Bootstrap intervals over the measurement's rounds (<see cref="FactoredAnalysis.Analyze"/>), or over a cyclic
+    /// test's invocations for a multiprogram point; null when there are none (one round or invocation, samples of
+    /// unequal counts).
+    /// </summary>
+    public FactoredIntervals? Ci99 { get; init; }
+}

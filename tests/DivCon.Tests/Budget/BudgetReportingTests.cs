@@ -190,18 +190,11 @@ public sealed class BudgetReportingTests
         };
     }
 
-    private static CyclicResult Cyclic(CyclicThrottling? throttling)
-    {
-        var phase = new PhaseResult(["a"], 10, [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true)]);
-        var rep = new RepetitionRuns([[1.0, 1.1]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a"], [("x", "scheme x")], [rep]);
-        var config = new CyclicPlanRecord("cyclic", ["a"], ["x"], "sp", "small", 10, 2, 0, 1, [0, 1], 3, true);
-        return new CyclicResult(config, [new ProgramBaseline("a", [1.0, 1.1], null, null)], schemes, comparisons)
+    private static CyclicResult Cyclic(CyclicThrottling? throttling) =>
+        DivCon.Tests.Harness.CyclicFixtures.Result(["a"], ["x"],
+            [DivCon.Tests.Harness.CyclicFixtures.Invocation(1, ["a"], [[1.0, 1.1]], [("x", [new ProgramRuns([2.0, 2.0], 0)])])]) with
         {
-            StartedUtc = DateTimeOffset.UnixEpoch,
-            ElapsedSeconds = 12.5,
             Machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null, BudgetFakes.OneCpuQuota),
             Throttling = throttling,
         };
-    }
 }

@@ -70,6 +70,7 @@ internal static class CompareStealingCommand
                 {
                     WorkerCount = n,
                     Budget = budget,
+                    CompensateBlocking = false, // a measurement at exactly n workers
                     StealingScope = scope,
                     StealingGroups = slots,
                     StealingTopology = slots is null ? Topology() : null,

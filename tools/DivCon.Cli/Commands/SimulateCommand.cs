@@ -47,7 +47,7 @@ internal static class SimulateCommand
         var spRuns = new Option<int>("--sp-runs") { Description = "Isolated runs per program for C^SP. Default 5.", DefaultValueFactory = _ => 5 };
         var repeat = new Option<int>("--repeat")
         {
-            Description = "Repetitions of the whole simulated cyclic test, each with its own seed; scheme-level intervals and Welch's test need 2 or more. Default 1.",
+            Description = "Repetitions of the whole simulated cyclic test, each with its own seed; each seed is an independent invocation to the analysis; scheme-level intervals and the paired comparisons need 2 or more. Default 1.",
             DefaultValueFactory = _ => 1,
         };
         var output = new Option<string>("--out")
