@@ -78,7 +78,7 @@ public static class ThesisSpeedups
         sb.Append("| section | program | cores | thesis | simulated | error | without contention | target |\n|---|---|---:|---:|---:|---:|---:|---|\n");
         foreach (ThesisComparison r in file.Rows)
         {
-            string error = F($"{r.RelativeError * 100:+0.0;-0.0} %");
+            string error = ValidationReport.Percent(r.RelativeError);
             sb.Append(F($"| {r.Claim.Section} | {r.Claim.Program} | {r.Claim.Cores} | {r.Claim.Speedup:0.##} | {r.Simulated:0.00} | {(r.Met ? error : $"**{error}**")} | {r.WithoutContention:0.00} | ±{Target * 100:0} % {(r.Met ? "met" : "missed")} |\n"));
         }
 

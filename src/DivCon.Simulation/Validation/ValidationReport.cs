@@ -66,7 +66,14 @@ public static class ValidationReport
 
     private static string Error(double? error, bool? met) => error is not { } e
         ? "n/a"
-        : met == false ? F($"**{e * 100:+0.0;-0.0} %**") : F($"{e * 100:+0.0;-0.0} %");
+        : met == false ? $"**{Percent(e)}**" : Percent(e);
+
+    /// <summary>A relative error as a signed percentage with one decimal (<c>+2.5 %</c>, <c>-0.3 %</c>, <c>0.0 %</c>).</summary>
+    internal static string Percent(double relative)
+    {
+        double value = Math.Round(relative * 100, 1);
+        return (value == 0 ? 0 : value).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %";
+    }
 
     private static string Target(double? target, bool? met) => target is not { } t
         ? string.Empty

@@ -93,6 +93,33 @@ public sealed class SimulateValidationCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Validate_FromAFactoredJson_ComparesTheIsolatedTimes()
+    {
+        // A factored.json whose times are the simulator's own for the shipped quicksort model at size small, 2 runs,
+        // granularity for 2 cores, seed 5: the comparison must find no error.
+        ProgramModel model = ModelStore.LoadDefault("quicksort").ScaledTo(SimulationModels.ProblemSize("quicksort", DivCon.Harness.Programs.WorkloadSize.Small)!.Value);
+        var parameters = new SimulationParameters { MemoryContention = ModelStore.LoadDefaultMachine().MemoryContention };
+        var measured = new DivCon.Harness.Factored.FactoredResult("small", 5, new DivCon.Harness.Factored.FactoredSettings([1, 2], 2, 1),
+            [IsolatedSimulation.Factored(model, [1, 2], 2, parameters, 5, 2)])
+        {
+            StartedUtc = DateTimeOffset.UnixEpoch,
+            ElapsedSeconds = 1,
+            Machine = MachineInfo.Capture(),
+        };
+        string file = Path.Combine(_dir, "factored.json");
+        Directory.CreateDirectory(_dir);
+        File.WriteAllBytes(file, ResultJson.ToUtf8(measured, DivCon.Harness.Reporting.HarnessJsonContext.Files.FactoredResult));
+
+        var first = await Run("simulate", "validate", "--measured", file, "--out", Path.Combine(_dir, "f1"));
+        var second = await Run("simulate", "validate", "--measured", file, "--out", Path.Combine(_dir, "f2"));
+
+        Assert.True(first.Code == 0, first.Error);
+        Assert.Contains("| quicksort | 2 |", first.Output, StringComparison.Ordinal);
+        Assert.Contains("Targets met: isolated 2/2, cyclic 0/0.", first.Output, StringComparison.Ordinal);
+        Assert.Equal(File.ReadAllBytes(Path.Combine(_dir, "f1", "validate.json")), File.ReadAllBytes(Path.Combine(_dir, "f2", "validate.json")));
+    }
+
+    [Fact]
     public async Task Validate_ShortRealRun_MeasuresAndSimulatesTheSameConfiguration()
     {
         var (code, output, error) = await Run("simulate", "validate", "--programs", "quicksort", "--workloads", "subset", "--schemes", "shared",

@@ -3,7 +3,9 @@ using System.Diagnostics;
 using System.Globalization;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
+using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
@@ -19,7 +21,8 @@ namespace DivCon.Cli.Commands;
 /// measurement) and a short cyclic test per scheme of each workload (the harness's cyclic test); writes
 /// <c>validate.json</c> (both sides with every run, and the comparison), <c>validate.csv</c> and <c>validate.md</c>,
 /// and prints the tables. <c>--measured FILE</c> re-simulates the measurements of an earlier <c>validate.json</c>
-/// (with other models or another memory contention) without measuring again. Cost on 2 cores with the defaults
+/// (with other models or another memory contention) without measuring again, or those of a <c>factored.json</c>
+/// (isolated only). Cost on 2 cores with the defaults
 /// (medium, 3 runs, 10 s per scheme, 7 schemes, 2 workloads): about 1 minute alone + 2 × (C^SP ≈ 20 s + 7 × 10.5 s)
 /// ≈ 4 minutes.
 /// </summary>
@@ -60,7 +63,8 @@ internal static class SimulateValidateCommand
         var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β of the simulator (default: the models' machine.json)." };
         var measured = new Option<string?>("--measured")
         {
-            Description = "An earlier validate.json: simulate and compare its measurements again (with --models or --memory-contention) instead of measuring; the other measuring options are then taken from it.",
+            Description = "An earlier validate.json, or a factored.json (isolated only): simulate and compare its measurements again (with --models or --memory-contention) "
+                + "instead of measuring; the other measuring options are then taken from it.",
         };
         var output = CommandInput.Out(Path.Combine("results", "validate"));
         var command = new Command("validate",
@@ -81,7 +85,7 @@ internal static class SimulateValidateCommand
                 problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
             }
 
-            ValidationFile? earlier = ReadEarlier(parse.GetValue(measured), problems);
+            Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
             IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
             var workloadList = new List<(string Name, IReadOnlyList<string> Programs)>();
             foreach (string name in CommandInput.SplitNames(parse.GetValue(workloads)).Where(n => n != "none"))
@@ -119,7 +123,7 @@ internal static class SimulateValidateCommand
             WorkloadSize modelSize = Enum.GetValues<WorkloadSize>().FirstOrDefault(s => CommandInput.Name(s) == sizeName);
             var names = earlier is null
                 ? entries.Select(e => e.Name).Concat(workloadList.SelectMany(w => w.Programs))
-                : earlier.MeasuredIsolated.Select(r => r.Program).Concat(earlier.MeasuredCyclic.SelectMany(w => w.Programs));
+                : earlier.Isolated.Select(r => r.Program).Concat(earlier.Cyclic.SelectMany(w => w.Programs));
             var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
             foreach (string name in names.Distinct(StringComparer.Ordinal))
             {
@@ -144,8 +148,8 @@ internal static class SimulateValidateCommand
                     if (earlier is not null)
                     {
                         progress.Line($"simulating the measurements of {parse.GetValue(measured)} again");
-                        return SimulationValidation.Compare(earlier.Settings with { Parameters = parameters }, machine!, loaded, earlier.MeasuredIsolated,
-                            earlier.MeasuredCyclic, earlier.StartedUtc, earlier.ElapsedSeconds, earlier.Machine);
+                        return SimulationValidation.Compare(earlier.Settings with { Parameters = parameters }, machine!, loaded, earlier.Isolated,
+                            earlier.Cyclic, earlier.StartedUtc, earlier.ElapsedSeconds, earlier.Machine);
                     }
 
                     DateTimeOffset started = DateTimeOffset.UtcNow;
@@ -190,7 +194,12 @@ internal static class SimulateValidateCommand
         return command;
     }
 
-    private static ValidationFile? ReadEarlier(string? path, List<string> problems)
+    /// <summary>Measurements read back from a file.</summary>
+    private sealed record Measurements(
+        ValidationSettings Settings, IReadOnlyList<FactoredProgramResult> Isolated, IReadOnlyList<MeasuredWorkload> Cyclic, DateTimeOffset StartedUtc,
+        double ElapsedSeconds, MachineInfo Machine);
+
+    private static Measurements? ReadEarlier(string? path, List<string> problems)
     {
         if (path is null)
         {
@@ -199,7 +208,17 @@ internal static class SimulateValidateCommand
 
         try
         {
-            return ResultJson.Read(File.ReadAllText(path), SimulationJsonContext.Files.ValidationFile, ValidationFile.FileKind);
+            string json = File.ReadAllText(path);
+            if (ResultJson.Header(json).Kind == FactoredResult.FileKind)
+            {
+                FactoredResult f = ResultKinds.Factored.Read(json);
+                var settings = new ValidationSettings(f.Size, (int)f.Programs.Max(p => p.Points.Max(x => x.P)), f.Settings.Runs, f.Settings.WarmupRuns, 0, 0, f.Seed, [],
+                    new SimulationParameters());
+                return new Measurements(settings, f.Programs, [], f.StartedUtc, f.ElapsedSeconds, f.Machine);
+            }
+
+            ValidationFile v = ResultJson.Read(json, SimulationJsonContext.Files.ValidationFile, ValidationFile.FileKind, FactoredResult.FileKind);
+            return new Measurements(v.Settings, v.MeasuredIsolated, v.MeasuredCyclic, v.StartedUtc, v.ElapsedSeconds, v.Machine);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ResultFileException)
         {
