@@ -9,8 +9,9 @@ using DivCon.Skeletons;
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// <c>divcon simulate</c>: the cyclic test on N virtual cores (the deterministic simulator, docs/simulation.md), and
-/// <c>divcon simulate calibrate</c>: program models from phase profiles measured on this machine.
+/// <c>divcon simulate</c>: the cyclic test on N virtual cores (the deterministic simulator, docs/simulation.md), with its
+/// subcommands <c>calibrate</c> (<see cref="SimulateCalibrateCommand"/>), <c>validate</c>
+/// (<see cref="SimulateValidateCommand"/>) and <c>thesis</c> (<see cref="SimulateThesisCommand"/>).
 /// </summary>
 internal static class SimulateCommand
 {
