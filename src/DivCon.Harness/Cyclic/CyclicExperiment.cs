@@ -4,6 +4,7 @@ using DivCon.Harness.Progress;
 using DivCon.Metrics;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
+using DivCon.Metrics.Throttling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 using DivCon.Scheduling;
@@ -17,7 +18,9 @@ namespace DivCon.Harness.Cyclic;
 /// order; finally <see cref="CyclicAnalysis"/>. A full garbage collection precedes each program's C^SP runs and each
 /// phase. A failing program abandons the whole test with
 /// <see cref="ProgramRunException"/> (its message names the program, the scheme and the repetition): no partial result.
-/// Run it on <see cref="HarnessThread"/> for real measurements.
+/// Run it on <see cref="HarnessThread"/> for real measurements. The CPU budget is read once (or taken from the
+/// settings) and given to every scheduler the test builds and to the result; the cgroup's throttling counters are read
+/// around every timed run alone and every phase (<see cref="CyclicResult.Throttling"/>).
 /// </summary>
 public sealed class CyclicExperiment
 {
@@ -38,11 +41,20 @@ public sealed class CyclicExperiment
     {
     }
 
+    /// <summary>
+    /// Reads the throttling counters for a budget (default <see cref="CpuBudget.ReadThrottling()"/>); tests replace it
+    /// with scripted readings.
+    /// </summary>
+    public Func<CpuBudget, CpuThrottling?> ReadThrottling { get; init; } = static budget => budget.ReadThrottling();
+
     /// <summary>Runs the plan and analyzes it.</summary>
     public async Task<CyclicResult> RunAsync(CyclicPlan plan, CancellationToken cancellationToken = default)
     {
         Validate(plan);
         CyclicSettings s = plan.Settings;
+        CpuBudget budget = s.Budget ?? CpuBudget.Detect();
+        plan = plan with { Settings = s = s with { Budget = budget } };
+        var throttling = new ThrottlingRecorder(() => ReadThrottling(budget));
         DateTimeOffset startedUtc = _clock.GetUtcNow();
         long started = _clock.GetTimestamp();
         IReadOnlyList<IWorkloadProgram> programs = plan.Programs;
@@ -60,7 +72,7 @@ public sealed class CyclicExperiment
             var sp = new IReadOnlyList<double>[n];
             for (int i = 0; i < n; i++)
             {
-                sp[i] = await MeasureAloneAsync(plan, i, r, started, cancellationToken);
+                sp[i] = await MeasureAloneAsync(plan, i, r, started, throttling, cancellationToken);
             }
 
             if (needScalability && r == 0)
@@ -68,9 +80,11 @@ public sealed class CyclicExperiment
                 _progress.Phase("T_seq (scalability)", n);
                 for (int i = 0; i < n; i++)
                 {
+                    var window = throttling.Open();
                     long t0 = _clock.GetTimestamp();
                     Guard(programs[i].Name, "its sequential baseline", r, programs[i].RunSequential);
                     sequentialSeconds[i] = Seconds(_clock.GetTimestamp() - t0);
+                    throttling.Alone(programs[i].Name, "tseq", r + 1, [window.Close()]);
                     scalability[i] = sequentialSeconds[i] / sp[i].Average();
                     Log(started, $"seq  {programs[i].Name,-16} T_seq {sequentialSeconds[i]:0.000} s, scalability {scalability[i]:0.00}");
                 }
@@ -82,7 +96,7 @@ public sealed class CyclicExperiment
                 cancellationToken.ThrowIfCancellationRequested();
                 CollectGarbage();
                 var context = new SchemeContext(
-                    programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
+                    programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget);
                 // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
                 // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
                 // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
@@ -96,6 +110,7 @@ public sealed class CyclicExperiment
                 _progress.Phase(label, s.Duration.TotalSeconds);
                 Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
                 PhaseResult phase;
+                var phaseWindow = throttling.Open();
                 try
                 {
                     phase = await CyclicProtocol.RunMultiprogramAsync(
@@ -110,6 +125,7 @@ public sealed class CyclicExperiment
                         string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', repetition {r + 1})"), e.InnerException);
                 }
 
+                throttling.Phase(scheme.Name, r + 1, phaseWindow.Close());
                 long snapshotAt = _clock.GetTimestamp();
                 schedulers[scheme.Name] = arrangement.Snapshot();
                 long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
@@ -122,7 +138,7 @@ public sealed class CyclicExperiment
         }
 
         IsolatedTimes?[] isolated = accounting.Values.Any(a => a.HasAccounting)
-            ? await MeasureIsolatedTimesAsync(plan, sequentialSeconds, started, cancellationToken)
+            ? await MeasureIsolatedTimesAsync(plan, sequentialSeconds, started, throttling, cancellationToken)
             : new IsolatedTimes?[n];
         var (analyzed, comparisons) = CyclicAnalysis.Analyze(
             programs.Select(p => p.Name).ToArray(),
@@ -145,7 +161,8 @@ public sealed class CyclicExperiment
         {
             StartedUtc = startedUtc,
             ElapsedSeconds = Seconds(_clock.GetTimestamp() - started),
-            Machine = MachineInfo.Capture(),
+            Machine = MachineInfo.Capture(budget),
+            Throttling = throttling.Result(),
         };
     }
 
@@ -160,7 +177,8 @@ public sealed class CyclicExperiment
     /// Cost on the default job (medium, three programs): about 7 s of its ≈ 2 min.
     /// The programs' inputs were made when they were built, before any timing. The JIT is warm from the C^SP runs.
     /// </summary>
-    private async Task<IsolatedTimes?[]> MeasureIsolatedTimesAsync(CyclicPlan plan, double?[] sequentialSeconds, long started, CancellationToken cancellationToken)
+    private async Task<IsolatedTimes?[]> MeasureIsolatedTimesAsync(
+        CyclicPlan plan, double?[] sequentialSeconds, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         var result = new IsolatedTimes?[plan.Programs.Count];
@@ -176,17 +194,32 @@ public sealed class CyclicExperiment
             }
 
             // Reuse the scalability measurement's run when there is one (it is T_s on the same input): saves a run.
+            var tsThrottling = new List<ThrottlingSample?>();
             while (ts.Count < (sequentialSeconds[i] is null ? IsolatedRuns : 1))
             {
                 CollectGarbage();
+                var window = throttling.Open();
                 long t = _clock.GetTimestamp();
                 Guard(program.Name, "its sequential baseline (T_s)", 0, program.RunSequential);
                 ts.Add(Seconds(_clock.GetTimestamp() - t));
+                tsThrottling.Add(window.Close());
+            }
+
+            if (tsThrottling.Count > 0)
+            {
+                throttling.Alone(program.Name, "ts", 1, tsThrottling);
             }
 
             CollectGarbage();
-            using WorkStealingTaskScheduler one = WorkStealingTaskScheduler.CreatePinned([s.Processors[0]], bestEffort: true);
-            var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(one, ct));
+            using var one = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+            {
+                Processors = [s.Processors[0]],
+                BestEffortPinning = true,
+                Budget = s.Budget,
+                CompensateBlocking = false, // T_1: exactly one worker
+            });
+            var t1Throttling = new List<ThrottlingSample?>();
+            var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             IReadOnlyList<double> t1;
             try
             {
@@ -198,6 +231,7 @@ public sealed class CyclicExperiment
             }
 
             Guard(program.Name, "the check of its result on one worker", 0, program.Verify);
+            throttling.Alone(program.Name, "t1", 1, t1Throttling);
             result[i] = new IsolatedTimes(ts.Average(), t1.Average(), null);
             Log(started, $"t1   {program.Name,-16} T_s {ts.Average():0.000} s, T_1 {t1.Average():0.000} s ({ts.Count} + {IsolatedRuns} runs)");
         }
@@ -208,14 +242,16 @@ public sealed class CyclicExperiment
 
     private void MarkStop(long[] firstStop) => Interlocked.CompareExchange(ref firstStop[0], Math.Max(1, _clock.GetTimestamp()), 0);
 
-    private async Task<IReadOnlyList<double>> MeasureAloneAsync(CyclicPlan plan, int i, int r, long started, CancellationToken cancellationToken)
+    private async Task<IReadOnlyList<double>> MeasureAloneAsync(
+        CyclicPlan plan, int i, int r, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
-        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
+        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors, s.Budget);
         using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
+        var runThrottling = new List<ThrottlingSample?>();
         _progress.Phase($"rep {r + 1}/{s.Repeat} C^SP {program.Name}", s.WarmupRuns + s.SpRuns);
         Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.WarmupRuns} warm-up + {s.SpRuns} runs alone on {plan.SpScheme.Name} ...");
         try
@@ -225,7 +261,9 @@ public sealed class CyclicExperiment
                 await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.WarmupRuns, _clock, s.RunTimeout, cancellationToken);
             }
 
-            IReadOnlyList<double> runs = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.SpRuns, _clock, s.RunTimeout, cancellationToken);
+            IReadOnlyList<double> runs = await CyclicProtocol.RunIsolatedAsync(
+                throttling.Wrap(phaseProgram, runThrottling), s.SpRuns, _clock, s.RunTimeout, cancellationToken);
+            throttling.Alone(program.Name, "csp", r + 1, runThrottling);
             Guard(program.Name, "the check of its result", r, program.Verify);
             Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.SpRuns} runs on {plan.SpScheme.Name}: mean {runs.Average():0.000} s (min {runs.Min():0.000}, max {runs.Max():0.000})");
             return runs;

@@ -43,6 +43,13 @@ public sealed record CyclicResult(
             + "factored null with its reason.",
     };
 
+    /// <summary>
+    /// The cgroup throttling read around every timed run alone and every multiprogram phase (raw samples); null where
+    /// there is no cgroup to read. The run times include throttled time: a throttled phase's NTT and STP measure the
+    /// quota as much as the scheme.
+    /// </summary>
+    public CyclicThrottling? Throttling { get; init; }
+
     /// <inheritdoc/>
     protected override string KindOf() => Configuration.Kind;
 

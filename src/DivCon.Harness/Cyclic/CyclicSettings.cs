@@ -1,3 +1,5 @@
+using DivCon.Scheduling;
+
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>How a cyclic (or symmetric) test is run.</summary>
@@ -10,6 +12,10 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="StopGrace">How long a run may take to stop once canceled at the limit.</param>
 /// <param name="RunTimeout">The longest a single-program run may take before the test is abandoned.</param>
 /// <param name="ShuffleSchemes">Run the schemes in a seeded random order in each repetition (so no scheme always goes first).</param>
+/// <param name="Budget">
+/// The CPU budget every scheduler of the test is sized against and the result records (one reading for the whole
+/// test); null: detected when the test starts.
+/// </param>
 public sealed record CyclicSettings(
     TimeSpan Duration,
     int SpRuns,
@@ -19,4 +25,5 @@ public sealed record CyclicSettings(
     int Seed,
     TimeSpan StopGrace,
     TimeSpan RunTimeout,
-    bool ShuffleSchemes = true);
+    bool ShuffleSchemes = true,
+    CpuBudget? Budget = null);

@@ -27,7 +27,11 @@ public sealed record FactoredResult(
         + "t1 is the mean of the P = 1 runs (parallel program on a 1-worker work-stealing scheduler); ip is the workers' idle time during a run "
         + "from the scheduler's counters; wp = p·tp − ip; fp = p·tp − ip − t1; linear = p, maximal = p·ts/t1, idleSpecific = p·ts/(t1 + ip), "
         + "inflationSpecific = p·ts/(p·tp − ip), actual = ts/tp, elision = p·ts/telision (granularity = problem size): ratios of means, not means of ratios. "
-        + "steals are means over the runs; schedulingOverheadSeconds + waitingSeconds = ip (seed 002's split of the idle time).";
+        + "steals are means over the runs; schedulingOverheadSeconds + waitingSeconds = ip (seed 002's split of the idle time). "
+        + "Throttling is not inflation: each run's cgroup throttling counters (cpu.stat, read just before and after it) are in samples "
+        + "(parallel[].throttling, sequentialThrottling, elisionThrottling; null where there is no cgroup); a point's throttling summarises its runs, "
+        + "and its mean throttled core-seconds Θ_P is its own term, subtracted from the leftover: wp = p·tp − ip − Θ_P, fp = wp − (t1 − Θ_1). "
+        + "The budget the schedulers were sized by is machine.budget.";
 
     /// <inheritdoc/>
     protected override string KindOf() => FileKind;

@@ -18,6 +18,7 @@ namespace DivCon.Harness.Reporting;
 [JsonSerializable(typeof(CompareStealingResult))]
 [JsonSerializable(typeof(Plans.PlanRecord))]
 [JsonSerializable(typeof(TopologyRecord))]
+[JsonSerializable(typeof(DivCon.Scheduling.CpuBudget))]
 public sealed partial class HarnessJsonContext : JsonSerializerContext
 {
     /// <summary>The context with the result files' options (<see cref="ResultJson.CreateOptions"/>).</summary>

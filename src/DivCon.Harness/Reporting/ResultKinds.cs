@@ -14,9 +14,9 @@ public static class ResultKinds
     {
         Names = ["cyclic", "symmetric"],
         Json = HarnessJsonContext.Files.CyclicResult,
-        Table = CyclicTextReport.Table,
+        Table = r => CyclicTextReport.Table(r) + CyclicThrottlingReport.Note(r),
         Csv = CyclicTextReport.Csv,
-        Markdown = ("report.md", CyclicTextReport.Markdown),
+        Markdown = ("report.md", r => CyclicTextReport.Markdown(r) + CyclicThrottlingReport.Markdown(r)),
         Plots = CyclicPlots.Of,
     };
 

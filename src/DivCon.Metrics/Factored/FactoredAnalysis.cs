@@ -1,3 +1,5 @@
+using DivCon.Metrics.Throttling;
+
 namespace DivCon.Metrics.Factored;
 
 /// <summary>
@@ -11,8 +13,16 @@ public static class FactoredAnalysis
     /// The decomposition at <paramref name="p"/> workers from mean times in seconds. <paramref name="p"/> may be
     /// fractional (the mean cores a program held in a multiprogram run).
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">A time is not finite and positive (idle: finite and ≥ 0), or p is not positive.</exception>
-    public static FactoredPoint Point(double p, double ts, double t1, double tp, double ip, double? telision)
+    /// <remarks>
+    /// <b>Throttling is not inflation.</b> Core-time the kernel took away under a cgroup CPU quota
+    /// (<paramref name="throttledSeconds"/>, Θ_P, from <c>cpu.stat</c>) was given to the run's P·T_P but neither spent
+    /// idle nor working, and a stopped worker inside a task counts as busy; left in, it would pass for work inflation.
+    /// It is its own term, subtracted from the leftover: W_P = P·T_P − I_P − Θ_P, and the work of one worker is taken
+    /// without its own throttling (<paramref name="t1ThrottledSeconds"/>, Θ_1), so
+    /// P·T_P = (T_1 − Θ_1) + I_P + Θ_P + F_P. Both are 0 where nothing was throttled (or nothing could be read).
+    /// </remarks>
+    /// <exception cref="ArgumentOutOfRangeException">A time is not finite and positive (idle and throttled: finite and ≥ 0), or p is not positive.</exception>
+    public static FactoredPoint Point(double p, double ts, double t1, double tp, double ip, double? telision, double throttledSeconds = 0, double t1ThrottledSeconds = 0)
     {
         RequirePositive(p, nameof(p));
         RequirePositive(ts, nameof(ts));
@@ -28,9 +38,11 @@ public static class FactoredAnalysis
             RequirePositive(e, nameof(telision));
         }
 
+        RequireNonNegative(throttledSeconds, nameof(throttledSeconds));
+        RequireNonNegative(t1ThrottledSeconds, nameof(t1ThrottledSeconds));
         double coreTime = p * tp;                 // P·T_P: all the time the P cores were given
-        double wp = coreTime - ip;                // Fact 2.1: P·T_P = W_P + I_P
-        double fp = wp - t1;                      // Fact 2.2: F_P = W_P − T_1
+        double wp = coreTime - ip - throttledSeconds; // Fact 2.1: P·T_P = W_P + I_P (+ Θ_P, the quota's share)
+        double fp = wp - (t1 - t1ThrottledSeconds);   // Fact 2.2: F_P = W_P − T_1 (T_1 without its own throttling)
         var speedups = new FactoredSpeedups(
             Linear: p,
             Maximal: p * ts / t1,
@@ -64,6 +76,7 @@ public static class FactoredAnalysis
 
         double ts = Mean(samples.Sequential);
         double t1 = Mean(oneWorker.Select(r => r.Seconds).ToArray());
+        double t1Throttled = ThrottlingSummary.Of(oneWorker.Select(r => r.Throttling).ToArray())?.MeanThrottledSeconds ?? 0;
         double? telision = samples.Elision.Count > 0 ? Mean(samples.Elision) : null;
         var points = new List<FactoredPoint>();
         foreach (var (p, runs) in samples.Parallel.OrderBy(kv => kv.Key))
@@ -77,7 +90,8 @@ public static class FactoredAnalysis
             double ip = Mean(runs.Select(r => r.IdleSeconds).ToArray());
             RunStealStatistics[] steals = runs.Where(r => r.Steals is not null).Select(r => r.Steals!).ToArray();
             RunStealStatistics? meanSteals = steals.Length == runs.Count ? RunStealStatistics.Mean(steals) : null;
-            points.Add(Point(p, ts, t1, tp, ip, telision) with { Steals = meanSteals });
+            ThrottlingSummary? throttling = ThrottlingSummary.Of(runs.Select(r => r.Throttling).ToArray());
+            points.Add(Point(p, ts, t1, tp, ip, telision, throttling?.MeanThrottledSeconds ?? 0, t1Throttled) with { Steals = meanSteals, Throttling = throttling });
         }
 
         return new FactoredProgramResult(program, ts, t1, telision, points, samples);
@@ -104,6 +118,14 @@ public static class FactoredAnalysis
         }
 
         return sum / values.Count;
+    }
+
+    private static void RequireNonNegative(double value, string name)
+    {
+        if (!double.IsFinite(value) || value < 0)
+        {
+            throw new ArgumentOutOfRangeException(name, value, "Must be finite and 0 or more.");
+        }
     }
 
     private static void RequirePositive(double value, string name)

@@ -2,6 +2,7 @@ using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
+using DivCon.Metrics.Throttling;
 
 namespace DivCon.Tests.Harness;
 
@@ -135,6 +136,53 @@ public sealed class CyclicExperimentTests
         Assert.Throws<ArgumentException>(() => clock.Run(() => experiment.RunAsync(new CyclicPlan("cyclic", [a, a], [Scheme("x")], s_spScheme, "small", Settings(1)))));
         Assert.Throws<ArgumentException>(() => clock.Run(() => experiment.RunAsync(new CyclicPlan("cyclic", [a], [], s_spScheme, "small", Settings(1)))));
         Assert.Throws<ArgumentOutOfRangeException>(() => clock.Run(() => experiment.RunAsync(new CyclicPlan("cyclic", [a], [Scheme("x")], s_spScheme, "small", Settings(0)))));
+    }
+
+    // Issue 21: one budget for the whole test, given to every scheme's schedulers and recorded; the throttling counters
+    // read around each timed run alone (not the warm-ups) and each phase, one window per run or phase.
+    [Fact]
+    public void Budget_ReachesEverySchemeAndTheRecord_AndThrottlingIsReadAroundEachTimedRunAndPhase()
+    {
+        var clock = new VirtualTime();
+        var contexts = new List<SchemeContext>();
+        SchemeDescriptor Recording(string name, TaskScheduler? scheduler) =>
+            SchemeFakes.Custom(name, c =>
+            {
+                contexts.Add(c);
+                return new MarkerArrangement(c.Programs.Count, scheduler);
+            });
+        var counter = new DivCon.Tests.Budget.CountingThrottling();
+        FakeProgram[] programs = [new(clock, "a", alone: 1, together: 2, sequential: 1.8), new(clock, "b", alone: 2, together: 3, sequential: 2.0)];
+        var plan = new CyclicPlan("cyclic", programs, [Recording("one", null), Recording("two", null)], Recording("sp", s_alone), "small",
+            Settings(repeat: 2) with { Budget = DivCon.Tests.Budget.BudgetFakes.OneCpuQuota });
+
+        CyclicResult result = clock.Run(() => new CyclicExperiment(clock) { ReadThrottling = _ => counter.Read() }.RunAsync(plan));
+
+        Assert.All(contexts, c => Assert.Same(DivCon.Tests.Budget.BudgetFakes.OneCpuQuota, c.Budget));
+        Assert.Equal(2 * 2 + 2 * 2, contexts.Count); // C^SP per program and the two schemes, in each repetition
+        Assert.Same(DivCon.Tests.Budget.BudgetFakes.OneCpuQuota, result.Machine.Budget);
+        CyclicThrottling t = result.Throttling!;
+        Assert.Equal(["a/1", "b/1", "a/2", "b/2"], t.Alone.Select(x => $"{x.Program}/{x.Repetition}"));
+        Assert.All(t.Alone, x => Assert.Equal("csp", x.Measure));
+        Assert.All(t.Alone, x => Assert.Equal(Enumerable.Repeat(new ThrottlingSample(10, 1, 0.001), 3), x.Runs)); // 3 timed runs, warm-up not read
+        Assert.Equal(4, t.Phases.Count);
+        Assert.All(t.Phases, p => Assert.Equal(new ThrottlingSample(10, 1, 0.001), p.Phase));
+        Assert.Equal(["one", "two"], t.Phases.Select(p => p.Scheme).Distinct().Order());
+        Assert.Equal(2 * (4 * 3 + 4), counter.Reads);
+        Assert.True(t.WasThrottled);
+    }
+
+    [Fact]
+    public void Throttling_IsNotMeasured_WhereThereIsNoCgroup()
+    {
+        var clock = new VirtualTime();
+        FakeProgram[] programs = [new(clock, "a", 1, 2, 1)];
+        var plan = new CyclicPlan("cyclic", programs, [Scheme("one")], s_spScheme, "small", Settings(repeat: 1));
+
+        CyclicResult result = clock.Run(() => new CyclicExperiment(clock) { ReadThrottling = _ => null }.RunAsync(plan));
+
+        Assert.Null(result.Throttling);
+        Assert.NotNull(result.Machine.Budget); // detected once when the settings hold none
     }
 
     private sealed class FakeProgram(VirtualTime clock, string name, double alone, double together, double sequential) : IWorkloadProgram

@@ -6,6 +6,7 @@ using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -35,6 +36,7 @@ internal sealed class CyclicOptions
     private readonly Option<int> _repeat = new("--repeat") { Description = "Repetitions of the whole test; scheme-level intervals and significance need at least 2.", DefaultValueFactory = _ => 1 };
     private readonly Option<string> _size = CommandInput.Size();
     private readonly Option<int?> _cores = CommandInput.Cores();
+    private readonly Option<bool> _overBudget = CommandInput.OverBudget();
     private readonly Option<string> _spScheme = new("--sp-scheme")
     {
         Description = $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
@@ -48,7 +50,7 @@ internal sealed class CyclicOptions
     public CyclicOptions(Command command, string defaultOut)
     {
         _out = CommandInput.Out(defaultOut);
-        foreach (Option option in new Option[] { _schemes, _duration, _spRuns, _warmup, _repeat, _size, _cores, _spScheme, _out, _seed, _plots })
+        foreach (Option option in new Option[] { _schemes, _duration, _spRuns, _warmup, _repeat, _size, _cores, _overBudget, _spScheme, _out, _seed, _plots })
         {
             command.Options.Add(option);
         }
@@ -102,7 +104,10 @@ internal sealed class CyclicOptions
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
         int repeat = CommandInput.AtLeast(parse, _repeat, 1, problems);
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, problems);
+        // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
+        CpuBudget budget = CpuBudget.Detect();
+        var notes = new List<string>();
+        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
         int seed = parse.GetValue(_seed);
@@ -111,7 +116,8 @@ internal sealed class CyclicOptions
             parse.InvocationConfiguration.Error.WriteLine($"divcon {kind}: note: tpl-default runs on the .NET thread pool, which --cores does not limit.");
         }
 
-        var settings = new CyclicSettings(duration, spRuns, warmup, repeat, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10));
+        var settings = new CyclicSettings(duration, spRuns, warmup, repeat, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
+            Budget: budget);
         return ExperimentRunner.RunAsync(parse, kind, problems, outFolder,
             async (progress, ct) =>
             {
@@ -127,7 +133,7 @@ internal sealed class CyclicOptions
             },
             result => [.. ResultKinds.Cyclic.Files(result, png), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
             result => ResultKinds.Cyclic.Table(result) + ScalabilityNote(result),
-            cancellationToken);
+            cancellationToken, notes);
     }
 
     /// <summary>Where the partitioned schemes' scalabilities came from (empty when no selected scheme needed them).</summary>
