@@ -128,8 +128,6 @@ public sealed record FactoredStealing
             StealingGroups = groups,
             // Detected groups in both scopes, so that steals are split into local and remote the same way under All.
             StealingTopology = groups is null ? topology() : null,
-            // T_P is the time on P workers: no compensating worker may join when a long muscle looks like a stall.
-            CompensateBlocking = false,
         };
     }
 

@@ -1,4 +1,5 @@
 using DivCon.Harness.Factored;
+using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
 using DivCon.Metrics.Factored;
@@ -12,13 +13,13 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class IsolatedMeasurement
 {
-    /// <summary>Measures every program of <paramref name="entries"/>; one progress phase per program.</summary>
+    /// <summary>Measures every program of <paramref name="entries"/>, the schedulers sized against <paramref name="budget"/>; one progress phase per program.</summary>
     public static IReadOnlyList<FactoredProgramResult> Measure(
-        IReadOnlyList<ProgramEntry> entries, WorkloadSize size, int seed, int maxWorkers, int runs, int warmup,
+        IReadOnlyList<ProgramEntry> entries, WorkloadSize size, int seed, int maxWorkers, int runs, int warmup, CpuBudget budget,
         Func<IFactoredMeasurementSource>? sourceFactory, IRunProgress progress, CancellationToken cancellationToken)
     {
         var settings = new FactoredSettings(Enumerable.Range(1, maxWorkers).ToArray(), runs, warmup);
-        IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource();
+        IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(budget: budget);
         var results = new List<FactoredProgramResult>();
         try
         {

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
+using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Metrics.Factored;
@@ -47,8 +48,10 @@ internal static class SimulateCalibrateCommand
         };
         var maxWorkers = new Option<int?>("--max-workers")
         {
-            Description = "P of the work-inflation measurements: each program and the microbenchmark alone at P = 1 … N (default: the processors this process may use).",
+            Description = "P of the work-inflation measurements: each program and the microbenchmark alone at P = 1 … N (default: the CPU budget; "
+                + "see 'divcon topology'). Above the budget only with --over-budget.",
         };
+        var overBudget = CommandInput.OverBudget();
         var factoredRuns = new Option<int>("--factored-runs")
         {
             Description = "Timed rounds of T_s, T_1 … T_N per program and for the microbenchmark, after one warm-up (default 3).",
@@ -76,7 +79,7 @@ internal static class SimulateCalibrateCommand
             "Measure simulator models on this machine: the memory contention (work-inflation microbenchmark), each program's per-level profile "
             + "(one task at a time) and its T_1 and work inflation F_P alone at P = 1 … N; fit each model's T_1 and memory intensity; write the models and machine.json.")
         {
-            programs, size, runs, granularityCores, maxWorkers, factoredRuns, profiles, factored, machine, output,
+            programs, size, runs, granularityCores, maxWorkers, overBudget, factoredRuns, profiles, factored, machine, output,
         };
         command.SetAction((parse, cancellationToken) =>
         {
@@ -87,13 +90,13 @@ internal static class SimulateCalibrateCommand
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
             int gCores = CommandInput.AtLeast(parse, granularityCores, 1, problems);
             int rounds = CommandInput.AtLeast(parse, factoredRuns, 1, problems);
-            int allowed = MachineInfo.AffinityMask().Count;
-            int workers = parse.GetValue(maxWorkers) ?? allowed;
-            if (workers < 2 || workers > allowed)
+            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers.
+            CpuBudget budget = CpuBudget.Detect();
+            var notes = new List<string>();
+            int workers = CommandInput.ReadWorkers(parse, maxWorkers, budget, parse.GetValue(overBudget), problems, notes);
+            if (workers == 1)
             {
-                problems.Add(allowed < 2
-                    ? "Work inflation needs at least 2 processors; this process may use 1."
-                    : $"--max-workers must be between 2 and {allowed} (the processors this process may use); got {workers}.");
+                problems.Add($"--max-workers must be at least 2: work inflation needs two workers{(budget.Cores < 2 ? $" (the CPU budget is {budget.Cores})" : string.Empty)}.");
             }
 
             string profileSource = parse.GetValue(profiles) ?? Measure;
@@ -121,7 +124,7 @@ internal static class SimulateCalibrateCommand
                     if (machineModel is null && microbenchmark is null)
                     {
                         ProgramEntry entry = SamplePrograms.Factored.Find(WorkInflationBenchmark.ProgramName)!;
-                        microbenchmark = IsolatedMeasurement.Measure([entry], problemSize, SimulationModels.SamplesSeed, workers, rounds, 1, sourceFactory, progress, ct)[0];
+                        microbenchmark = IsolatedMeasurement.Measure([entry], problemSize, SimulationModels.SamplesSeed, workers, rounds, 1, budget, sourceFactory, progress, ct)[0];
                     }
 
                     machineModel ??= ModelCalibrator.Machine(microbenchmark!, parameters, Where(
@@ -130,7 +133,7 @@ internal static class SimulateCalibrateCommand
                     var simulation = new SimulationParameters { MemoryContention = machineModel.MemoryContention };
 
                     IReadOnlyList<FactoredProgramResult> measured = fromFile is null
-                        ? IsolatedMeasurement.Measure(entries, problemSize, SimulationModels.SamplesSeed, workers, rounds, 1, sourceFactory, progress, ct)
+                        ? IsolatedMeasurement.Measure(entries, problemSize, SimulationModels.SamplesSeed, workers, rounds, 1, budget, sourceFactory, progress, ct)
                         : [.. entries.Select(e => fromFile.Programs.First(r => r.Program == e.Name))];
                     int granularity = fromFile?.Settings.WorkerCounts.Max() ?? workers;
                     var fits = new List<CalibrationFit>();
@@ -151,7 +154,8 @@ internal static class SimulateCalibrateCommand
                     (MachineModel.FileName, Encoding.UTF8.GetBytes(ModelStore.MachineToJson(c.Machine))),
                 ],
                 Table,
-                cancellationToken);
+                cancellationToken,
+                notes);
         });
         return command;
     }

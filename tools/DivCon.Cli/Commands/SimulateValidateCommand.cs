@@ -4,6 +4,7 @@ using System.Globalization;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
+using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
@@ -58,6 +59,7 @@ internal static class SimulateValidateCommand
         var duration = new Option<string>("--duration") { Description = "Each scheme's multiprogram phase, measured and simulated (default 10s).", DefaultValueFactory = _ => "10s" };
         var spRuns = new Option<int>("--sp-runs") { Description = "C^SP runs per program (default 5).", DefaultValueFactory = _ => 5 };
         var cores = CommandInput.Cores();
+        var overBudget = CommandInput.OverBudget();
         var seed = CommandInput.Seed("Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
         var models = new Option<string?>("--models") { Description = "Folder of <program>.json models and machine.json (default: the shipped ones)." };
         var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β of the simulator (default: the models' machine.json)." };
@@ -72,7 +74,7 @@ internal static class SimulateValidateCommand
             + "configuration, and print and write simulated vs measured with the relative error (validate.json, validate.csv, validate.md). "
             + "Defaults take about 4 minutes on 2 cores.")
         {
-            programs, workloads, schemes, size, runs, warmup, duration, spRuns, cores, seed, models, contention, measured, output,
+            programs, workloads, schemes, size, runs, warmup, duration, spRuns, cores, overBudget, seed, models, contention, measured, output,
         };
         command.SetAction((parse, cancellationToken) =>
         {
@@ -113,7 +115,10 @@ internal static class SimulateValidateCommand
             int warmupCount = CommandInput.AtLeast(parse, warmup, 0, problems);
             int sp = CommandInput.AtLeast(parse, spRuns, 1, problems);
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, problems);
+            // One reading of the CPU budget for the whole run: the option checks, every scheduler and the result use it.
+            CpuBudget budget = CpuBudget.Detect();
+            var notes = new List<string>();
+            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, budget, parse.GetValue(overBudget), problems, notes);
             if (earlier is null && entries.Count == 0 && workloadList.Count == 0)
             {
                 problems.Add("Nothing to validate: give --programs or --workloads.");
@@ -157,11 +162,11 @@ internal static class SimulateValidateCommand
                     int seedValue = parse.GetValue(seed);
                     IReadOnlyList<FactoredProgramResult> isolated = entries.Count == 0
                         ? []
-                        : IsolatedMeasurement.Measure(entries, problemSize, seedValue, processors.Count, runCount, warmupCount, null, progress, ct);
+                        : IsolatedMeasurement.Measure(entries, problemSize, seedValue, processors.Count, runCount, warmupCount, budget, null, progress, ct);
                     var cyclic = new List<MeasuredWorkload>();
                     SchemeRegistry registry = BuiltInSchemes.CreateRegistry();
                     var settings = new CyclicSettings(TimeSpan.FromTicks(durationNs!.Value / 100), sp, warmupCount, 1, processors, seedValue,
-                        StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10));
+                        StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10), Budget: budget);
                     foreach ((string name, IReadOnlyList<string> list) in workloadList)
                     {
                         progress.Line($"{name}: preparing the inputs (size {sizeName}, seed {seedValue}) ...");
@@ -181,7 +186,7 @@ internal static class SimulateValidateCommand
                         schemeNames, parameters);
                     progress.Line("simulating the same configuration ...");
                     return SimulationValidation.Compare(validationSettings, machine!, loaded, isolated, cyclic, started,
-                        Stopwatch.GetElapsedTime(startTicks).TotalSeconds, MachineInfo.Capture());
+                        Stopwatch.GetElapsedTime(startTicks).TotalSeconds, MachineInfo.Capture(budget));
                 },
                 file => [
                     ("validate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ValidationFile)),
@@ -189,7 +194,8 @@ internal static class SimulateValidateCommand
                     ("validate.md", System.Text.Encoding.UTF8.GetBytes(ValidationReport.Markdown(file))),
                 ],
                 ValidationReport.Markdown,
-                cancellationToken);
+                cancellationToken,
+                notes);
         });
         return command;
     }
