@@ -3,7 +3,8 @@ namespace DivCon.Samples;
 // The last parallel result and the sequential baseline of a program whose result is one exact 64-bit number (sum of
 // squares, Monte Carlo π's count, the work-inflation checksum). A parallel run calls StartParallel before it starts
 // and SetParallel when it has succeeded, so a failed run leaves nothing to verify; Verify needs a successful parallel
-// run, runs the baseline if it has not run yet, and requires the two numbers to be equal.
+// run, runs the baseline if it has not run yet, requires the two numbers to be equal, and then forgets the parallel
+// result, so that verifying again needs a new successful run.
 internal sealed class ExactResult
 {
     private long _parallel;
@@ -41,5 +42,7 @@ internal sealed class ExactResult
         {
             throw SampleRun.Mismatch(name, describeMismatch(_parallel, _baseline));
         }
+
+        _hasParallel = false;
     }
 }

@@ -101,7 +101,7 @@ public sealed class MonteCarloPi : GranularDivCon<PointRange, long>, IDivConSamp
     protected override long GetProblemSize(PointRange problem) => problem.Count;
 
     /// <summary>Divides the points evenly into min(branching factor, count) parts.</summary>
-    protected override PointRange[] Split(PointRange problem, int level)
+    protected override PointRange[] Split(PointRange problem, DivConContext context)
     {
         int parts = (int)Math.Min(_branchingFactor, Math.Max(1, problem.Count));
         var result = new PointRange[parts];
@@ -117,10 +117,10 @@ public sealed class MonteCarloPi : GranularDivCon<PointRange, long>, IDivConSamp
     }
 
     /// <inheritdoc/>
-    protected override long ExecuteMuscle(PointRange problem, int level) => CountInside(problem.Start, problem.Count);
+    protected override long ExecuteMuscle(PointRange problem, DivConContext context) => CountInside(problem.Start, problem.Count);
 
     /// <inheritdoc/>
-    protected override long Merge(long[] subResults, int level)
+    protected override long Merge(long[] subResults, DivConContext context)
     {
         long sum = 0;
         for (int i = 0; i < subResults.Length; i++)

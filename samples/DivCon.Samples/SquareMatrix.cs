@@ -93,46 +93,11 @@ public sealed class SquareMatrix
         return c;
     }
 
-    /// <summary>The quadrant (<paramref name="quadrantRow"/>, <paramref name="quadrantColumn"/>) ∈ {0, 1}² of an even-order matrix, as a new matrix.</summary>
-    internal SquareMatrix Quadrant(int quadrantRow, int quadrantColumn)
-    {
-        int half = Order / 2;
-        var result = new SquareMatrix(half);
-        for (int i = 0; i < half; i++)
-        {
-            Data.AsSpan(((quadrantRow * half) + i) * Order + (quadrantColumn * half), half).CopyTo(result.Data.AsSpan(i * half, half));
-        }
-
-        return result;
-    }
-
-    /// <summary>Element-wise sum.</summary>
-    internal static SquareMatrix Add(SquareMatrix x, SquareMatrix y)
-    {
-        var result = new SquareMatrix(x.Order);
-        TensorAdd(x.Data, y.Data, result.Data, 1);
-        return result;
-    }
-
-    /// <summary>Element-wise difference.</summary>
-    internal static SquareMatrix Subtract(SquareMatrix x, SquareMatrix y)
-    {
-        var result = new SquareMatrix(x.Order);
-        TensorAdd(x.Data, y.Data, result.Data, -1);
-        return result;
-    }
-
-    /// <summary>Writes <paramref name="quadrant"/> into quadrant (<paramref name="quadrantRow"/>, <paramref name="quadrantColumn"/>) of this matrix.</summary>
-    internal void SetQuadrant(int quadrantRow, int quadrantColumn, SquareMatrix quadrant)
-    {
-        int half = Order / 2;
-        for (int i = 0; i < half; i++)
-        {
-            quadrant.Data.AsSpan(i * half, half).CopyTo(Data.AsSpan(((quadrantRow * half) + i) * Order + (quadrantColumn * half), half));
-        }
-    }
-
-    private static void TensorAdd(double[] x, double[] y, double[] result, double sign)
+    /// <summary>
+    /// result[i] = x[i] + <paramref name="sign"/> · y[i] for every i (vectorised). <paramref name="result"/> may be
+    /// <paramref name="x"/> itself (each element is read before it is written); otherwise the spans must not overlap.
+    /// </summary>
+    internal static void AddRow(ReadOnlySpan<double> x, ReadOnlySpan<double> y, Span<double> result, double sign)
     {
         int i = 0;
         if (Vector.IsHardwareAccelerated)
@@ -140,7 +105,7 @@ public sealed class SquareMatrix
             var s = new Vector<double>(sign);
             ReadOnlySpan<Vector<double>> xv = MemoryMarshal.Cast<double, Vector<double>>(x);
             ReadOnlySpan<Vector<double>> yv = MemoryMarshal.Cast<double, Vector<double>>(y);
-            Span<Vector<double>> rv = MemoryMarshal.Cast<double, Vector<double>>(result.AsSpan());
+            Span<Vector<double>> rv = MemoryMarshal.Cast<double, Vector<double>>(result);
             for (int v = 0; v < rv.Length; v++)
             {
                 rv[v] = xv[v] + (s * yv[v]);

@@ -27,24 +27,25 @@ using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
 ProgramHandle sorting = scheduler.AddProgram("quicksort", scalability: 1.8);
 ProgramHandle summing = scheduler.AddProgram("sum of squares", scalability: 2.0);
 
-// Quicksort in place: a problem is a range [Lo, Hi) of the array; Split partitions it around a pivot.
-DivConBase<(int Lo, int Hi), int> quicksort = DivConFactory.Create<(int Lo, int Hi), int>(
-    sorting.Scheduler,
-    shouldSplit: (range, level) => range.Hi - range.Lo > 16_384,
+// Quicksort in place: a problem is a range [Lo, Hi) of the array; Split partitions it around a pivot into two
+// smaller ranges; Merge adds up the counts of sorted items of the two halves.
+DivConBase<(int Lo, int Hi), int> quicksort = DivConFactory.CreateBinary<(int Lo, int Hi), int>(
+    shouldSplit: range => range.Hi - range.Lo > 16_384,
     split: range => Partition(items, range.Lo, range.Hi),
     executeMuscle: range =>
     {
         Array.Sort(items, range.Lo, range.Hi - range.Lo);
         return range.Hi - range.Lo;
     },
-    merge: counts => counts.Sum());
+    merge: (left, right) => left + right,
+    taskScheduler: sorting.Scheduler);
 
-// Sum of the squares of From..To-1: Split halves the range.
-DivConBase<(long From, long To), UInt128> sumOfSquares = DivConFactory.Create<(long From, long To), UInt128>(
-    summing.Scheduler,
-    shouldSplit: (range, level) => range.To - range.From > 1_000_000,
-    split: range => [(range.From, (range.From + range.To) / 2), ((range.From + range.To) / 2, range.To)],
-    executeMuscle: range =>
+// Sum of the squares of From..To-1: Split halves the range. This one's muscles also get the run's context: its
+// recursion level, its cancellation token (canceled when the caller cancels or a muscle fails) and its scheduler.
+DivConBase<(long From, long To), UInt128> sumOfSquares = DivConFactory.CreateBinary<(long From, long To), UInt128>(
+    shouldSplit: (range, context) => range.To - range.From > 1_000_000,
+    split: (range, context) => new(((range.From, (range.From + range.To) / 2), ((range.From + range.To) / 2, range.To))),
+    executeMuscle: (range, context) =>
     {
         UInt128 sum = 0;
         for (long i = range.From; i < range.To; i++)
@@ -52,13 +53,16 @@ DivConBase<(long From, long To), UInt128> sumOfSquares = DivConFactory.Create<(l
             sum += (ulong)(i * i);
         }
 
-        return sum;
+        return new(sum);
     },
-    merge: sums => sums.Aggregate(UInt128.Zero, (a, b) => a + b));
+    merge: (left, right, context) => new(left + right),
+    taskScheduler: summing.Scheduler);
 
-// Input starts a program's recursion on its scheduler and returns its result as a task.
-Task<int> sorted = quicksort.Input((0, items.Length));
-Task<UInt128> summed = sumOfSquares.Input((1, N + 1));
+// RunAsync starts a program's recursion on its scheduler and returns its result as a task: faulted if a muscle
+// throws, canceled if the token is canceled first.
+using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+Task<int> sorted = quicksort.RunAsync((0, items.Length), timeout.Token);
+Task<UInt128> summed = sumOfSquares.RunAsync((1, N + 1), timeout.Token);
 #endregion
 
 // While they run: sample each program's allocation every 10 ms and print it when it changes. When a program's
@@ -131,8 +135,8 @@ static int[] RandomItems(int count, int seed)
     return result;
 }
 
-// Hoare partition of [lo, hi) around its middle element: both returned ranges are non-empty.
-static (int Lo, int Hi)[] Partition(int[] a, int lo, int hi)
+// Hoare partition of [lo, hi) around its middle element: both returned ranges are non-empty (so each is smaller).
+static ((int Lo, int Hi) Left, (int Lo, int Hi) Right) Partition(int[] a, int lo, int hi)
 {
     int pivot = a[lo + ((hi - 1 - lo) / 2)];
     int i = lo - 1;
@@ -153,7 +157,7 @@ static (int Lo, int Hi)[] Partition(int[] a, int lo, int hi)
 
         if (i >= j)
         {
-            return [(lo, j + 1), (j + 1, hi)];
+            return ((lo, j + 1), (j + 1, hi));
         }
 
         (a[i], a[j]) = (a[j], a[i]);

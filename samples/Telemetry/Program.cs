@@ -65,7 +65,7 @@ async Task Loop(TaskScheduler scheduler)
         merge: parts => parts.Sum());
     while (DateTime.UtcNow < until)
     {
-        await sum.Input((1, 20_000_001));
+        await sum.RunAsync((1, 20_000_001));
     }
 }
 

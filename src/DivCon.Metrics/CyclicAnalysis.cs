@@ -4,129 +4,326 @@ using DivCon.Metrics.Statistics;
 namespace DivCon.Metrics;
 
 /// <summary>
-/// Turns a cyclic test's raw timings into metrics: a pure function of the recorded durations.
+/// Turns a cyclic test's raw timings into metrics and comparisons: a pure function of the recorded durations. The
+/// independent unit is the repetition: a process invocation of a measured test (or a seed of a simulated one). Every
+/// scheme of one repetition shares that repetition's C^SP and machine state, so repetitions are <i>blocks</i>, and
+/// schemes are compared within them (Georges, Buytaert and Eeckhout, "Statistically rigorous Java performance
+/// evaluation", 2007; Kalibera and Jones, "Rigorous benchmarking in reasonable time", 2013).
 /// <list type="bullet">
-/// <item>Per program (pooled over repetitions): C^SP and C^MP as samples of runs; NTT = mean C^MP / mean C^SP and NP = 1/NTT
-/// with delta-method intervals (<see cref="RatioEstimate"/>).</item>
-/// <item>Per repetition: NTT_i = mean of that repetition's C^MP runs / mean of its C^SP runs; ANTT, MNTT, STP from them.</item>
-/// <item>Per scheme: ANTT, MNTT, STP as samples over repetitions (Student-t interval when R ≥ 2).</item>
-/// <item>Per pair of schemes: Welch's test on ANTT and on STP over repetitions ("not enough repetitions" when R &lt; 2).</item>
+/// <item>Per program: NTT = mean C^MP / mean C^SP over the repetitions (each repetition's own means, each weighted
+/// once: a ratio of means), with Fieller's interval over repetitions (paired: each repetition's C^SP serves its C^MP);
+/// with one repetition, Fieller over its runs, which says only how noisy the runs were. NP = 1 / NTT.</item>
+/// <item>Per repetition: its own NTTs, ANTT, MNTT and STP (what the comparisons pair).</item>
+/// <item>Per scheme: ANTT (mean NTT), MNTT (max NTT), STP (Σ 1/NTT) from the ratio-of-means NTTs over the repetitions
+/// in which every program recorded a run, with percentile bootstrap intervals over those repetitions.</item>
+/// <item>Per pair of schemes (or each scheme against a named baseline), ANTT and STP: a paired t-test of the log ratio
+/// over repetitions, the ratio with its interval, and Holm's correction over the whole family; resolved when the
+/// adjusted p is below α = 1 − confidence.</item>
+/// <item>Per metric: the blocked ANOVA (scheme × repetition, log scale) and the smallest difference the run resolves
+/// with the planned power at α / m, and the repetitions a planned difference would need.</item>
 /// </list>
-/// A repetition in which some program recorded no multiprogram run has no system-level metrics (a warning says so).
+/// A repetition in which some program recorded no multiprogram run has no system-level metrics for that scheme (a
+/// warning says so) and drops out of that scheme's comparisons.
 /// </summary>
 public static class CyclicAnalysis
 {
+    /// <summary>The compared metrics' names.</summary>
+    public const string AnttMetric = "antt", StpMetric = "stp";
+
+    /// <summary>The metrics the comparisons and the ANOVA cover, in report order.</summary>
+    public static IReadOnlyList<string> ComparedMetrics { get; } = [AnttMetric, StpMetric];
+
+    /// <summary>The verdicts of <see cref="SchemeComparison.Verdict"/>.</summary>
+    public const string Resolved = "resolved", NotResolved = "not resolved";
+
     /// <summary>
     /// Analyzes <paramref name="repetitions"/> for <paramref name="schemes"/> (name, description) in report order.
     /// <paramref name="noRunWarning"/> (scheme, program index) may say why a program recorded no run; otherwise the
     /// warning asks for a longer duration.
     /// </summary>
-    public static (IReadOnlyList<SchemeResult> Schemes, IReadOnlyList<SchemeComparison> Comparisons) Analyze(
+    /// <exception cref="ArgumentException">No repetition, a repetition without C^SP runs of a program or without a scheme, or invalid options.</exception>
+    public static CyclicAnalysisResult Analyze(
         IReadOnlyList<string> programs,
         IReadOnlyList<(string Name, string Description)> schemes,
         IReadOnlyList<RepetitionRuns> repetitions,
-        Func<string, int, string?>? noRunWarning = null)
+        Func<string, int, string?>? noRunWarning = null,
+        AnalysisOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(schemes);
         ArgumentNullException.ThrowIfNull(repetitions);
+        options ??= new AnalysisOptions();
+        IReadOnlyList<string> problems = options.Validate(schemes.Select(s => s.Name).ToArray());
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException("Invalid analysis options: " + string.Join(" ", problems), nameof(options));
+        }
+
         if (repetitions.Count == 0)
         {
             throw new ArgumentException("At least one repetition is needed.", nameof(repetitions));
         }
 
         int n = programs.Count;
-        var spPooled = Enumerable.Range(0, n).Select(i => repetitions.SelectMany(r => r.CspSeconds[i]).ToArray()).ToArray();
-        var results = new List<SchemeResult>();
-        foreach (var (scheme, description) in schemes)
+        var cspMeans = new double[n][];
+        for (int i = 0; i < n; i++)
         {
-            var warnings = new List<string>();
-            var programResults = new ProgramResult[n];
-            for (int i = 0; i < n; i++)
-            {
-                double[] cmp = repetitions.SelectMany(r => r.Schemes[scheme][i].Seconds).ToArray();
-                int discarded = repetitions.Sum(r => r.Schemes[scheme][i].Discarded);
-                Estimate csp = Descriptive.Summarize(spPooled[i]);
-                if (cmp.Length == 0)
-                {
-                    warnings.Add(noRunWarning?.Invoke(scheme, i)
-                        ?? $"Program '{programs[i]}' finished no run within the time limit; give it a longer --duration.");
-                    programResults[i] = new ProgramResult(programs[i], csp, null, 0, discarded, null, null);
-                    continue;
-                }
-
-                RatioEstimate ntt = RatioEstimate.Of(cmp, spPooled[i]);
-                programResults[i] = new ProgramResult(programs[i], csp, Descriptive.Summarize(cmp), cmp.Length, discarded, ntt, ntt.Reciprocal());
-            }
-
-            var reps = new RepetitionMetrics[repetitions.Count];
+            cspMeans[i] = new double[repetitions.Count];
             for (int r = 0; r < repetitions.Count; r++)
             {
-                var ntts = new double?[n];
-                for (int i = 0; i < n; i++)
+                IReadOnlyList<double> runs = repetitions[r].CspSeconds[i];
+                if (runs.Count == 0)
                 {
-                    IReadOnlyList<double> cmp = repetitions[r].Schemes[scheme][i].Seconds;
-                    ntts[i] = cmp.Count > 0 ? MultiprogramMetrics.Ntt(cmp.Average(), repetitions[r].CspSeconds[i].Average()) : null;
+                    throw new ArgumentException($"Repetition {r + 1} has no C^SP run of '{programs[i]}'.", nameof(repetitions));
                 }
 
-                if (ntts.All(x => x.HasValue))
-                {
-                    double[] values = ntts.Select(x => x!.Value).ToArray();
-                    reps[r] = new RepetitionMetrics(r + 1, ntts, MultiprogramMetrics.Antt(values), MultiprogramMetrics.Mntt(values),
-                        MultiprogramMetrics.Stp(values.Select(v => 1 / v).ToArray()));
-                }
-                else
-                {
-                    reps[r] = new RepetitionMetrics(r + 1, ntts, null, null, null);
-                    if (repetitions.Count > 1)
-                    {
-                        warnings.Add(string.Create(CultureInfo.InvariantCulture, $"Repetition {r + 1} has no ANTT/MNTT/STP: a program recorded no run in it."));
-                    }
-                }
+                cspMeans[i][r] = runs.Average();
             }
-
-            results.Add(new SchemeResult(
-                scheme,
-                description,
-                SummarizeOrNull(reps.Select(x => x.Antt)),
-                SummarizeOrNull(reps.Select(x => x.Mntt)),
-                SummarizeOrNull(reps.Select(x => x.Stp)),
-                programResults,
-                reps,
-                [],
-                warnings));
         }
 
-        return (results, Compare(results));
+        var results = schemes
+            .Select(s => AnalyzeScheme(programs, s.Name, s.Description, repetitions, cspMeans, noRunWarning, options))
+            .ToArray();
+        IReadOnlyList<SchemeComparison> comparisons = Compare(results, options);
+        IReadOnlyList<MetricInference> metrics = Infer(results, FamilySize(results.Length, options.Baseline is not null), options);
+        return new CyclicAnalysisResult(results, comparisons, metrics, options);
     }
 
-    /// <summary>Welch's test on the per-repetition ANTT and STP of every pair of schemes that has values for both.</summary>
-    public static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes)
+    /// <summary>
+    /// The paired comparisons of ANTT and STP between every pair of schemes in report order (A / B with A first), or
+    /// between each scheme and <see cref="AnalysisOptions.Baseline"/> (scheme / baseline), over the repetitions in which
+    /// both have the metric; Holm-corrected over every comparison that could be run.
+    /// </summary>
+    public static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes, AnalysisOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(schemes);
-        var comparisons = new List<SchemeComparison>();
+        options ??= new AnalysisOptions();
+        var tests = new List<(string A, string B, string Metric, PairedRatioResult Test)>();
+        foreach (string metric in ComparedMetrics)
+        {
+            foreach (var (a, b) in Pairs(schemes, options.Baseline))
+            {
+                var byRepetition = b.Repetitions.Where(x => Value(x, metric) is not null).ToDictionary(x => x.Repetition, x => Value(x, metric)!.Value);
+                var paired = a.Repetitions
+                    .Where(x => Value(x, metric) is not null && byRepetition.ContainsKey(x.Repetition))
+                    .Select(x => (A: Value(x, metric)!.Value, B: byRepetition[x.Repetition]))
+                    .ToArray();
+                if (paired.Length > 0)
+                {
+                    tests.Add((a.Scheme, b.Scheme, metric, PairedRatio.Compare(paired.Select(p => p.A).ToArray(), paired.Select(p => p.B).ToArray(), options.Confidence)));
+                }
+            }
+        }
+
+        double?[] holm = Holm.Adjust(tests.Select(t => t.Test.P).ToArray());
+        int m = holm.Count(p => p is not null);
+        double alpha = 1 - options.Confidence;
+        double familyConfidence = 1 - (alpha / Math.Max(1, m));
+        return tests.Select((t, k) => new SchemeComparison(
+                t.A, t.B, t.Metric, t.Test, holm[k], t.Test.IntervalAt(familyConfidence),
+                holm[k] is double p ? p < alpha : null,
+                holm[k] is double q ? (q < alpha ? Resolved : NotResolved) : PairedRatio.NotEnoughPairs))
+            .ToArray();
+    }
+
+    /// <summary>How many comparisons the family has: per metric, every pair of k schemes, or k − 1 against a baseline.</summary>
+    public static int FamilySize(int schemes, bool baseline) =>
+        ComparedMetrics.Count * (baseline ? Math.Max(0, schemes - 1) : schemes * (schemes - 1) / 2);
+
+    /// <summary>The value of <paramref name="metric"/> (<c>antt</c>, <c>stp</c> or <c>mntt</c>) in one repetition.</summary>
+    public static double? Value(RepetitionMetrics repetition, string metric)
+    {
+        ArgumentNullException.ThrowIfNull(repetition);
+        return metric switch
+        {
+            AnttMetric => repetition.Antt,
+            StpMetric => repetition.Stp,
+            "mntt" => repetition.Mntt,
+            _ => throw new ArgumentException($"Unknown metric '{metric}'.", nameof(metric)),
+        };
+    }
+
+    private static IEnumerable<(SchemeResult A, SchemeResult B)> Pairs(IReadOnlyList<SchemeResult> schemes, string? baseline)
+    {
+        if (baseline is not null)
+        {
+            SchemeResult? reference = schemes.FirstOrDefault(s => string.Equals(s.Scheme, baseline, StringComparison.OrdinalIgnoreCase));
+            if (reference is null)
+            {
+                yield break;
+            }
+
+            foreach (SchemeResult s in schemes.Where(s => !ReferenceEquals(s, reference)))
+            {
+                yield return (s, reference);
+            }
+
+            yield break;
+        }
+
         for (int a = 0; a < schemes.Count; a++)
         {
             for (int b = a + 1; b < schemes.Count; b++)
             {
-                foreach ((string metric, Func<RepetitionMetrics, double?> get) in new (string, Func<RepetitionMetrics, double?>)[] { ("antt", x => x.Antt), ("stp", x => x.Stp) })
+                yield return (schemes[a], schemes[b]);
+            }
+        }
+    }
+
+    private static IReadOnlyList<MetricInference> Infer(IReadOnlyList<SchemeResult> schemes, int familySize, AnalysisOptions options)
+    {
+        double alpha = 1 - options.Confidence;
+        double planningAlpha = alpha / Math.Max(1, familySize);
+        var result = new List<MetricInference>();
+        foreach (string metric in ComparedMetrics)
+        {
+            int[] complete = schemes.Count == 0 ? [] : schemes[0].Repetitions.Select(x => x.Repetition)
+                .Where(r => schemes.All(s => s.Repetitions.FirstOrDefault(x => x.Repetition == r) is { } x && Value(x, metric) is not null))
+                .ToArray();
+            BlockedAnovaResult? anova = null;
+            double? sd = null, detectable = null;
+            int? needed = null;
+            if (schemes.Count >= 2 && complete.Length >= 2)
+            {
+                double[][] y = schemes
+                    .Select(s => complete.Select(r => Math.Log(Value(s.Repetitions.First(x => x.Repetition == r), metric)!.Value)).ToArray())
+                    .ToArray();
+                anova = BlockedAnova.Analyze(y, "scheme", "invocation");
+                sd = anova.PairedDifferenceSd;
+                detectable = PairedPower.MinimumDetectableLogRatio(sd.Value, complete.Length, planningAlpha, options.Power) is double d ? Math.Exp(d) - 1 : null;
+                needed = sd.Value == 0 ? 2 : PairedPower.RequiredPairs(sd.Value, Math.Log(1 + options.Detect), planningAlpha, options.Power, options.MaxInvocations);
+            }
+
+            result.Add(new MetricInference(metric, complete.Length, anova, sd, familySize, alpha, options.Power, detectable, options.Detect, needed));
+        }
+
+        return result;
+    }
+
+    private static SchemeResult AnalyzeScheme(
+        IReadOnlyList<string> programs,
+        string scheme,
+        string description,
+        IReadOnlyList<RepetitionRuns> repetitions,
+        double[][] cspMeans,
+        Func<string, int, string?>? noRunWarning,
+        AnalysisOptions options)
+    {
+        int n = programs.Count, count = repetitions.Count;
+        var warnings = new List<string>();
+        var cmpMeans = new double?[n][];
+        var programResults = new ProgramResult[n];
+        for (int i = 0; i < n; i++)
+        {
+            cmpMeans[i] = new double?[count];
+            int runs = 0, discarded = 0;
+            for (int r = 0; r < count; r++)
+            {
+                if (!repetitions[r].Schemes.TryGetValue(scheme, out IReadOnlyList<ProgramRuns>? phase))
                 {
-                    double[] va = schemes[a].Repetitions.Select(get).OfType<double>().ToArray();
-                    double[] vb = schemes[b].Repetitions.Select(get).OfType<double>().ToArray();
-                    if (va.Length > 0 && vb.Length > 0)
-                    {
-                        comparisons.Add(new SchemeComparison(schemes[a].Scheme, schemes[b].Scheme, metric, WelchTest.Compare(va, vb)));
-                    }
+                    throw new ArgumentException($"Repetition {r + 1} has no runs of scheme '{scheme}'.", nameof(repetitions));
+                }
+
+                IReadOnlyList<double> seconds = phase[i].Seconds;
+                cmpMeans[i][r] = seconds.Count > 0 ? seconds.Average() : null;
+                runs += seconds.Count;
+                discarded += phase[i].Discarded;
+            }
+
+            Estimate csp = count >= 2 ? Descriptive.Summarize(cspMeans[i]) : Descriptive.Summarize(repetitions[0].CspSeconds[i].ToArray());
+            int[] with = Enumerable.Range(0, count).Where(r => cmpMeans[i][r] is not null).ToArray();
+            if (with.Length == 0)
+            {
+                warnings.Add(noRunWarning?.Invoke(scheme, i)
+                    ?? $"Program '{programs[i]}' finished no run within the time limit; give it a longer --duration.");
+                programResults[i] = new ProgramResult(programs[i], csp, null, 0, discarded, null, null);
+                continue;
+            }
+
+            Estimate cmp;
+            RatioEstimate ntt;
+            if (count >= 2)
+            {
+                double[] numerator = with.Select(r => cmpMeans[i][r]!.Value).ToArray();
+                cmp = Descriptive.Summarize(numerator);
+                ntt = RatioEstimate.Paired(numerator, with.Select(r => cspMeans[i][r]).ToArray(), options.Confidence);
+            }
+            else
+            {
+                double[] seconds = repetitions[0].Schemes[scheme][i].Seconds.ToArray();
+                cmp = Descriptive.Summarize(seconds);
+                ntt = RatioEstimate.Independent(seconds, repetitions[0].CspSeconds[i], options.Confidence);
+            }
+
+            programResults[i] = new ProgramResult(programs[i], csp, cmp, runs, discarded, ntt, ntt.Reciprocal());
+        }
+
+        var reps = new RepetitionMetrics[count];
+        for (int r = 0; r < count; r++)
+        {
+            var ntts = new double?[n];
+            for (int i = 0; i < n; i++)
+            {
+                ntts[i] = cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : null;
+            }
+
+            if (ntts.All(x => x.HasValue))
+            {
+                double[] values = ntts.Select(x => x!.Value).ToArray();
+                reps[r] = new RepetitionMetrics(r + 1, ntts, MultiprogramMetrics.Antt(values), MultiprogramMetrics.Mntt(values),
+                    MultiprogramMetrics.Stp(values.Select(v => 1 / v).ToArray()));
+            }
+            else
+            {
+                reps[r] = new RepetitionMetrics(r + 1, ntts, null, null, null);
+                if (count > 1)
+                {
+                    warnings.Add(string.Create(CultureInfo.InvariantCulture, $"Invocation {r + 1} has no ANTT/MNTT/STP: a program recorded no run in it."));
                 }
             }
         }
 
-        return comparisons;
+        var (antt, mntt, stp) = SystemMetrics(cmpMeans, cspMeans, options);
+        return new SchemeResult(scheme, description, antt, mntt, stp, programResults, reps, [], warnings);
     }
 
-    private static Estimate? SummarizeOrNull(IEnumerable<double?> values)
+    /// <summary>
+    /// ANTT, MNTT and STP from the ratio-of-means NTTs over the repetitions in which every program ran, with percentile
+    /// bootstrap intervals over those repetitions (the same resamples for all three, so MNTT's bounds are never below
+    /// ANTT's).
+    /// </summary>
+    private static (BootstrapEstimate? Antt, BootstrapEstimate? Mntt, BootstrapEstimate? Stp) SystemMetrics(
+        double?[][] cmpMeans, double[][] cspMeans, AnalysisOptions options)
     {
-        double[] present = values.OfType<double>().ToArray();
-        return present.Length > 0 ? Descriptive.Summarize(present) : null;
+        int n = cmpMeans.Length;
+        int[] complete = Enumerable.Range(0, cspMeans[0].Length).Where(r => cmpMeans.All(p => p[r] is not null)).ToArray();
+        if (complete.Length == 0)
+        {
+            return (null, null, null);
+        }
+
+        double[] Statistics(int[] picks)
+        {
+            var ntt = new double[n];
+            for (int i = 0; i < n; i++)
+            {
+                double num = 0, den = 0;
+                foreach (int k in picks)
+                {
+                    num += cmpMeans[i][complete[k]]!.Value;
+                    den += cspMeans[i][complete[k]];
+                }
+
+                ntt[i] = num / den;
+            }
+
+            return [MultiprogramMetrics.Antt(ntt), MultiprogramMetrics.Mntt(ntt), MultiprogramMetrics.Stp(ntt.Select(v => 1 / v).ToArray())];
+        }
+
+        double[] point = Statistics(Enumerable.Range(0, complete.Length).ToArray());
+        ConfidenceInterval?[] ci = Bootstrap.Percentile(complete.Length, 3, Statistics, options.Confidence, options.BootstrapResamples, options.BootstrapSeed);
+        return (new BootstrapEstimate(point[0], complete.Length, ci[0]),
+            new BootstrapEstimate(point[1], complete.Length, ci[1]),
+            new BootstrapEstimate(point[2], complete.Length, ci[2]));
     }
 }

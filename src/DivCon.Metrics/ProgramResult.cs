@@ -2,13 +2,16 @@ using DivCon.Metrics.Statistics;
 
 namespace DivCon.Metrics;
 
-/// <summary>One program under one scheme, pooled over every repetition's runs.</summary>
+/// <summary>One program under one scheme, over every invocation.</summary>
 /// <param name="Program">The program's name.</param>
-/// <param name="Csp">C^SP: the single-program runs (all repetitions), seconds.</param>
-/// <param name="Cmp">C^MP: the recorded multiprogram runs (all repetitions), seconds; null if none was recorded.</param>
-/// <param name="Runs">Recorded multiprogram runs.</param>
+/// <param name="Csp">
+/// C^SP, seconds: with two or more invocations, the summary of the per-invocation means (n = invocations; the interval is
+/// over invocations); with one, of that invocation's runs (n = runs).
+/// </param>
+/// <param name="Cmp">C^MP, seconds, the same way, over the invocations with a recorded run; null if none was recorded.</param>
+/// <param name="Runs">Recorded multiprogram runs, all invocations.</param>
 /// <param name="Discarded">Runs still going at a limit, discarded.</param>
-/// <param name="Ntt">NTT = C^MP / C^SP with its delta-method interval; null without C^MP.</param>
+/// <param name="Ntt">NTT = C^MP / C^SP with Fieller's interval (<see cref="RatioEstimate"/>); null without C^MP.</param>
 /// <param name="Np">NP = 1 / NTT; null without C^MP.</param>
 public sealed record ProgramResult(string Program, Estimate Csp, Estimate? Cmp, int Runs, int Discarded, RatioEstimate? Ntt, RatioEstimate? Np)
 {

@@ -1,8 +1,11 @@
 namespace DivCon.Metrics;
 
-/// <summary>One repetition's system-level metrics for one scheme; null when some program recorded no run in it.</summary>
-/// <param name="Repetition">1-based.</param>
-/// <param name="Ntt">Per program: C^MP / C^SP of this repetition, or null.</param>
+/// <summary>
+/// One invocation's (or simulated seed's) system-level metrics for one scheme, from that invocation's own mean C^MP and
+/// mean C^SP; null when some program recorded no run in it. The paired comparisons are over these.
+/// </summary>
+/// <param name="Repetition">The invocation, 1-based.</param>
+/// <param name="Ntt">Per program: C^MP / C^SP of this invocation, or null.</param>
 /// <param name="Antt">Mean NTT.</param>
 /// <param name="Mntt">Max NTT.</param>
 /// <param name="Stp">Σ NP.</param>

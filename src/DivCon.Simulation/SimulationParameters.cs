@@ -45,6 +45,15 @@ public sealed record SimulationParameters
     /// <summary>Cores per last-level-cache group that placement follows (0: a flat machine, no groups).</summary>
     public int CoresPerCacheGroup { get; init; }
 
+    /// <summary>
+    /// β, the machine's memory contention: how much slower a task of the work-inflation microbenchmark (memory
+    /// intensity 1) runs when every other core runs one too, minus 1. A task of intensity m runs 1 + β·m·U times
+    /// slower than alone, U being the mean intensity of the tasks on the other cores (docs/simulation.md, "Work
+    /// inflation"). 0 (the default here) leaves memory free; <c>divcon simulate</c> takes it from the machine model
+    /// (<see cref="MachineModel"/>) that comes with the program models.
+    /// </summary>
+    public double MemoryContention { get; init; }
+
     /// <summary>Parameters with every overhead zero (for tests against theory); the quantum and interval are kept.</summary>
     public static SimulationParameters Ideal { get; } = new()
     {
@@ -84,6 +93,11 @@ public sealed record SimulationParameters
         if (QuantumNs <= 0)
         {
             problems.Add($"QuantumNs must be positive; got {QuantumNs}.");
+        }
+
+        if (!(MemoryContention >= 0) || !double.IsFinite(MemoryContention))
+        {
+            problems.Add($"MemoryContention must be finite and 0 or more; got {MemoryContention}.");
         }
 
         if (RepartitionIntervalNs <= 0)

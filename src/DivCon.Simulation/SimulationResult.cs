@@ -11,7 +11,7 @@ namespace DivCon.Simulation;
 /// <param name="Repeat">Repetitions of the whole test.</param>
 /// <param name="Isolated">The C^SP phase, per program.</param>
 /// <param name="Schemes">Per scheme, in request order: the same metrics as a measured cyclic test.</param>
-/// <param name="Comparisons">Welch's test on ANTT and STP for every pair of schemes.</param>
+/// <param name="Comparisons">ANTT and STP of every pair of schemes, paired by seed, Holm-corrected.</param>
 /// <param name="Counters">Per scheme, what happened inside the simulations, summed over the repetitions.</param>
 public sealed record SimulationResult(
     string Workload,

@@ -14,7 +14,10 @@ public static class CliApp
     public const int UsageError = 2;
 
     /// <summary>Builds the root command with every subcommand.</summary>
-    public static RootCommand CreateRootCommand()
+    public static RootCommand CreateRootCommand() => CreateRootCommand(CliSelf.Current());
+
+    /// <summary>Builds the root command; <paramref name="self"/> is how <c>--repeat N</c> starts its child processes.</summary>
+    internal static RootCommand CreateRootCommand(CliSelf? self)
     {
         var root = new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
@@ -25,12 +28,13 @@ public static class CliApp
         // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
         var timelines = new Harness.Plots.SchemeTimelineCollector();
         var schemes = Harness.Schemes.BuiltInSchemes.CreateRegistry(timelines);
-        root.Subcommands.Add(CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines));
-        root.Subcommands.Add(SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines));
+        root.Subcommands.Add(CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
+        root.Subcommands.Add(SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
         root.Subcommands.Add(ScalabilityCommand.Create());
         root.Subcommands.Add(GranularityCommand.Create());
         root.Subcommands.Add(PhasesCommand.Create());
         root.Subcommands.Add(PlotCommand.Create());
+        root.Subcommands.Add(AnalyzeCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(SamplePrograms.Factored));
         root.Subcommands.Add(CompareStealingCommand.Create(SamplePrograms.Workload));
         return root;
@@ -40,9 +44,13 @@ public static class CliApp
     /// Parses and runs <paramref name="args"/>, writing to the given writers. Parse errors are printed one per line
     /// on <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
     /// </summary>
-    public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    public static Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default) =>
+        RunAsync(args, output, error, CliSelf.Current(), cancellationToken);
+
+    /// <summary>As <see cref="RunAsync(string[], TextWriter, TextWriter, CancellationToken)"/>, starting child processes with <paramref name="self"/>.</summary>
+    internal static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CliSelf? self, CancellationToken cancellationToken = default)
     {
-        var root = CreateRootCommand();
+        var root = CreateRootCommand(self);
         var parse = root.Parse(args);
         var config = new InvocationConfiguration { Output = output, Error = error };
         if (parse.Errors.Count > 0)

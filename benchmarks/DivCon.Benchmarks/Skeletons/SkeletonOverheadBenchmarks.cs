@@ -50,7 +50,7 @@ public class SkeletonOverheadBenchmarks : SchedulerBenchmark
     {
         _program.Execution = execution;
         _program.Profiler = profiler;
-        long result = _program.Input(new ElementRange(0, Size)).GetAwaiter().GetResult();
+        long result = _program.RunAsync(new ElementRange(0, Size)).GetAwaiter().GetResult();
         if (result != (long)Size * (Size - 1) / 2)
         {
             throw new InvalidOperationException($"Wrong sum {result}.");

@@ -32,6 +32,7 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
     private int[] _blocks = [];
     private readonly double[][] _outputs = [[], []];
     private readonly double[][] _baselineOutputs = [[], []];
+    private readonly RunGuard _guard = new();
     private bool _hasResult;
     private bool _hasBaseline;
 
@@ -158,10 +159,12 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
         IsInitialized = true;
     }
 
-    /// <inheritdoc/>
+    /// <summary>One parallel run: the passes one after another, each on the sequence skeleton on <paramref name="scheduler"/>.</summary>
+    /// <exception cref="InvalidOperationException">Another parallel run of this instance is in progress (its runs share the output arrays).</exception>
     public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
+        using RunGuard.Exit exit = _guard.Enter(Name);
         _hasResult = false;
         Initialize();
         for (int pass = 0; pass < Parameters.Passes; pass++)
@@ -195,7 +198,11 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
         _hasBaseline = true;
     }
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// Checks the last successful parallel run's final output bit for bit against the baseline's, then fills both
+    /// output arrays with NaN and forgets the run, so a run that does not write every element cannot pass.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">No successful run since the last Verify, or a difference.</exception>
     public void Verify()
     {
         SampleRun.EnsureParallelResult(_hasResult, Name);
@@ -213,6 +220,10 @@ public sealed class SequenceTransform : ISampleProgram, ISampleInput
             throw SampleRun.Mismatch(Name, $"element {same} is {result[same].ToString("R", CultureInfo.InvariantCulture)} "
                 + $"instead of {baseline[same].ToString("R", CultureInfo.InvariantCulture)}.");
         }
+
+        _hasResult = false;
+        Array.Fill(_outputs[0], double.NaN);
+        Array.Fill(_outputs[1], double.NaN);
     }
 
     /// <summary>The final output of the last parallel run (for tests).</summary>

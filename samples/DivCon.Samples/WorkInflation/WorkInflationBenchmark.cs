@@ -24,6 +24,7 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
     private long[] _baselineOutput = [];
     private long[] _current = [];
     private readonly ExactResult _checksum = new();
+    private readonly RunGuard _guard = new();
 
     /// <summary>Creates the benchmark with the parameters of <see cref="WorkInflationParameters.For"/> for <paramref name="size"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is not defined.</exception>
@@ -57,10 +58,12 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
     /// <summary>The checksum (sum of the output cells, wrapping) of the last successful parallel run.</summary>
     public long Result => _checksum.Parallel;
 
-    /// <inheritdoc/>
+    /// <summary>One parallel run: the passes one after another, each a run of the skeleton on <paramref name="scheduler"/>.</summary>
+    /// <exception cref="InvalidOperationException">Another parallel run of this instance is in progress (its runs share the cells).</exception>
     public async Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
+        using RunGuard.Exit exit = _guard.Enter(Name);
         _checksum.StartParallel();
         Initialize();
         long checksum = 0;
@@ -89,7 +92,12 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
         _checksum.SetBaseline(checksum);
     }
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// Checks the last successful parallel run's checksum and every cell against the baseline's, then poisons the cells
+    /// (each set to the complement of its expected value) and forgets the run, so a run that does not write every cell
+    /// cannot pass.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">No successful run since the last Verify, or a difference.</exception>
     public void Verify()
     {
         _checksum.Verify(Name, RunSequential, static (parallel, baseline) => $"checksum {parallel} instead of {baseline}.");
@@ -97,6 +105,11 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
         if (differing < _output.Length)
         {
             throw SampleRun.Mismatch(Name, $"cell {differing} holds {_output[differing]} instead of {_baselineOutput[differing]}.");
+        }
+
+        for (int i = 0; i < _output.Length; i++)
+        {
+            _output[i] = ~_baselineOutput[i];
         }
     }
 
@@ -122,18 +135,18 @@ public sealed class WorkInflationBenchmark : GranularDivCon<PointRange, long>, I
     protected override long GetProblemSize(PointRange problem) => problem.Count;
 
     /// <summary>Halves the visit range.</summary>
-    protected override PointRange[] Split(PointRange problem, int level)
+    protected override PointRange[] Split(PointRange problem, DivConContext context)
     {
         long half = problem.Count / 2;
         return half == 0 ? [problem] : [new(problem.Start, half), new(problem.Start + half, problem.Count - half)];
     }
 
     /// <inheritdoc/>
-    protected override long ExecuteMuscle(PointRange problem, int level) =>
+    protected override long ExecuteMuscle(PointRange problem, DivConContext context) =>
         Visit(_current, _output, problem.Start, problem.Start + problem.Count);
 
     /// <inheritdoc/>
-    protected override long Merge(long[] subResults, int level)
+    protected override long Merge(long[] subResults, DivConContext context)
     {
         long sum = 0;
         foreach (long s in subResults)

@@ -4,6 +4,8 @@ using DivCon.Harness.Progress;
 using DivCon.Metrics;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
+using DivCon.Metrics.Schemes;
+using DivCon.Metrics.Throttling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
 using DivCon.Scheduling;
@@ -11,13 +13,19 @@ using DivCon.Scheduling;
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>
-/// Runs a <see cref="CyclicPlan"/>: for each repetition, C^SP of every program (warm-up runs, then
-/// <see cref="CyclicSettings.SpRuns"/> isolated runs under the SP scheme, then a correctness check), the program's
-/// scalability if a scheme needs it (first repetition only), then each scheme's multiprogram phase in a seeded random
-/// order; finally <see cref="CyclicAnalysis"/>. A full garbage collection precedes each program's C^SP runs and each
-/// phase. A failing program abandons the whole test with
-/// <see cref="ProgramRunException"/> (its message names the program, the scheme and the repetition): no partial result.
-/// Run it on <see cref="HarnessThread"/> for real measurements.
+/// Runs one invocation of a <see cref="CyclicPlan"/> in this process: C^SP of every program (warm-up runs until the
+/// last <see cref="CyclicSettings.SpRuns"/> runs are steady, <see cref="SteadyState"/>, then a correctness check), the
+/// sequential baselines when a scheme needs scalabilities (<see cref="CyclicSettings.SequentialRuns"/> runs after one
+/// warm-up: this invocation's scalability is their mean over its mean C^SP), each scheme's multiprogram phase in an
+/// order shuffled from the seed and the invocation's number, and, when a scheme keeps per-program accounting, T_1 on a
+/// 1-worker scheduler. Every run time is kept (<see cref="CyclicInvocation"/>). A full garbage collection precedes
+/// each program's C^SP runs and each phase. A failing program abandons the invocation with
+/// <see cref="ProgramRunException"/> (its message names the program, the scheme and the invocation): no partial result.
+/// Several independent invocations are separate processes (<see cref="InvocationDriver"/>); the analysis of any number
+/// of them is <see cref="CyclicResults.Build"/>. Run it on <see cref="HarnessThread"/> for real measurements. The CPU
+/// budget is read once per invocation (or taken from the settings) and given to every scheduler it builds and to the
+/// result; the cgroup's throttling counters are read around every timed run alone and every phase
+/// (<see cref="CyclicInvocation.Throttling"/>).
 /// </summary>
 public sealed class CyclicExperiment
 {
@@ -38,202 +46,256 @@ public sealed class CyclicExperiment
     {
     }
 
-    /// <summary>Runs the plan and analyzes it.</summary>
-    public async Task<CyclicResult> RunAsync(CyclicPlan plan, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Reads the throttling counters for a budget (default <see cref="CpuBudget.ReadThrottling()"/>); tests replace it
+    /// with scripted readings.
+    /// </summary>
+    public Func<CpuBudget, CpuThrottling?> ReadThrottling { get; init; } = static budget => budget.ReadThrottling();
+
+    /// <summary>
+    /// Runs one invocation (number 1) and analyzes it alone with <paramref name="options"/> (default: the defaults): what
+    /// <c>divcon cyclic</c> does with <c>--repeat 1</c>. One invocation has no scheme-level intervals and no comparisons
+    /// (they need independent invocations).
+    /// </summary>
+    public async Task<CyclicResult> RunAsync(CyclicPlan plan, CancellationToken cancellationToken = default, AnalysisOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        CpuBudget budget = plan.Settings.Budget ?? CpuBudget.Detect();
+        plan = plan with { Settings = plan.Settings with { Budget = budget } };
+        DateTimeOffset startedUtc = _clock.GetUtcNow();
+        long started = _clock.GetTimestamp();
+        CyclicInvocation invocation = await RunInvocationAsync(plan, 1, 1, cancellationToken);
+        return CyclicResults.Build(CyclicPlanRecord.From(plan, repeat: 1), [invocation], Describe(plan), options ?? new AnalysisOptions(),
+            MachineInfo.Capture(budget), startedUtc, Seconds(_clock.GetTimestamp() - started));
+    }
+
+    /// <summary>The schemes' descriptions by name, for <see cref="CyclicResults.Build"/>.</summary>
+    public static Func<string, string> Describe(CyclicPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var byName = plan.Schemes.ToDictionary(s => s.Name, s => s.Description, StringComparer.OrdinalIgnoreCase);
+        return name => byName.GetValueOrDefault(name) ?? SchemeCatalog.Find(name)?.Description ?? name;
+    }
+
+    /// <summary>
+    /// Runs invocation <paramref name="invocation"/> of <paramref name="of"/> in this process and returns its raw times.
+    /// </summary>
+    public async Task<CyclicInvocation> RunInvocationAsync(CyclicPlan plan, int invocation, int of, CancellationToken cancellationToken = default)
     {
         Validate(plan);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(invocation);
+        ArgumentOutOfRangeException.ThrowIfLessThan(of, invocation);
         CyclicSettings s = plan.Settings;
+        CpuBudget budget = s.Budget ?? CpuBudget.Detect();
+        plan = plan with { Settings = s = s with { Budget = budget } };
+        var throttling = new ThrottlingRecorder(() => ReadThrottling(budget));
         DateTimeOffset startedUtc = _clock.GetUtcNow();
         long started = _clock.GetTimestamp();
         IReadOnlyList<IWorkloadProgram> programs = plan.Programs;
         int n = programs.Count;
-        bool needScalability = plan.Schemes.Any(x => x.RequiresScalability);
-        var scalability = new double?[n];
-        var sequentialSeconds = new double?[n];
-        var repetitions = new List<RepetitionRuns>();
-        var limits = new Dictionary<string, double>();
-        var schedulers = new Dictionary<string, IReadOnlyList<SchedulerStats>>();
-        var accounting = new Dictionary<string, AccountingTotals>();
-
-        for (int r = 0; r < s.Repeat; r++)
+        string tag = $"inv {invocation}/{of}";
+        var alone = new (IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)[n];
+        for (int i = 0; i < n; i++)
         {
-            var sp = new IReadOnlyList<double>[n];
-            for (int i = 0; i < n; i++)
-            {
-                sp[i] = await MeasureAloneAsync(plan, i, r, started, cancellationToken);
-            }
-
-            if (needScalability && r == 0)
-            {
-                _progress.Phase("T_seq (scalability)", n);
-                for (int i = 0; i < n; i++)
-                {
-                    long t0 = _clock.GetTimestamp();
-                    Guard(programs[i].Name, "its sequential baseline", r, programs[i].RunSequential);
-                    sequentialSeconds[i] = Seconds(_clock.GetTimestamp() - t0);
-                    scalability[i] = sequentialSeconds[i] / sp[i].Average();
-                    Log(started, $"seq  {programs[i].Name,-16} T_seq {sequentialSeconds[i]:0.000} s, scalability {scalability[i]:0.00}");
-                }
-            }
-
-            var phases = new Dictionary<string, PhaseResult>();
-            foreach (SchemeDescriptor scheme in Order(plan.Schemes, s, r))
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                CollectGarbage();
-                var context = new SchemeContext(
-                    programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors);
-                // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
-                // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
-                // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
-                long windowStart = _clock.GetTimestamp();
-                var firstStop = new long[1];
-                using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
-                var phasePrograms = programs
-                    .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, () => MarkStop(firstStop), ct)))
-                    .ToArray();
-                string label = $"rep {r + 1}/{s.Repeat} {scheme.Name}";
-                _progress.Phase(label, s.Duration.TotalSeconds);
-                Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
-                PhaseResult phase;
-                try
-                {
-                    phase = await CyclicProtocol.RunMultiprogramAsync(
-                        phasePrograms, s.Duration, _clock, s.StopGrace,
-                        p => _progress.Advance(p.ElapsedSeconds, Stamp(started,
-                            $"{label}: {p.ElapsedSeconds,5:0.0}/{p.LimitSeconds:0.#} s, runs: {string.Join(", ", p.Programs.Select((name, i) => $"{name} {p.RecordedRuns[i]}"))}")),
-                        cancellationToken);
-                }
-                catch (ProgramRunException e)
-                {
-                    throw new ProgramRunException(e.Program,
-                        string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', repetition {r + 1})"), e.InnerException);
-                }
-
-                long snapshotAt = _clock.GetTimestamp();
-                schedulers[scheme.Name] = arrangement.Snapshot();
-                long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
-                AccountingTotals.Add(accounting, scheme.Name, schedulers[scheme.Name], Seconds(windowEnd - windowStart));
-                phases[scheme.Name] = phase;
-            }
-
-            repetitions.Add(new RepetitionRuns(sp, phases.ToDictionary(kv => kv.Key, kv => kv.Value.ProgramRuns())));
-            limits = phases.ToDictionary(kv => kv.Key, kv => kv.Value.LimitSeconds);
+            alone[i] = await MeasureAloneAsync(plan, i, tag, invocation, started, throttling, cancellationToken);
         }
 
-        IsolatedTimes?[] isolated = accounting.Values.Any(a => a.HasAccounting)
-            ? await MeasureIsolatedTimesAsync(plan, sequentialSeconds, started, cancellationToken)
-            : new IsolatedTimes?[n];
-        var (analyzed, comparisons) = CyclicAnalysis.Analyze(
-            programs.Select(p => p.Name).ToArray(),
-            plan.Schemes.Select(x => (x.Name, x.Description)).ToArray(),
-            repetitions,
-            (scheme, i) => NoRunWarning(schedulers.GetValueOrDefault(scheme), programs[i].Name, i, limits[scheme]));
-        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i].Name, i => isolated[i]);
-        IReadOnlyList<SchemeResult> schemeResults = analyzed
-            .Select(x => x with { Schedulers = schedulers.GetValueOrDefault(x.Scheme) ?? [] })
-            .Select(x => accounting.TryGetValue(x.Scheme, out AccountingTotals? a) && a.WindowSeconds > 0
-                ? CyclicFactored.Attach(x, a.WindowSeconds, a.Stats(), name => byName.GetValueOrDefault(name))
-                : x)
-            .Select(x => x with { Programs = x.Programs.Select(p => p with { Factored = p.Factored ?? MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }).ToArray() })
-            .ToArray();
-        var baselines = Enumerable.Range(0, n)
-            .Select(i => new ProgramBaseline(programs[i].Name, repetitions.SelectMany(rep => rep.CspSeconds[i]).ToArray(),
-                sequentialSeconds[i], scalability[i]))
-            .ToArray();
-        return new CyclicResult(CyclicPlanRecord.From(plan), baselines, schemeResults, comparisons)
+        var sequentialWarmup = new IReadOnlyList<double>[n];
+        var sequential = new IReadOnlyList<double>[n];
+        Array.Fill(sequentialWarmup, []);
+        Array.Fill(sequential, []);
+        var scalability = new double?[n];
+        if (plan.Schemes.Any(x => x.RequiresScalability))
         {
-            StartedUtc = startedUtc,
-            ElapsedSeconds = Seconds(_clock.GetTimestamp() - started),
-            Machine = MachineInfo.Capture(),
+            _progress.Phase($"{tag} T_seq (scalability)", n * (s.SequentialRuns + 1));
+            for (int i = 0; i < n; i++)
+            {
+                (sequentialWarmup[i], sequential[i]) = MeasureSequential(programs[i], invocation, s.SequentialRuns, throttling, "tseq");
+                scalability[i] = sequential[i].Average() / alone[i].Window.Average();
+                Log(started, $"{tag} seq  {programs[i].Name,-16} T_seq {sequential[i].Average():0.000} s ({s.SequentialRuns} runs), scalability {scalability[i]:0.00}");
+            }
+        }
+
+        var phases = new Dictionary<string, InvocationScheme>();
+        var order = new List<string>();
+        foreach (SchemeDescriptor scheme in Order(plan.Schemes, s, invocation))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            order.Add(scheme.Name);
+            CollectGarbage();
+            var context = new SchemeContext(
+                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget);
+            // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
+            // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
+            // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
+            long windowStart = _clock.GetTimestamp();
+            var firstStop = new long[1];
+            using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
+            var phasePrograms = programs
+                .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, () => MarkStop(firstStop), ct)))
+                .ToArray();
+            string label = $"{tag} {scheme.Name}";
+            _progress.Phase(label, s.Duration.TotalSeconds);
+            Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
+            PhaseResult phase;
+            var phaseWindow = throttling.Open();
+            try
+            {
+                phase = await CyclicProtocol.RunMultiprogramAsync(
+                    phasePrograms, s.Duration, _clock, s.StopGrace,
+                    p => _progress.Advance(p.ElapsedSeconds, Stamp(started,
+                        $"{label}: {p.ElapsedSeconds,5:0.0}/{p.LimitSeconds:0.#} s, runs: {string.Join(", ", p.Programs.Select((name, i) => $"{name} {p.RecordedRuns[i]}"))}")),
+                    cancellationToken);
+            }
+            catch (ProgramRunException e)
+            {
+                throw new ProgramRunException(e.Program,
+                    string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', invocation {invocation})"), e.InnerException);
+            }
+
+            throttling.Phase(scheme.Name, invocation, phaseWindow.Close());
+            long snapshotAt = _clock.GetTimestamp();
+            IReadOnlyList<SchedulerStats> stats = arrangement.Snapshot();
+            long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
+            phases[scheme.Name] = new InvocationScheme(scheme.Name, phase.ProgramRuns(), phase.LimitSeconds, Seconds(windowEnd - windowStart), stats);
+        }
+
+        var oneWorker = new IReadOnlyList<double>[n];
+        Array.Fill(oneWorker, []);
+        if (phases.Values.Any(p => p.Schedulers.Any(x => x.CoreSeconds is not null)))
+        {
+            await MeasureIsolatedTimesAsync(plan, tag, invocation, sequentialWarmup, sequential, oneWorker, started, throttling, cancellationToken);
+        }
+
+        return new CyclicInvocation(
+            invocation,
+            Environment.ProcessId,
+            startedUtc,
+            Seconds(_clock.GetTimestamp() - started),
+            order,
+            Enumerable.Range(0, n).Select(i => new InvocationProgram(programs[i].Name, alone[i].Warmup, alone[i].Window, alone[i].Steady, alone[i].Cv,
+                sequentialWarmup[i], sequential[i], oneWorker[i])).ToArray(),
+            plan.Schemes.Select(x => phases[x.Name]).ToArray())
+        {
+            Throttling = throttling.Result(),
         };
     }
 
-    /// <summary>Number of timed runs of T_1, and of T_s when the scalability measurement made none.</summary>
-    internal const int IsolatedRuns = 2;
-
     /// <summary>
-    /// Isolated T_s and T_1 per program for the multiprogram decomposition, once per experiment and only when a scheme
-    /// reported per-program accounting: T_1 is the mean of <see cref="IsolatedRuns"/> parallel runs on a 1-worker
-    /// <see cref="WorkStealingTaskScheduler"/> (pinned to the first processor where possible); T_s is the scalability
-    /// measurement's sequential run when one was made (partitioned schemes need it), else the mean of <see cref="IsolatedRuns"/> runs.
-    /// Cost on the default job (medium, three programs): about 7 s of its ≈ 2 min.
-    /// The programs' inputs were made when they were built, before any timing. The JIT is warm from the C^SP runs.
+    /// T_1 per program for the multiprogram decomposition, only when a scheme reported per-program accounting:
+    /// <see cref="CyclicSettings.OneWorkerRuns"/> parallel runs on a 1-worker <see cref="WorkStealingTaskScheduler"/>
+    /// (pinned to the first processor where possible); and T_s, when no scheme needed the sequential runs for its
+    /// scalability, the same way as those. The programs' inputs were made before any timing; the JIT is warm from the
+    /// C^SP runs.
     /// </summary>
-    private async Task<IsolatedTimes?[]> MeasureIsolatedTimesAsync(CyclicPlan plan, double?[] sequentialSeconds, long started, CancellationToken cancellationToken)
+    private async Task MeasureIsolatedTimesAsync(CyclicPlan plan, string tag, int invocation, IReadOnlyList<double>[] sequentialWarmup,
+        IReadOnlyList<double>[] sequential, IReadOnlyList<double>[] oneWorker, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
-        var result = new IsolatedTimes?[plan.Programs.Count];
         long t0 = _clock.GetTimestamp();
-        _progress.Phase("T_s, T_1 (factored speedups)", plan.Programs.Count);
+        _progress.Phase($"{tag} T_s, T_1 (factored speedups)", plan.Programs.Count);
         for (int i = 0; i < plan.Programs.Count; i++)
         {
             IWorkloadProgram program = plan.Programs[i];
-            var ts = new List<double>();
-            if (sequentialSeconds[i] is double known)
+            if (sequential[i].Count == 0)
             {
-                ts.Add(known);
-            }
-
-            // Reuse the scalability measurement's run when there is one (it is T_s on the same input): saves a run.
-            while (ts.Count < (sequentialSeconds[i] is null ? IsolatedRuns : 1))
-            {
-                CollectGarbage();
-                long t = _clock.GetTimestamp();
-                Guard(program.Name, "its sequential baseline (T_s)", 0, program.RunSequential);
-                ts.Add(Seconds(_clock.GetTimestamp() - t));
+                (sequentialWarmup[i], sequential[i]) = MeasureSequential(program, invocation, s.SequentialRuns, throttling, "ts");
             }
 
             CollectGarbage();
-            using WorkStealingTaskScheduler one = WorkStealingTaskScheduler.CreatePinned([s.Processors[0]], bestEffort: true);
-            var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(one, ct));
-            IReadOnlyList<double> t1;
+            using var one = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+            {
+                Processors = [s.Processors[0]],
+                BestEffortPinning = true,
+                Budget = s.Budget,
+                CompensateBlocking = false, // T_1: exactly one worker
+            });
+            var t1Throttling = new List<ThrottlingSample?>();
+            var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             try
             {
-                t1 = await CyclicProtocol.RunIsolatedAsync(phaseProgram, IsolatedRuns, _clock, s.RunTimeout, cancellationToken);
+                oneWorker[i] = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.OneWorkerRuns, _clock, s.RunTimeout, cancellationToken);
             }
             catch (ProgramRunException e)
             {
                 throw new ProgramRunException(e.Program, $"{e.Message} (T_1 on one worker)", e.InnerException);
             }
 
-            Guard(program.Name, "the check of its result on one worker", 0, program.Verify);
-            result[i] = new IsolatedTimes(ts.Average(), t1.Average(), null);
-            Log(started, $"t1   {program.Name,-16} T_s {ts.Average():0.000} s, T_1 {t1.Average():0.000} s ({ts.Count} + {IsolatedRuns} runs)");
+            Guard(program.Name, "the check of its result on one worker", invocation, program.Verify);
+            throttling.Alone(program.Name, "t1", invocation, t1Throttling);
+            Log(started, $"{tag} t1   {program.Name,-16} T_s {sequential[i].Average():0.000} s, T_1 {oneWorker[i].Average():0.000} s ({sequential[i].Count} + {oneWorker[i].Count} runs)");
         }
 
-        Log(started, $"isolated T_s / T_1 for the factored speedups took {Seconds(_clock.GetTimestamp() - t0):0.0} s");
-        return result;
+        Log(started, $"{tag} isolated T_s / T_1 for the factored speedups took {Seconds(_clock.GetTimestamp() - t0):0.0} s");
+    }
+
+    /// <summary>
+    /// One warm-up run, then <paramref name="runs"/> timed runs of the sequential baseline, with the throttling of the
+    /// timed ones recorded as <paramref name="measure"/>.
+    /// </summary>
+    private (IReadOnlyList<double> Warmup, IReadOnlyList<double> Runs) MeasureSequential(IWorkloadProgram program, int invocation, int runs,
+        ThrottlingRecorder throttling, string measure)
+    {
+        var all = new List<double>();
+        var samples = new List<ThrottlingSample?>();
+        for (int k = 0; k <= runs; k++)
+        {
+            CollectGarbage();
+            var window = throttling.Open();
+            long t0 = _clock.GetTimestamp();
+            Guard(program.Name, "its sequential baseline", invocation, program.RunSequential);
+            all.Add(Seconds(_clock.GetTimestamp() - t0));
+            ThrottlingSample? sample = window.Close();
+            if (k > 0)
+            {
+                samples.Add(sample);
+            }
+        }
+
+        throttling.Alone(program.Name, measure, invocation, samples);
+        return (all.Take(1).ToArray(), all.Skip(1).ToArray());
     }
 
     private void MarkStop(long[] firstStop) => Interlocked.CompareExchange(ref firstStop[0], Math.Max(1, _clock.GetTimestamp()), 0);
 
-    private async Task<IReadOnlyList<double>> MeasureAloneAsync(CyclicPlan plan, int i, int r, long started, CancellationToken cancellationToken)
+    private async Task<(IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)> MeasureAloneAsync(
+        CyclicPlan plan, int i, string tag, int invocation, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
-        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors);
+        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors, s.Budget);
         using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
-        var phaseProgram = new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct));
-        _progress.Phase($"rep {r + 1}/{s.Repeat} C^SP {program.Name}", s.WarmupRuns + s.SpRuns);
-        Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.WarmupRuns} warm-up + {s.SpRuns} runs alone on {plan.SpScheme.Name} ...");
+        // Every run's throttling is read; those of the counted window are kept (the warm-up's are not C^SP's).
+        var runThrottling = new List<ThrottlingSample?>();
+        var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct)), runThrottling);
+        _progress.Phase($"{tag} C^SP {program.Name}", s.WarmupRuns + s.SpRuns);
+        Log(started, $"{tag} sp {program.Name,-16} at least {s.WarmupRuns} warm-up, then until {s.SpRuns} runs have CV ≤ {s.SteadyCv:0.#%} (at most {s.MaxWarmupRuns} more), alone on {plan.SpScheme.Name} ...");
         try
         {
-            if (s.WarmupRuns > 0)
+            var runs = new List<double>();
+            SteadyState.Decision decision;
+            do
             {
-                await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.WarmupRuns, _clock, s.RunTimeout, cancellationToken);
+                IReadOnlyList<double> one = await CyclicProtocol.RunIsolatedAsync(phaseProgram, 1, _clock, s.RunTimeout, cancellationToken);
+                runs.Add(one[0]);
+                _progress.Advance(runs.Count, Stamp(started, $"{tag} sp {program.Name}: run {runs.Count} {one[0]:0.000} s"));
+                decision = SteadyState.Decide(runs, s.WarmupRuns, s.SpRuns, s.SteadyCv, s.MaxWarmupRuns);
             }
+            while (decision == SteadyState.Decision.Continue);
 
-            IReadOnlyList<double> runs = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.SpRuns, _clock, s.RunTimeout, cancellationToken);
-            Guard(program.Name, "the check of its result", r, program.Verify);
-            Log(started, $"rep {r + 1}/{s.Repeat} sp {program.Name,-16} {s.SpRuns} runs on {plan.SpScheme.Name}: mean {runs.Average():0.000} s (min {runs.Min():0.000}, max {runs.Max():0.000})");
-            return runs;
+            Guard(program.Name, "the check of its result", invocation, program.Verify);
+            throttling.Alone(program.Name, "csp", invocation, runThrottling.Skip(runThrottling.Count - s.SpRuns).ToArray());
+            double[] window = runs.Skip(runs.Count - s.SpRuns).ToArray();
+            double? cv = SteadyState.WindowCv(runs, s.SpRuns);
+            bool steady = decision == SteadyState.Decision.Steady;
+            Log(started, $"{tag} sp {program.Name,-16} {s.SpRuns} runs on {plan.SpScheme.Name} after {runs.Count - s.SpRuns} warm-up: mean {window.Average():0.000} s (min {window.Min():0.000}, max {window.Max():0.000}, CV {cv:0.0%}{(steady ? string.Empty : ", NOT steady: warm-up cap reached")})");
+            return (runs.Take(runs.Count - s.SpRuns).ToArray(), window, steady, cv);
         }
         catch (ProgramRunException e)
         {
             throw new ProgramRunException(e.Program,
-                string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', repetition {r + 1})"),
+                string.Create(CultureInfo.InvariantCulture, $"{e.Message} (single-program mode on '{plan.SpScheme.Name}', invocation {invocation})"),
                 e.InnerException);
         }
     }
@@ -290,7 +352,7 @@ public sealed class CyclicExperiment
         GC.Collect();
     }
 
-    private static void Guard(string program, string what, int r, Action action)
+    private static void Guard(string program, string what, int invocation, Action action)
     {
         try
         {
@@ -299,19 +361,23 @@ public sealed class CyclicExperiment
         catch (Exception e) when (e is not OperationCanceledException)
         {
             throw new ProgramRunException(program,
-                string.Create(CultureInfo.InvariantCulture, $"Program '{program}' failed {what} (repetition {r + 1}): {e.GetType().Name}: {e.Message}"), e);
+                string.Create(CultureInfo.InvariantCulture, $"Program '{program}' failed {what} (invocation {invocation}): {e.GetType().Name}: {e.Message}"), e);
         }
     }
 
-    private static IEnumerable<SchemeDescriptor> Order(IReadOnlyList<SchemeDescriptor> schemes, CyclicSettings s, int r)
+    /// <summary>
+    /// The order the schemes run in during invocation <paramref name="invocation"/>: shuffled by a generator seeded from
+    /// the plan's seed and the invocation's number (the same in every process, unlike <see cref="HashCode"/>), so an
+    /// invocation can be rerun exactly and no scheme always runs first or right after C^SP.
+    /// </summary>
+    internal static IReadOnlyList<SchemeDescriptor> Order(IReadOnlyList<SchemeDescriptor> schemes, CyclicSettings s, int invocation)
     {
-        if (!s.ShuffleSchemes)
+        var order = schemes.ToArray();
+        if (s.ShuffleSchemes)
         {
-            return schemes;
+            new Random(unchecked((s.Seed * 1_000_003) + invocation)).Shuffle(order);
         }
 
-        var order = schemes.ToArray();
-        new Random(HashCode.Combine(s.Seed, r)).Shuffle(order);
         return order;
     }
 
@@ -343,7 +409,14 @@ public sealed class CyclicExperiment
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(s.Duration, TimeSpan.Zero, "Duration");
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.SpRuns, "SpRuns");
         ArgumentOutOfRangeException.ThrowIfNegative(s.WarmupRuns, "WarmupRuns");
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.Repeat, "Repeat");
+        ArgumentOutOfRangeException.ThrowIfNegative(s.MaxWarmupRuns, "MaxWarmupRuns");
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.SequentialRuns, "SequentialRuns");
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.OneWorkerRuns, "OneWorkerRuns");
+        if (!(s.SteadyCv > 0))
+        {
+            throw new ArgumentOutOfRangeException("SteadyCv", s.SteadyCv, "The CV threshold must be positive.");
+        }
+
         if (s.Processors.Count == 0)
         {
             throw new ArgumentException("At least one processor is needed.", nameof(plan));
@@ -359,7 +432,7 @@ public sealed class CyclicExperiment
     /// Why a program recorded no run, when its partitioned pool starved it: a program that holds no core at the end and
     /// held less than 5 % of one core over the phase (it may have held one for a moment while the programs were being
     /// registered: the first one holds every worker until the next arrives). Null otherwise (the statistics are the
-    /// last repetition's).
+    /// last invocation's).
     /// </summary>
     internal static string? NoRunWarning(IReadOnlyList<SchedulerStats>? stats, string program, int index, double limitSeconds) =>
         stats is not null && index < stats.Count && stats[index] is { PoolId: not null, Workers: 0, CoreSeconds: double held } && held < 0.05 * limitSeconds
@@ -368,57 +441,4 @@ public sealed class CyclicExperiment
             : null;
 
     private double Seconds(long ticks) => (double)ticks / _clock.TimestampFrequency;
-
-    /// <summary>
-    /// One scheme's per-program core-seconds and idle seconds summed over its repetitions' statistics windows, and the
-    /// windows' total length, so P = Σ core / Σ window is the mean cores held over every repetition (the runs pooled in
-    /// C^MP). A program whose scheduler reported no core-time in any repetition has none (null).
-    /// </summary>
-    private sealed class AccountingTotals(int programs)
-    {
-        private readonly double?[] _core = new double?[programs];
-        private readonly double?[] _idle = new double?[programs];
-        private readonly bool[] _idleMissing = new bool[programs];
-        private readonly List<SchedulerStats> _last = [];
-        private bool _missing;
-
-        public double WindowSeconds { get; private set; }
-
-        public bool HasAccounting => !_missing && _core.Any(c => c is not null);
-
-        public static void Add(Dictionary<string, AccountingTotals> all, string scheme, IReadOnlyList<SchedulerStats> stats, double windowSeconds)
-        {
-            if (!all.TryGetValue(scheme, out AccountingTotals? t))
-            {
-                all[scheme] = t = new AccountingTotals(stats.Count);
-            }
-
-            t.WindowSeconds += windowSeconds;
-            t._last.Clear();
-            t._last.AddRange(stats);
-            for (int i = 0; i < stats.Count; i++)
-            {
-                if (stats[i].CoreSeconds is not double core)
-                {
-                    t._missing = true;
-                    continue;
-                }
-
-                t._core[i] = (t._core[i] ?? 0) + core;
-                if (stats[i].IdleSeconds is double idle)
-                {
-                    t._idle[i] = (t._idle[i] ?? 0) + idle;
-                }
-                else
-                {
-                    t._idleMissing[i] = true;
-                }
-            }
-        }
-
-        /// <summary>The last snapshot with core and idle seconds replaced by the totals (null throughout if a repetition lacked them).</summary>
-        public IReadOnlyList<SchedulerStats> Stats() => _last
-            .Select((s, i) => s with { CoreSeconds = _missing ? null : _core[i], IdleSeconds = _missing || _idleMissing[i] ? null : _idle[i] })
-            .ToArray();
-    }
 }

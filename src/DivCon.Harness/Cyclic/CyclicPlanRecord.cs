@@ -1,6 +1,18 @@
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>The configuration of a test as recorded in its results (names and numbers only).</summary>
+/// <param name="Kind"><c>cyclic</c> or <c>symmetric</c>.</param>
+/// <param name="Programs">The workload.</param>
+/// <param name="Schemes">The schemes compared, in report order.</param>
+/// <param name="SpScheme">The scheme that measured C^SP.</param>
+/// <param name="Size">The problem size.</param>
+/// <param name="DurationSeconds">Each multiprogram phase's time limit.</param>
+/// <param name="SpRuns">The C^SP window: runs per program per invocation.</param>
+/// <param name="WarmupRuns">Runs per program before the window may start.</param>
+/// <param name="Repeat">Independent invocations (processes) in the result.</param>
+/// <param name="Processors">The processors the schemes used.</param>
+/// <param name="Seed">The inputs' seed (and, with each invocation's number, the scheme order).</param>
+/// <param name="ShuffleSchemes">Whether each invocation ran the schemes in its own order.</param>
 public sealed record CyclicPlanRecord(
     string Kind,
     IReadOnlyList<string> Programs,
@@ -15,12 +27,37 @@ public sealed record CyclicPlanRecord(
     int Seed,
     bool ShuffleSchemes)
 {
-    /// <summary>The record of <paramref name="plan"/>.</summary>
-    public static CyclicPlanRecord From(CyclicPlan plan)
+    /// <summary>The most warm-up runs beyond <see cref="WarmupRuns"/> spent waiting for a steady C^SP window.</summary>
+    public int MaxWarmupRuns { get; init; } = CyclicSettings.DefaultMaxWarmupRuns;
+
+    /// <summary>The coefficient of variation a C^SP window must not exceed to be steady.</summary>
+    public double SteadyCv { get; init; } = CyclicSettings.DefaultSteadyCv;
+
+    /// <summary>Timed runs of each sequential baseline per invocation (when measured).</summary>
+    public int SequentialRuns { get; init; } = CyclicSettings.DefaultSequentialRuns;
+
+    /// <summary>Runs on one worker (T_1) per program per invocation (when measured).</summary>
+    public int OneWorkerRuns { get; init; } = CyclicSettings.DefaultOneWorkerRuns;
+
+    /// <summary>
+    /// How the invocation count was chosen: null for a fixed <c>--repeat N</c>; the relative difference of
+    /// <c>--repeat auto --detect</c> otherwise (see <see cref="CyclicResult.Sizing"/>).
+    /// </summary>
+    public double? Detect { get; init; }
+
+    /// <summary>The record of <paramref name="plan"/> run as <paramref name="repeat"/> invocations.</summary>
+    public static CyclicPlanRecord From(CyclicPlan plan, int repeat, double? detect = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         CyclicSettings s = plan.Settings;
         return new CyclicPlanRecord(plan.Kind, plan.Programs.Select(p => p.Name).ToArray(), plan.Schemes.Select(x => x.Name).ToArray(),
-            plan.SpScheme.Name, plan.Size, s.Duration.TotalSeconds, s.SpRuns, s.WarmupRuns, s.Repeat, s.Processors, s.Seed, s.ShuffleSchemes);
+            plan.SpScheme.Name, plan.Size, s.Duration.TotalSeconds, s.SpRuns, s.WarmupRuns, repeat, s.Processors, s.Seed, s.ShuffleSchemes)
+        {
+            MaxWarmupRuns = s.MaxWarmupRuns,
+            SteadyCv = s.SteadyCv,
+            SequentialRuns = s.SequentialRuns,
+            OneWorkerRuns = s.OneWorkerRuns,
+            Detect = detect,
+        };
     }
 }

@@ -2,13 +2,13 @@ using DivCon.Metrics.Statistics;
 
 namespace DivCon.Harness.Cyclic;
 
-/// <summary>What was measured of one program alone.</summary>
+/// <summary>What was measured of one program alone, summarized over the invocations (the raw runs are in <see cref="CyclicResult.Invocations"/>).</summary>
 /// <param name="Program">The program's name.</param>
-/// <param name="SpSeconds">Every C^SP run, all repetitions.</param>
-/// <param name="SequentialSeconds">One run of the sequential baseline, when a scheme needed the scalability; else null.</param>
-/// <param name="Scalability">T_seq / mean C^SP (first repetition), when measured; else null.</param>
-public sealed record ProgramBaseline(string Program, IReadOnlyList<double> SpSeconds, double? SequentialSeconds, double? Scalability)
-{
-    /// <summary>C^SP: the summary of <see cref="SpSeconds"/>.</summary>
-    public Estimate Csp => Descriptive.Summarize(SpSeconds.ToArray());
-}
+/// <param name="Csp">
+/// C^SP, seconds: over the per-invocation means (n = invocations) when there are two or more, else over the one
+/// invocation's runs.
+/// </param>
+/// <param name="SequentialSeconds">Mean of every timed run of the sequential baseline, when measured; else null.</param>
+/// <param name="Scalability">Mean over the invocations of each invocation's T_seq / mean C^SP, when measured; else null.</param>
+/// <param name="NotSteady">Invocations whose C^SP window did not reach the CV threshold before the warm-up cap.</param>
+public sealed record ProgramBaseline(string Program, Estimate Csp, double? SequentialSeconds, double? Scalability, int NotSteady);

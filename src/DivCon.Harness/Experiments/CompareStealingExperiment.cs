@@ -29,10 +29,11 @@ public static class CompareStealingExperiment
     /// <param name="describe">Note, cache groups and stealing-groups text recorded with the result.</param>
     /// <param name="progress">Where the run says how far it is.</param>
     /// <param name="cancellationToken">Stops between runs.</param>
+    /// <param name="budget">The CPU budget the factory's schedulers are sized against, recorded with the result; null: detected at the end.</param>
     public static async Task<CompareStealingResult> RunAsync(
         IReadOnlyList<ProgramEntry> programs, WorkloadSize size, int replications, int workers,
         Func<StealingScope, int, WorkStealingTaskScheduler> factory, (string Note, int CacheGroups, string Groups) describe,
-        IRunProgress progress, CancellationToken cancellationToken)
+        IRunProgress progress, CancellationToken cancellationToken, CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(factory);
@@ -63,7 +64,7 @@ public static class CompareStealingExperiment
         {
             StartedUtc = started,
             ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(),
+            Machine = MachineInfo.Capture(budget),
         };
     }
 

@@ -1,4 +1,6 @@
+using System.Text.Json.Serialization;
 using DivCon.Harness.Programs;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Experiments;
 
@@ -23,6 +25,13 @@ public sealed record ExperimentSettings(
     int Seed,
     TimeSpan RunTimeout)
 {
+    /// <summary>
+    /// The CPU budget the experiment's schedulers are sized against, one reading for the whole experiment (recorded in
+    /// the result's machine record, not here); null: detected by each scheduler and by the result.
+    /// </summary>
+    [JsonIgnore]
+    public CpuBudget? Budget { get; init; }
+
     /// <summary>Every problem with these settings, one sentence each; empty when valid.</summary>
     public IReadOnlyList<string> Validate()
     {

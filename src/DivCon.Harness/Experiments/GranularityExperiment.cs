@@ -33,7 +33,7 @@ public static class GranularityExperiment
         DateTimeOffset started = DateTimeOffset.UtcNow;
         long start = Stopwatch.GetTimestamp();
         var results = new List<GranularityProgramResult>();
-        using var scheduler = WorkStealingTaskScheduler.CreatePinned(settings.Processors, bestEffort: true);
+        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
         foreach (string name in settings.Programs)
         {
             ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
@@ -66,7 +66,7 @@ public static class GranularityExperiment
         {
             StartedUtc = started,
             ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(),
+            Machine = MachineInfo.Capture(settings.Budget),
         };
     }
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Experiments;
 
@@ -16,6 +17,15 @@ internal static class IsolatedTiming
     public static ISkeletonProgram Create(ProgramCatalog programs, string name, ExperimentSettings settings) =>
         programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
         ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(name));
+
+    /// <summary>A work-stealing scheduler with one worker pinned to each of <paramref name="processors"/> (best effort), sized against the settings' budget.</summary>
+    public static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, ExperimentSettings settings) => new(new WorkStealingSchedulerOptions
+    {
+        Processors = ThreadAffinity.ValidateProcessors(processors, nameof(processors)),
+        BestEffortPinning = true,
+        Budget = settings.Budget,
+        CompensateBlocking = false, // a measurement: exactly these workers, never a compensating one
+    });
 
     public static double[] Sequential(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken)
     {

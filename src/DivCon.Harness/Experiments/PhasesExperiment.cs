@@ -30,7 +30,7 @@ public static class PhasesExperiment
         DateTimeOffset started = DateTimeOffset.UtcNow;
         long start = Stopwatch.GetTimestamp();
         var results = new List<PhaseProgramResult>();
-        using var scheduler = WorkStealingTaskScheduler.CreatePinned(settings.Processors, bestEffort: true);
+        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
         foreach (string name in settings.Programs)
         {
             ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
@@ -64,7 +64,7 @@ public static class PhasesExperiment
         {
             StartedUtc = started,
             ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(),
+            Machine = MachineInfo.Capture(settings.Budget),
         };
     }
 }

@@ -1,11 +1,14 @@
+using DivCon.Metrics.Throttling;
+
 namespace DivCon.Harness.Factored;
 
 /// <summary>
 /// Measures one program in isolation for factored speedups: after <see cref="IFactoredProgram.Prepare"/> (input made
 /// before any timing) and the warm-up runs, each repetition times T_s, T_elision and one parallel run per worker count
 /// in turn — interleaved, so that a slow period of a shared machine spreads over every quantity instead of biasing
-/// one — and checks the first result of each kind with <see cref="IFactoredProgram.Verify"/> (not timed). Then
-/// <see cref="FactoredAnalysis.Analyze"/> turns the means into the curves.
+/// one — and checks the first result of each kind with <see cref="IFactoredProgram.Verify"/> (not timed). Each timed
+/// run's cgroup throttling (from the source) is kept beside its time. Then <see cref="FactoredAnalysis.Analyze"/> turns
+/// the means into the curves.
 /// </summary>
 public static class FactoredMeasurement
 {
@@ -42,13 +45,17 @@ public static class FactoredMeasurement
 
         var sequential = new List<double>();
         var elision = new List<double>();
+        var sequentialThrottling = new List<ThrottlingSample?>();
+        var elisionThrottling = new List<ThrottlingSample?>();
         var parallel = workerCounts.ToDictionary(p => p, _ => new List<ParallelRunSample>());
         for (int run = 0; run < settings.Runs; run++)
         {
             sequential.Add(source.MeasureSequential(program, cancellationToken));
+            sequentialThrottling.Add(source.LastThrottling);
             if (program.HasElision)
             {
                 elision.Add(source.MeasureElision(program, cancellationToken));
+                elisionThrottling.Add(source.LastThrottling);
                 if (run == 0)
                 {
                     program.Verify();
@@ -69,7 +76,12 @@ public static class FactoredMeasurement
         }
 
         var samples = new FactoredSamples(sequential, elision,
-            parallel.ToDictionary(kv => kv.Key, kv => (IReadOnlyList<ParallelRunSample>)kv.Value));
+            parallel.ToDictionary(kv => kv.Key, kv => (IReadOnlyList<ParallelRunSample>)kv.Value))
+        {
+            // Null when no run was measured (no cgroup here, or a source that does not read it), so files stay as before.
+            SequentialThrottling = sequentialThrottling.Any(t => t is not null) ? sequentialThrottling : null,
+            ElisionThrottling = elisionThrottling.Any(t => t is not null) ? elisionThrottling : null,
+        };
         return FactoredAnalysis.Analyze(program.Name, samples);
     }
 }

@@ -108,14 +108,21 @@ public sealed record FactoredStealing
             .ToArray();
     }
 
-    /// <summary>The options of a <paramref name="workers"/>-worker scheduler with this stealing.</summary>
-    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology)
+    /// <summary>
+    /// The options of a <paramref name="workers"/>-worker scheduler with this stealing, sized against
+    /// <paramref name="budget"/> (the experiment's one reading; detected by the scheduler when null).
+    /// </summary>
+    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology, CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(topology);
         IReadOnlyList<IReadOnlyList<int>>? groups = GroupsFor(workers);
         return new WorkStealingSchedulerOptions
         {
             WorkerCount = workers,
+            Budget = budget,
+            // A measurement at P workers: a compensating worker (a long task, or a throttled one, looks stuck) would
+            // make it P + 1.
+            CompensateBlocking = false,
             ThreadName = threadName,
             StealingScope = Scope,
             StealingGroups = groups,

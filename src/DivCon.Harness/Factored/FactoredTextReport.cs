@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
+using DivCon.Metrics.Throttling;
 
 namespace DivCon.Harness.Factored;
 
@@ -14,10 +15,17 @@ public static class FactoredTextReport
         ArgumentNullException.ThrowIfNull(result);
         var b = new StringBuilder();
         b.AppendLine(CultureInfo.InvariantCulture, $"Factored speedups (size {result.Size}, {result.Settings.Runs} runs per point, means; seconds)");
+        b.AppendLine("F_P is the leftover P·T_P − I_P − T_1 (− Θ_P + Θ_1 where throttled): the identity holds by construction, and F_P carries "
+            + "every error of T_P, I_P and T_1 (a negative F_P is such a bias, not less work). [ ] = 99 % bootstrap interval over the rounds.");
         if (result.Stealing is { } stealing)
         {
             string machine = stealing.DetectedCacheGroups is int g ? $" (this machine: {g} last-level cache group(s))" : string.Empty;
             b.AppendLine(CultureInfo.InvariantCulture, $"Stealing: {stealing.Scope}, groups {stealing.Groups}{machine}");
+        }
+
+        foreach (string line in ThrottlingHeader(result))
+        {
+            b.AppendLine(line);
         }
 
         foreach (FactoredProgramResult program in result.Programs)
@@ -30,12 +38,32 @@ public static class FactoredTextReport
                 b.AppendLine(CultureInfo.InvariantCulture, $"  ({settings})");
             }
 
+            string baselines = string.Join("; ", new[] { ("T_s", program.Samples.SequentialThrottling), ("T_elision", program.Samples.ElisionThrottling) }
+                .Where(x => ThrottlingSummary.Of(x.Item2) is { WasThrottled: true })
+                .Select(x => $"{x.Item1} {Throttled(ThrottlingSummary.Of(x.Item2)!)}"));
+            if (baselines.Length > 0)
+            {
+                b.AppendLine(CultureInfo.InvariantCulture, $"  throttled by the CPU quota: {baselines}");
+            }
+
             b.AppendLine("   P      T_P      I_P      W_P      F_P | linear maximal idle-sp infl-sp  actual elision");
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
+                string throttled = p.Throttling is { WasThrottled: true } t ? "  throttled: " + Throttled(t) : string.Empty;
                 b.AppendLine(CultureInfo.InvariantCulture,
-                    $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}");
+                    $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}{throttled}");
+            }
+
+            if (program.Points.Any(p => p.Ci99 is not null))
+            {
+                b.AppendLine(CultureInfo.InvariantCulture, $"   P  99 % intervals over {program.Points.First(p => p.Ci99 is not null).Ci99!.Rounds} rounds");
+                foreach (FactoredPoint p in program.Points)
+                {
+                    FactoredIntervals? ci = p.Ci99;
+                    b.AppendLine(CultureInfo.InvariantCulture,
+                        $"{p.P,4:0.##}  F_P {I(p.Fp, ci?.Fp, "0.000")}  maximal {I(p.Speedups.Maximal, ci?.Maximal)}  idle-sp {I(p.Speedups.IdleSpecific, ci?.IdleSpecific)}  infl-sp {I(p.Speedups.InflationSpecific, ci?.InflationSpecific)}  actual {I(p.Speedups.Actual, ci?.Actual)}");
+                }
             }
 
             if (program.Points.Any(p => p.Steals is not null))
@@ -54,26 +82,71 @@ public static class FactoredTextReport
         return b.ToString();
     }
 
+    /// <summary>
+    /// What the table says about throttling before the programs: the CPU budget of the run, whether the counters could
+    /// be read, and, where they were, how throttled time enters the decomposition.
+    /// </summary>
+    public static IReadOnlyList<string> ThrottlingHeader(FactoredResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var lines = new List<string>();
+        if (result.Machine?.Budget is { } budget)
+        {
+            lines.Add($"CPU budget: {budget}");
+        }
+
+        bool measured = result.Programs.Any(p => p.Points.Any(x => x.Throttling is not null) || p.Samples.SequentialThrottling is not null);
+        if (!measured)
+        {
+            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
+            return lines;
+        }
+
+        bool throttled = result.Programs.Any(p => p.Points.Any(x => x.Throttling is { WasThrottled: true })
+            || ThrottlingSummary.Of(p.Samples.SequentialThrottling) is { WasThrottled: true }
+            || ThrottlingSummary.Of(p.Samples.ElisionThrottling) is { WasThrottled: true });
+        lines.Add(throttled
+            ? "CPU throttling: some runs were throttled by the CPU quota (marked below): their times include time the kernel held the workers back."
+            : "CPU throttling: no run was throttled (cgroup cpu.stat read around every run).");
+        lines.Add("F_P excludes throttled time: Θ_P (throttled core-seconds per run, cpu.stat) is its own term, subtracted from the leftover: "
+            + "W_P = P·T_P − I_P − Θ_P, F_P = W_P − (T_1 − Θ_1).");
+        return lines;
+    }
+
     /// <summary>The CSV: one row per program and P.</summary>
     public static CsvTable Csv(FactoredResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
         var csv = new CsvTable("program", "p", "ts", "t1", "telision", "tp", "ip", "wp", "fp", "linear", "maximal", "idleSpecific",
-            "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting");
+            "inflationSpecific", "actual", "elision", "steals", "localSteals", "remoteSteals", "schedulingOverhead", "waiting",
+            "fp_ci99_lo", "fp_ci99_hi", "maximal_ci99_lo", "maximal_ci99_hi", "idleSpecific_ci99_lo", "idleSpecific_ci99_hi",
+            "inflationSpecific_ci99_lo", "inflationSpecific_ci99_hi", "actual_ci99_lo", "actual_ci99_hi", "elision_ci99_lo", "elision_ci99_hi",
+            "throttledRuns", "throttledSeconds", "throttledPeriods");
         foreach (FactoredProgramResult program in result.Programs)
         {
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
                 RunStealStatistics? t = p.Steals;
+                ThrottlingSummary? q = p.Throttling;
+                FactoredIntervals? ci = p.Ci99;
                 csv.Row(program.Program, p.P, program.Ts, program.T1, program.Telision, p.Tp, p.Ip, p.Wp, p.Fp,
                     s.Linear, s.Maximal, s.IdleSpecific, s.InflationSpecific, s.Actual, s.Elision,
-                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds);
+                    t?.Steals, t?.LocalSteals, t?.RemoteSteals, t?.SchedulingOverheadSeconds, t?.WaitingSeconds,
+                    ci?.Fp?.Lower, ci?.Fp?.Upper, ci?.Maximal?.Lower, ci?.Maximal?.Upper, ci?.IdleSpecific?.Lower, ci?.IdleSpecific?.Upper,
+                    ci?.InflationSpecific?.Lower, ci?.InflationSpecific?.Upper, ci?.Actual?.Lower, ci?.Actual?.Upper, ci?.Elision?.Lower, ci?.Elision?.Upper,
+                    q?.ThrottledRuns, q?.MeanThrottledSeconds, q?.MeanThrottledPeriods);
             }
         }
 
         return csv;
     }
+
+    private static string I(double value, DivCon.Metrics.Statistics.ConfidenceInterval? ci, string format = "0.00") =>
+        ci is { } c ? $"{N(value, format)} [{N(c.Lower, format)}, {N(c.Upper, format)}]" : N(value, format);
+    // E.g. "2 of 3 runs, Θ 0.512 s, 12.3 of 40.0 periods per run".
+    private static string Throttled(ThrottlingSummary t) => string.Create(CultureInfo.InvariantCulture,
+        $"{t.ThrottledRuns} of {t.Runs} runs, Θ {t.MeanThrottledSeconds:0.000} s, {t.MeanThrottledPeriods:0.#} of {t.MeanPeriods:0.#} periods per run");
 
     private static string N(double? value, string format = "0.000") =>
         value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";

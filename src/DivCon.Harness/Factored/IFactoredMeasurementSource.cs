@@ -1,3 +1,5 @@
+using DivCon.Metrics.Throttling;
+
 namespace DivCon.Harness.Factored;
 
 /// <summary>
@@ -15,4 +17,10 @@ public interface IFactoredMeasurementSource
 
     /// <summary>Times one run of the sequential elision; seconds.</summary>
     double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The cgroup throttling during the last <see cref="MeasureSequential"/> or <see cref="MeasureElision"/> run (a
+    /// parallel run carries its own in <see cref="ParallelRunSample.Throttling"/>); null when not measured.
+    /// </summary>
+    ThrottlingSample? LastThrottling => null;
 }

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using DivCon.Harness.Throttling;
+using DivCon.Metrics.Throttling;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Factored;
@@ -8,7 +10,10 @@ namespace DivCon.Harness.Factored;
 /// <see cref="WorkStealingTaskScheduler"/> with the requested number of unpinned workers (one scheduler per worker
 /// count, made on first use and reused, so thread start-up is never timed), stealing as <see cref="Stealing"/> says;
 /// I_P from the scheduler's idle counters, and each run's steal counts and overhead/waiting split with it.
-/// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next.
+/// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next. Around each timed
+/// run (inside the GC, at the stopwatch) the cgroup's throttling counters are read (<see cref="ThrottlingWindow"/>), so
+/// time lost to a CPU quota is reported apart from the program's (<see cref="ParallelRunSample.Throttling"/>,
+/// <see cref="LastThrottling"/>).
 /// </summary>
 /// <remarks>
 /// I_P: the statistics window opens (<see cref="WorkStealingTaskScheduler.ResetStatistics"/>) just before the run
@@ -21,22 +26,34 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
 {
     private readonly Dictionary<int, WorkStealingTaskScheduler> _schedulers = [];
     private readonly TimeSpan _runTimeout;
+    private readonly Func<CpuThrottling?> _readThrottling;
     private CpuTopology? _topology;
     private bool _disposed;
 
     /// <summary>
     /// Creates the source; a run longer than <paramref name="runTimeout"/> (default 10 minutes) fails the measurement.
-    /// The schedulers steal as <paramref name="stealing"/> says (default <see cref="FactoredStealing.Default"/>).
+    /// The schedulers steal as <paramref name="stealing"/> says (default <see cref="FactoredStealing.Default"/>) and
+    /// are sized against <paramref name="budget"/> (the experiment's one reading; detected here when null), whose
+    /// throttling counters are read around every timed run (<paramref name="readThrottling"/> replaces the reading,
+    /// for tests).
     /// </summary>
-    public SchedulerMeasurementSource(TimeSpan? runTimeout = null, FactoredStealing? stealing = null)
+    public SchedulerMeasurementSource(TimeSpan? runTimeout = null, FactoredStealing? stealing = null, CpuBudget? budget = null, Func<CpuThrottling?>? readThrottling = null)
     {
         _runTimeout = runTimeout ?? TimeSpan.FromMinutes(10);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(_runTimeout, TimeSpan.Zero);
         Stealing = stealing ?? FactoredStealing.Default;
+        Budget = budget ?? CpuBudget.Detect();
+        _readThrottling = readThrottling ?? Budget.ReadThrottling;
     }
 
     /// <summary>How the schedulers steal.</summary>
     public FactoredStealing Stealing { get; }
+
+    /// <summary>The CPU budget every scheduler of this source is sized against.</summary>
+    public CpuBudget Budget { get; }
+
+    /// <inheritdoc/>
+    public ThrottlingSample? LastThrottling { get; private set; }
 
     /// <summary>The statistics window of the last parallel or elision run (for checks of the instrumentation).</summary>
     public SchedulerStatistics? LastStatistics { get; private set; }
@@ -48,9 +65,12 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         ObjectDisposedException.ThrowIf(_disposed, this);
         cancellationToken.ThrowIfCancellationRequested();
         CollectGarbage();
+        var throttling = ThrottlingWindow.Open(_readThrottling);
         long start = Stopwatch.GetTimestamp();
         program.RunSequential();
-        return Stopwatch.GetElapsedTime(start).TotalSeconds;
+        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        LastThrottling = throttling.Close();
+        return seconds;
     }
 
     /// <inheritdoc/>
@@ -65,7 +85,9 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     public double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
-        return Timed(program.Name, 1, s => program.RunElisionAsync(s, cancellationToken), cancellationToken).Seconds;
+        ParallelRunSample run = Timed(program.Name, 1, s => program.RunElisionAsync(s, cancellationToken), cancellationToken);
+        LastThrottling = run.Throttling;
+        return run.Seconds;
     }
 
     /// <summary>Disposes the schedulers (after their remaining tasks).</summary>
@@ -98,12 +120,13 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         cancellationToken.ThrowIfCancellationRequested();
         if (!_schedulers.TryGetValue(workers, out WorkStealingTaskScheduler? scheduler))
         {
-            scheduler = new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect()));
+            scheduler = new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect(), Budget));
             _schedulers.Add(workers, scheduler);
         }
 
         CollectGarbage();
         scheduler.ResetStatistics();
+        var throttling = ThrottlingWindow.Open(_readThrottling);
         long start = Stopwatch.GetTimestamp();
         Task task = run(scheduler);
         bool finished;
@@ -117,6 +140,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         }
 
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        ThrottlingSample? throttled = throttling.Close();
         SchedulerStatistics statistics = scheduler.GetStatistics();
         if (!finished)
         {
@@ -125,7 +149,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
 
         LastStatistics = statistics;
         double idle = RunIdleSeconds(workers, seconds, statistics.Elapsed.TotalSeconds, statistics.IdleTime.TotalSeconds);
-        return new ParallelRunSample(seconds, idle, RunSteals(statistics, idle));
+        return new ParallelRunSample(seconds, idle, RunSteals(statistics, idle), throttled);
     }
 
     /// <summary>

@@ -7,8 +7,12 @@ namespace DivCon.Harness.Plots;
 
 /// <summary>
 /// The figures of a <c>cyclic.json</c> / <c>symmetric.json</c> (thesis Figures 7.6, 7.8–7.15): NTT and NP per program
-/// per scheme with 99 % error bars, and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test). Every bar
-/// is a mean of the result and every error bar its 99 % interval (absent interval → no error bar).
+/// per scheme with 99 % error bars (Fieller), and ANTT and STP per scheme (plus MNTT per scheme for a symmetric test)
+/// with 99 % percentile bootstrap error bars over the invocations. Every bar is a value of the result and every error
+/// bar its interval (absent interval, as with one invocation, → no error bar). With two or more invocations and at most
+/// <see cref="MaxComparisonsPlotted"/> comparisons per metric (use <c>--baseline</c> with many schemes), one figure per
+/// compared metric (<c>comparisons-antt</c>, <c>comparisons-stp</c>) shows each comparison's ratio with its simultaneous
+/// interval, resolved ones apart.
 /// </summary>
 public static class CyclicPlots
 {
@@ -42,7 +46,56 @@ public static class CyclicPlots
             figures.Add(new("mntt", PerScheme(schemes, s => s.Mntt, $"MNTT of the {caption} (lower is better)", "MNTT", workload)));
         }
 
+        foreach (string metric in CyclicAnalysis.ComparedMetrics)
+        {
+            SchemeComparison[] tested = result.Comparisons.Where(c => c.Metric == metric && c.HolmP is not null).ToArray();
+            if (tested.Length > 0 && tested.Length <= MaxComparisonsPlotted)
+            {
+                figures.Add(new($"comparisons-{metric}", Comparisons(tested, metric, result.Invocations.Count)));
+            }
+        }
+
         return figures;
+    }
+
+    /// <summary>
+    /// The most comparisons per metric a figure shows (every pair of up to 6 schemes, or 17 schemes against a baseline);
+    /// more do not fit its labels, and report.md lists them all.
+    /// </summary>
+    public const int MaxComparisonsPlotted = 16;
+
+    /// <summary>
+    /// One bar per comparison: the ratio A / B of the metric with its simultaneous 99 % interval as the error bar, in
+    /// one series for the resolved and one for the rest, and a line at 1 (no difference). The axis stops at 2: a wider
+    /// interval (few invocations) runs off the top rather than flattening every other bar.
+    /// </summary>
+    private static BarChart Comparisons(IReadOnlyList<SchemeComparison> comparisons, string metric, int invocations)
+    {
+        string name = metric.ToUpperInvariant();
+        var chart = new BarChart($"{name} A / B over {invocations} invocations (Holm; simultaneous 99 % intervals)",
+            comparisons.Select(c => $"{c.SchemeA} / {c.SchemeB}").ToArray(), "Comparison", $"{name} ratio");
+        foreach (bool resolved in new[] { true, false })
+        {
+            var values = new double[comparisons.Count];
+            var minus = new double[comparisons.Count];
+            var plus = new double[comparisons.Count];
+            for (int i = 0; i < comparisons.Count; i++)
+            {
+                SchemeComparison c = comparisons[i];
+                (values[i], minus[i], plus[i]) = (c.Resolved == true) == resolved ? MeanAndCi(c.Test.Ratio, c.FamilyCi) : (double.NaN, double.NaN, double.NaN);
+            }
+
+            chart.AddSeries(resolved ? "resolved (Holm p < 0.01)" : "not resolved", values, minus, plus);
+        }
+
+        chart.AddHorizontalLine(1, "no difference");
+        FromZero(chart, 1);
+        if (chart.YAxis.Max > 2)
+        {
+            chart.YAxis.SetLimits(0, 2);
+        }
+
+        return chart;
     }
 
     private static BarChart PerProgram(IReadOnlyList<SchemeResult> schemes, string[] programs, Func<ProgramResult, RatioEstimate?> metric, string title, string yLabel, double reference)
@@ -71,12 +124,12 @@ public static class CyclicPlots
         return chart;
     }
 
-    private static BarChart PerScheme(IReadOnlyList<SchemeResult> schemes, Func<SchemeResult, Estimate?> metric, string title, string yLabel, string group)
+    private static BarChart PerScheme(IReadOnlyList<SchemeResult> schemes, Func<SchemeResult, BootstrapEstimate?> metric, string title, string yLabel, string group)
     {
         var chart = new BarChart(title, [group], "Scheme", yLabel);
         foreach (SchemeResult scheme in schemes)
         {
-            Estimate? e = metric(scheme);
+            BootstrapEstimate? e = metric(scheme);
             var (mean, minus, plus) = MeanAndCi(e?.Mean, e?.Ci99);
             chart.AddSeries(scheme.Scheme, [mean], [minus], [plus]);
         }

@@ -7,7 +7,8 @@ namespace DivCon.Harness.Plots;
 /// <summary>
 /// The figures of a <c>factored.json</c> (issue 7 format; seed 001 Figure 2): per program (<c>factored-{program}</c>),
 /// the linear, maximal, idle-time-specific, inflation-specific, actual and elision speedups vs P, each from the
-/// points' speedups (a missing value leaves a gap; no elision curve without T_elision), on log2 axes.
+/// points' speedups (a missing value leaves a gap; no elision curve without T_elision), with their 99 % bootstrap
+/// intervals over the rounds as error bars, on log2 axes.
 /// </summary>
 public static class FactoredPlots
 {
@@ -47,6 +48,14 @@ public static class FactoredPlots
                 }
 
                 double[] y = program.Points.Select(pt => pt.Speedups.Get(curve) ?? double.NaN).ToArray();
+                // 99 % bootstrap intervals over the rounds as error bars (none for linear, or without rounds).
+                double[]? minus = null, plus = null;
+                if (curve != "linear" && program.Points.Any(pt => pt.Ci99?.Get(curve) is not null))
+                {
+                    minus = program.Points.Select((pt, i) => pt.Ci99?.Get(curve) is { } c ? Math.Max(0, y[i] - c.Lower) : double.NaN).ToArray();
+                    plus = program.Points.Select((pt, i) => pt.Ci99?.Get(curve) is { } c ? Math.Max(0, c.Upper - y[i]) : double.NaN).ToArray();
+                }
+
                 string series = SeriesNames[curve];
                 switch (curve)
                 {
@@ -54,11 +63,11 @@ public static class FactoredPlots
                         plot.AddSeries(series, p, y, MarkerShape.None, LinePattern.Dashed, grey);
                         break;
                     case "elision":
-                        plot.AddSeries(series, p, y, MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4));
+                        plot.AddSeries(series, p, y, MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4), minus, plus);
                         break;
                     default:
                         int index = Array.IndexOf(["maximal", "idleSpecific", "inflationSpecific", "actual"], curve);
-                        plot.AddSeries(series, p, y, (MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index));
+                        plot.AddSeries(series, p, y, (MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index), minus, plus);
                         break;
                 }
             }

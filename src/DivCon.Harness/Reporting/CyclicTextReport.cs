@@ -10,8 +10,9 @@ namespace DivCon.Harness.Reporting;
 
 /// <summary>
 /// The fixed-width table printed at the end of a run, and the Markdown report: per scheme each program's C^SP, C^MP,
-/// runs, NTT ± CI and NP ± CI (± is the half-width of the 99 % interval), then ANTT, MNTT, STP per scheme, then one
-/// significance line per pair of schemes and metric.
+/// runs, NTT and NP with their 99 % intervals, then ANTT, MNTT, STP per scheme with theirs, then the paired
+/// comparisons (resolved ones on the terminal, every one in the report), the blocked ANOVA and what the run could
+/// resolve. n is always a number of invocations (independent processes).
 /// </summary>
 public static class CyclicTextReport
 {
@@ -22,28 +23,29 @@ public static class CyclicTextReport
         var b = new StringBuilder();
         CyclicPlanRecord c = result.Configuration;
         b.Append(CultureInfo.InvariantCulture, $"{Title(c)}\n");
-        b.Append(CultureInfo.InvariantCulture,
-            $"C^SP: {c.SpRuns} runs per program on {c.SpScheme}; ± = half-width of the 99 % confidence interval; times in seconds.\n\n");
-        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"program",-16} {"C^SP",8} {"C^MP",8} {"runs",5}  {"NTT ± CI99",-17} {"NP ± CI99",-17}\n");
+        b.Append(CultureInfo.InvariantCulture, $"{SpLine(result)}\n");
+        b.Append(CultureInfo.InvariantCulture, $"[ ] = 99 % interval, {IntervalBasis(result)}; times in seconds.\n\n");
+        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"program",-16} {"C^SP",8} {"C^MP",8} {"runs",5}  {"NTT [99 % CI]",-24} {"NP [99 % CI]",-24}\n");
         foreach (SchemeResult s in result.Schemes)
         {
             bool first = true;
             foreach (ProgramResult p in s.Programs)
             {
                 b.Append(CultureInfo.InvariantCulture,
-                    $"{(first ? s.Scheme : string.Empty),-22} {p.Program,-16} {Format.Number(p.Csp.Mean),8} {Format.Number(p.Cmp?.Mean),8} {p.Runs,5}  {Format.PlusMinus(p.Ntt),-17} {Format.PlusMinus(p.Np),-17}\n");
+                    $"{(first ? s.Scheme : string.Empty),-22} {p.Program,-16} {Format.Number(p.Csp.Mean),8} {Format.Number(p.Cmp?.Mean),8} {p.Runs,5}  {Format.Interval(p.Ntt),-24} {Format.Interval(p.Np),-24}\n");
                 first = false;
             }
         }
 
         b.Append('\n');
-        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"ANTT ± CI99 (lower better)",-28} {"MNTT ± CI99",-17} {"STP ± CI99 (higher better)",-28}\n");
+        b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"ANTT [99 % CI] (lower better)",-30} {"MNTT [99 % CI]",-24} {"STP [99 % CI] (higher better)",-30}\n");
         foreach (SchemeResult s in result.Schemes)
         {
-            b.Append(CultureInfo.InvariantCulture, $"{s.Scheme,-22} {Format.PlusMinus(s.Antt),-28} {Format.PlusMinus(s.Mntt),-17} {Format.PlusMinus(s.Stp),-28}\n");
+            b.Append(CultureInfo.InvariantCulture, $"{s.Scheme,-22} {Format.Interval(s.Antt),-30} {Format.Interval(s.Mntt),-24} {Format.Interval(s.Stp),-30}\n");
         }
 
-        AppendSignificance(b, result, bullet: string.Empty);
+        AppendComparisons(b, result, markdown: false);
+        AppendInference(b, result, markdown: false);
         AppendWarnings(b, result, bullet: string.Empty);
         return b.ToString();
     }
@@ -64,30 +66,33 @@ public static class CyclicTextReport
         b.Append(CultureInfo.InvariantCulture, $"| OS / runtime | {m.OperatingSystem} / {m.Runtime} |\n");
         b.Append(CultureInfo.InvariantCulture, $"| commit | {m.GitCommit ?? "unknown"}{(m.GitDirty == true ? " (uncommitted changes)" : string.Empty)} |\n");
         b.Append(CultureInfo.InvariantCulture, $"| processors used | [{string.Join(",", c.Processors)}] |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| C^SP | {c.SpRuns} runs per program after {c.WarmupRuns} warm-up, on {c.SpScheme} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| seed | {c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per repetition" : "fixed")} |\n\n");
+        b.Append(CultureInfo.InvariantCulture, $"| invocations | {result.Invocations.Count} independent processes{SizingNote(result)} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| C^SP | {SpLine(result)} |\n");
+        b.Append(CultureInfo.InvariantCulture, $"| seed | {c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per invocation" : "fixed")} |\n\n");
 
-        b.Append("## Per program\n\nTimes in seconds; ± is the half-width of the 99 % confidence interval.\n\n");
-        b.Append("| scheme | program | C^SP | C^MP | runs | discarded | NTT | NP | RSD of runs |\n|---|---|---:|---:|---:|---:|---|---|---:|\n");
+        b.Append(CultureInfo.InvariantCulture, $"## Per program\n\nTimes in seconds; [ ] is the 99 % interval, {IntervalBasis(result)}.\n\n");
+        b.Append("| scheme | program | C^SP | C^MP | runs | discarded | NTT | NP | RSD | Fieller g |\n|---|---|---|---|---:|---:|---|---|---:|---:|\n");
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
             {
                 b.Append(CultureInfo.InvariantCulture,
-                    $"| {s.Scheme} | {p.Program} | {Format.PlusMinus(p.Csp)} | {Format.PlusMinus(p.Cmp)} | {p.Runs} | {p.Discarded} | {Format.PlusMinus(p.Ntt)} | {Format.PlusMinus(p.Np)} | {Percent(p.Ntt?.RelativeStandardDeviation)} |\n");
+                    $"| {s.Scheme} | {p.Program} | {Format.Interval(p.Csp)} | {Format.Interval(p.Cmp)} | {p.Runs} | {p.Discarded} | {Format.Interval(p.Ntt)} | {Format.Interval(p.Np)} | {Format.Percent(p.Ntt?.RelativeStandardDeviation)} | {Format.Number(p.Ntt?.G, "0.000")} |\n");
             }
         }
 
-        b.Append("\n## Per scheme\n\n| scheme | ANTT (lower better) | MNTT | STP (higher better) | repetitions |\n|---|---|---|---|---:|\n");
+        b.Append("\n## Per scheme\n\nRatio-of-means NTTs over the invocations in which every program ran; 99 % percentile bootstrap intervals over those invocations.\n\n");
+        b.Append("| scheme | ANTT (lower better) | MNTT | STP (higher better) | invocations |\n|---|---|---|---|---:|\n");
         foreach (SchemeResult s in result.Schemes)
         {
             b.Append(CultureInfo.InvariantCulture,
-                $"| {s.Scheme} | {Format.PlusMinus(s.Antt)} | {Format.PlusMinus(s.Mntt)} | {Format.PlusMinus(s.Stp)} | {s.Antt?.Count ?? 0} |\n");
+                $"| {s.Scheme} | {Format.Interval(s.Antt)} | {Format.Interval(s.Mntt)} | {Format.Interval(s.Stp)} | {s.Antt?.Count ?? 0} |\n");
         }
 
-        b.Append('\n');
-        AppendSignificance(b, result, bullet: "- ");
+        AppendComparisons(b, result, markdown: true);
+        AppendInference(b, result, markdown: true);
         AppendWarnings(b, result, bullet: "- ");
+        AppendInvocations(b, result);
         b.Append("\n## Method\n\n");
         foreach (var (key, text) in CyclicResult.MethodNotes)
         {
@@ -110,10 +115,12 @@ public static class CyclicTextReport
     {
         b.Append("\n## Factored speedups in the multiprogram phase\n\n"
             + "P = mean cores the program held (core-seconds / statistics window, from the arrangement's creation to the first run "
-            + "stopped at the limit, summed over repetitions); T_MP = mean recorded run; I and F per run; T_s and T_1 (1-worker "
-            + "work-stealing scheduler) measured alone once per test. Only the partitioned schemes keep this accounting.\n\n");
-        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s | linear | maximal | idle-specific | inflation-specific | actual |\n");
-        b.Append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + "stopped at the limit, summed over invocations); T_MP = mean recorded run; I and F per run; T_s and T_1 (1-worker "
+            + "work-stealing scheduler) measured alone in each invocation. F is the leftover of P·T_MP = T_1 + I + F, not measured by itself: "
+            + "it carries every error of T_1 and I (a negative F is such a bias, not less work). [ ] = 99 % bootstrap interval over the invocations. "
+            + "Only the partitioned schemes keep this accounting.\n\n");
+        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s [99 % CI] | linear | maximal | idle-specific | inflation-specific | actual [99 % CI] |\n");
+        b.Append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
@@ -122,7 +129,7 @@ public static class CyclicTextReport
                 {
                     FactoredSpeedups x = f.Speedups;
                     b.Append(CultureInfo.InvariantCulture,
-                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Number(f.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Number(x.Actual, "0.00")} |\n");
+                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Interval(f.Fp, f.Ci99?.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Interval(x.Actual, f.Ci99?.Actual, "0.00")} |\n");
                 }
                 else
                 {
@@ -135,36 +142,132 @@ public static class CyclicTextReport
 
     private static string Title(CyclicPlanRecord c) =>
         string.Create(CultureInfo.InvariantCulture,
-            $"{(c.Kind == "symmetric" ? "Symmetric" : "Cyclic")} test: {string.Join(", ", c.Programs)}; size {c.Size}; {Format.Number(c.DurationSeconds, "0.#")} s per scheme; {c.Repeat} repetition{(c.Repeat == 1 ? string.Empty : "s")}; {c.Processors.Count} cores.");
+            $"{(c.Kind == "symmetric" ? "Symmetric" : "Cyclic")} test: {string.Join(", ", c.Programs)}; size {c.Size}; {Format.Number(c.DurationSeconds, "0.#")} s per scheme; {CyclicResults.CountText(c.Repeat)} (independent processes); {c.Processors.Count} cores.");
 
-    private static void AppendSignificance(StringBuilder b, CyclicResult result, string bullet)
+    private static string SpLine(CyclicResult r)
     {
-        if (result.Comparisons.Count == 0)
-        {
-            return;
-        }
+        CyclicPlanRecord c = r.Configuration;
+        int windows = r.Baselines.Count * r.Invocations.Count;
+        int notSteady = r.Baselines.Sum(x => x.NotSteady);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"C^SP: per invocation, the last {c.SpRuns} runs alone on {c.SpScheme} once their CV ≤ {Format.Number(c.SteadyCv * 100, "0.#")} % (after at least {c.WarmupRuns} warm-up, at most {c.MaxWarmupRuns} more); {(notSteady == 0 ? "every window steady" : $"{notSteady} of {windows} windows not steady (cap reached)")}.");
+    }
 
-        if (bullet.Length == 0 && result.Comparisons.All(c => c.Test.PValue is null))
+    private static string IntervalBasis(CyclicResult r) => r.Invocations.Count >= 2
+        ? string.Create(CultureInfo.InvariantCulture, $"over n = {r.Invocations.Count} invocations (NTT, NP: Fieller; ANTT, MNTT, STP: percentile bootstrap)")
+        : "over the runs of the one invocation for NTT and NP (run-to-run noise only, too narrow for another invocation); none for ANTT, MNTT, STP";
+
+    private static string SizingNote(CyclicResult r) => r.Sizing is { } z
+        ? string.Create(CultureInfo.InvariantCulture,
+            $", sized by --repeat auto: pilot {z.Pilot}, to resolve {Format.Number(z.Detect * 100, "0.#")} % needs {string.Join(", ", z.Required.Select(kv => $"{kv.Key.ToUpperInvariant()} {(kv.Value is int v ? v.ToString(CultureInfo.InvariantCulture) : "more than the cap")}"))}; ran {z.Planned}{(z.Capped ? " (capped)" : string.Empty)}")
+        : string.Empty;
+
+    /// <summary>
+    /// The comparisons: on the terminal the resolved ones and a count of the rest; in the report a table of all.
+    /// </summary>
+    private static void AppendComparisons(StringBuilder b, CyclicResult result, bool markdown)
+    {
+        IReadOnlyList<SchemeComparison> all = result.Comparisons;
+        int m = all.Count(x => x.HolmP is not null);
+        string family = result.Analysis.Baseline is { } baseline ? $"each scheme against {baseline}" : "every pair of schemes";
+        b.Append(markdown ? "\n## Comparisons\n\n" : "\n");
+        if (m == 0)
         {
-            // The console table says it once rather than once per pair and metric (report.md keeps every line).
             b.Append(CultureInfo.InvariantCulture,
-                $"\nSignificance: {WelchTest.NotEnoughRepetitions} for Welch's t-test between any two schemes ({result.Configuration.Repeat} repetition{(result.Configuration.Repeat == 1 ? string.Empty : "s")}); run with --repeat 2 or more.\n");
+                $"Comparisons: none with {CyclicResults.CountText(result.Invocations.Count)}. Scheme-level intervals and comparisons need independent invocations: rerun with --repeat 10, or --repeat auto --detect 5%.\n");
             return;
         }
 
-        b.Append(CultureInfo.InvariantCulture, $"\nSignificance (Welch's t-test over {result.Configuration.Repeat} repetition{(result.Configuration.Repeat == 1 ? string.Empty : "s")}, two-sided, 99 %):\n");
-        if (bullet.Length > 0)
+        string header = string.Create(CultureInfo.InvariantCulture,
+            $"Comparisons of ANTT and STP, {family}: ratio A / B of each invocation's value, paired by invocation on the log scale (n = {result.Invocations.Count}); Holm-corrected over all {m}; [ ] = simultaneous 99 % interval (Bonferroni over {m}). Resolved = Holm p < {Format.Number(1 - result.Analysis.Confidence, "0.##")}.");
+        var resolved = all.Where(x => x.Resolved == true).ToArray();
+        if (!markdown)
+        {
+            b.Append(header).Append('\n');
+            b.Append(CultureInfo.InvariantCulture, $"Resolved: {resolved.Length} of {m}{(resolved.Length == 0 ? "." : ":")}\n");
+            foreach (SchemeComparison x in resolved)
+            {
+                b.Append(CultureInfo.InvariantCulture,
+                    $"  {x.Metric.ToUpperInvariant(),-4} {x.SchemeA + " / " + x.SchemeB,-46} {Format.Interval(x.Test.Ratio, x.FamilyCi)}  Holm p {Format.P(x.HolmP)}  {Reading(x)}\n");
+            }
+
+            if (resolved.Length < m)
+            {
+                b.Append(CultureInfo.InvariantCulture, $"Not resolved: {m - resolved.Length} (each in report.md with its interval).\n");
+            }
+
+            return;
+        }
+
+        b.Append(header).Append("\n\n");
+        b.Append("| metric | A | B | A / B | 99 % CI | simultaneous 99 % CI | p | Holm p | verdict |\n|---|---|---|---:|---|---|---:|---:|---|\n");
+        foreach (SchemeComparison x in all)
+        {
+            b.Append(CultureInfo.InvariantCulture,
+                $"| {x.Metric.ToUpperInvariant()} | {x.SchemeA} | {x.SchemeB} | {Format.Number(x.Test.Ratio)} | {Format.Interval(x.Test.Ratio, x.Test.Ci)} | {Format.Interval(x.Test.Ratio, x.FamilyCi)} | {Format.P(x.Test.P)} | {Format.P(x.HolmP)} | {(x.Resolved == true ? Reading(x) : x.Verdict)} |\n");
+        }
+    }
+
+    /// <summary>"A lower (better)" and the like, for a resolved comparison.</summary>
+    private static string Reading(SchemeComparison x)
+    {
+        bool lower = x.Test.Ratio < 1;
+        bool better = x.Metric == CyclicAnalysis.StpMetric ? !lower : lower;
+        return $"resolved: {x.SchemeA} {(lower ? "lower" : "higher")} ({(better ? "better" : "worse")})";
+    }
+
+    /// <summary>The blocked ANOVA and the run's power, per metric.</summary>
+    private static void AppendInference(StringBuilder b, CyclicResult result, bool markdown)
+    {
+        MetricInference[] metrics = result.Inference.Where(x => x.Anova is not null).ToArray();
+        if (metrics.Length == 0)
+        {
+            return;
+        }
+
+        if (markdown)
+        {
+            b.Append("\n## Blocked analysis and power\n\nRandomized complete blocks: scheme × invocation on the log scale (invocations in which every scheme had the metric). "
+                + "The scheme effect is tested against the error left once the invocation effect is taken out.\n\n");
+            b.Append("| metric | invocations | scheme F | scheme p | invocation F | invocation p | invocation share of variation | sd of a paired log difference | smallest difference resolved | invocations to resolve the planned difference |\n");
+            b.Append("|---|---:|---|---:|---|---:|---:|---:|---:|---|\n");
+        }
+        else
         {
             b.Append('\n');
         }
 
-        foreach (SchemeComparison cmp in result.Comparisons)
+        foreach (MetricInference x in metrics)
         {
-            var t = cmp.Test;
-            string detail = t.PValue is { } p
-                ? string.Create(CultureInfo.InvariantCulture, $" (difference {Format.Number(t.Difference)}, t = {Format.Number(t.T, "0.00")}, df = {Format.Number(t.DegreesOfFreedom, "0.0")}, p = {Format.Number(p, "0.0000")})")
-                : string.Empty;
-            b.Append(CultureInfo.InvariantCulture, $"{bullet}{cmp.Metric.ToUpperInvariant()} {cmp.SchemeA} vs {cmp.SchemeB}: {t.Verdict}{detail}\n");
+            AnovaSource scheme = x.Anova!.Treatment, block = x.Anova.Block, error = x.Anova.Error;
+            string need = x.InvocationsToDetect is int k ? k.ToString(CultureInfo.InvariantCulture) : $"more than {result.Analysis.MaxInvocations}";
+            if (markdown)
+            {
+                b.Append(CultureInfo.InvariantCulture,
+                    $"| {x.Metric.ToUpperInvariant()} | {x.Invocations} | F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")} | {Format.P(scheme.P)} | F({block.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(block.F, "0.00")} | {Format.P(block.P)} | {Format.Number(block.PercentOfVariation, "0")} % | {Format.Number(x.SdLog, "0.0000")} | {Format.Difference(x.MinimumDetectable)} | {need} for {Format.Percent(x.Detect, "0.#")} |\n");
+            }
+            else
+            {
+                b.Append(CultureInfo.InvariantCulture,
+                    $"{x.Metric.ToUpperInvariant()}: schemes F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")}, p {Format.P(scheme.P)}; invocations {Format.Number(block.PercentOfVariation, "0")} % of the variation (p {Format.P(block.P)}). "
+                    + $"Smallest difference this run resolves: {Format.Difference(x.MinimumDetectable)}; {Format.Percent(x.Detect, "0.#")} needs {need} invocations.\n");
+            }
+        }
+
+        MetricInference any = metrics[0];
+        b.Append(CultureInfo.InvariantCulture,
+            $"{(markdown ? "\n" : string.Empty)}Power: {Format.Number(any.Power * 100, "0")} % at α = {Format.Number(any.Alpha, "0.##")} / {any.FamilySize} (Holm's strictest step over the family), by (t(1 − α/2m, n − 1) + t(power, n − 1)) · sd / √n.\n");
+    }
+
+    /// <summary>Per invocation: its process, length, scheme order and any C^SP window that did not settle.</summary>
+    private static void AppendInvocations(StringBuilder b, CyclicResult result)
+    {
+        b.Append("\n## Invocations\n\n| # | process | started (UTC) | elapsed s | scheme order | C^SP windows not steady |\n|---:|---:|---|---:|---|---|\n");
+        foreach (CyclicInvocation inv in result.Invocations)
+        {
+            string notSteady = string.Join(", ", inv.Programs.Where(p => !p.SteadyState).Select(p => $"{p.Program} (CV {Format.Percent(p.SpCv)})"));
+            b.Append(CultureInfo.InvariantCulture,
+                $"| {inv.Invocation} | {inv.ProcessId} | {inv.StartedUtc.UtcDateTime:yyyy-MM-dd HH:mm:ss} | {Format.Number(inv.ElapsedSeconds, "0.0")} | {string.Join(", ", inv.SchemeOrder)} | {(notSteady.Length == 0 ? "none" : notSteady)} |\n");
         }
     }
 
@@ -220,34 +323,35 @@ public static class CyclicTextReport
     }
 
     /// <summary>
-    /// <c>cyclic.csv</c>: one row per number, long format, columns <c>scheme,program,metric,mean,ci99_lo,ci99_hi,sd,rsd,n</c>.
-    /// Per program: <c>csp</c>, <c>cmp</c>, <c>ntt</c>, <c>np</c> (n = recorded runs); per scheme (program empty):
-    /// <c>antt</c>, <c>mntt</c>, <c>stp</c> (n = repetitions).
+    /// <c>cyclic.csv</c>: one row per number, long format, columns <c>scheme,program,metric,mean,ci99_lo,ci99_hi,rsd,n,basis</c>.
+    /// Per program: <c>csp</c>, <c>cmp</c>, <c>ntt</c>, <c>np</c>; per scheme (program empty): <c>antt</c>, <c>mntt</c>,
+    /// <c>stp</c>. n counts invocations (basis <c>invocations</c>) or, with one invocation, runs (basis <c>runs</c>).
     /// </summary>
     public static CsvTable Csv(CyclicResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var csv = new CsvTable("scheme", "program", "metric", "mean", "ci99_lo", "ci99_hi", "sd", "rsd", "n");
+        var csv = new CsvTable("scheme", "program", "metric", "mean", "ci99_lo", "ci99_hi", "rsd", "n", "basis");
+        string basis = result.Invocations.Count >= 2 ? "invocations" : "runs";
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
             {
-                Row(csv, s.Scheme, p.Program, "csp", p.Csp);
-                Row(csv, s.Scheme, p.Program, "cmp", p.Cmp);
-                csv.Row(s.Scheme, p.Program, "ntt", p.Ntt?.Mean, p.Ntt?.Ci99?.Lower, p.Ntt?.Ci99?.Upper, p.Ntt?.StandardDeviation, p.Ntt?.RelativeStandardDeviation, p.Ntt?.NumeratorCount);
-                csv.Row(s.Scheme, p.Program, "np", p.Np?.Mean, p.Np?.Ci99?.Lower, p.Np?.Ci99?.Upper, p.Np?.StandardDeviation, p.Np?.RelativeStandardDeviation, p.Np?.NumeratorCount);
+                csv.Row(s.Scheme, p.Program, "csp", p.Csp.Mean, p.Csp.Ci99?.Lower, p.Csp.Ci99?.Upper, p.Csp.RelativeStandardDeviation, p.Csp.Count, basis);
+                csv.Row(s.Scheme, p.Program, "cmp", p.Cmp?.Mean, p.Cmp?.Ci99?.Lower, p.Cmp?.Ci99?.Upper, p.Cmp?.RelativeStandardDeviation, p.Cmp?.Count, basis);
+                foreach (var (name, r) in new[] { ("ntt", p.Ntt), ("np", p.Np) })
+                {
+                    csv.Row(s.Scheme, p.Program, name, r?.Mean, r?.Ci99?.Lower, r?.Ci99?.Upper, r?.RelativeStandardDeviation, r?.Count, r is null ? null : Basis(r.Basis));
+                }
             }
 
-            Row(csv, s.Scheme, string.Empty, "antt", s.Antt);
-            Row(csv, s.Scheme, string.Empty, "mntt", s.Mntt);
-            Row(csv, s.Scheme, string.Empty, "stp", s.Stp);
+            foreach (var (name, e) in new[] { ("antt", s.Antt), ("mntt", s.Mntt), ("stp", s.Stp) })
+            {
+                csv.Row(s.Scheme, string.Empty, name, e?.Mean, e?.Ci99?.Lower, e?.Ci99?.Upper, null, e?.Count, "invocations");
+            }
         }
 
         return csv;
     }
 
-    private static void Row(CsvTable csv, string scheme, string program, string metric, Estimate? e) =>
-        csv.Row(scheme, program, metric, e?.Mean, e?.Ci99?.Lower, e?.Ci99?.Upper, e?.StandardDeviation, e?.RelativeStandardDeviation, e?.Count);
-
-    private static string Percent(double? value) => value is { } v ? Format.Number(v * 100, "0.0") + " %" : "n/a";
+    private static string Basis(RatioBasis basis) => basis == RatioBasis.Invocations ? "invocations" : "runs";
 }

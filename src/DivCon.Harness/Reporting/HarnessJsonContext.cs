@@ -11,6 +11,7 @@ namespace DivCon.Harness.Reporting;
 /// file is made: no hand-written writer, no untyped reader).
 /// </summary>
 [JsonSerializable(typeof(CyclicResult))]
+[JsonSerializable(typeof(CyclicInvocationFile))]
 [JsonSerializable(typeof(FactoredResult))]
 [JsonSerializable(typeof(ScalabilityResult))]
 [JsonSerializable(typeof(GranularityResult))]
@@ -18,6 +19,7 @@ namespace DivCon.Harness.Reporting;
 [JsonSerializable(typeof(CompareStealingResult))]
 [JsonSerializable(typeof(Plans.PlanRecord))]
 [JsonSerializable(typeof(TopologyRecord))]
+[JsonSerializable(typeof(DivCon.Scheduling.CpuBudget))]
 public sealed partial class HarnessJsonContext : JsonSerializerContext
 {
     /// <summary>The context with the result files' options (<see cref="ResultJson.CreateOptions"/>).</summary>

@@ -1,3 +1,4 @@
+using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Factored;
@@ -14,10 +15,21 @@ public static class ResultKinds
     {
         Names = ["cyclic", "symmetric"],
         Json = HarnessJsonContext.Files.CyclicResult,
-        Table = CyclicTextReport.Table,
+        Table = r => CyclicTextReport.Table(r) + CyclicThrottlingReport.Note(r),
         Csv = CyclicTextReport.Csv,
-        Markdown = ("report.md", CyclicTextReport.Markdown),
+        Markdown = ("report.md", r => CyclicTextReport.Markdown(r) + CyclicThrottlingReport.Markdown(r)),
         Plots = CyclicPlots.Of,
+    };
+
+    /// <summary>
+    /// <c>invocation.json</c>: one child process's invocation of a cyclic or symmetric test, which the parent collects
+    /// (<c>divcon cyclic --repeat N</c>); nothing to plot.
+    /// </summary>
+    public static ResultKind<CyclicInvocationFile> Invocation { get; } = new()
+    {
+        Names = [CyclicInvocationFile.FileKind],
+        Json = HarnessJsonContext.Files.CyclicInvocationFile,
+        Table = f => string.Create(CultureInfo.InvariantCulture, $"invocation {f.Invocation.Invocation}: {f.Invocation.ElapsedSeconds:0.0} s, schemes in the order {string.Join(", ", f.Invocation.SchemeOrder)}\n"),
     };
 
     /// <summary><c>factored.json</c> and <c>factored.csv</c>.</summary>

@@ -3,6 +3,7 @@ using System.Globalization;
 using DivCon.Harness.Plots;
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Schemes;
 
@@ -48,6 +49,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed (with <paramref name="scheme"/>), or null.</param>
     /// <param name="scheme">The scheme's name, for the timeline's plot and trace files.</param>
     /// <param name="repartitionOnDemand">Whether a program's change of demand also triggers a repartitioning.</param>
+    /// <param name="budget">The experiment's CPU budget (<see cref="SchemeContext.Budget"/>); null: the scheduler detects it.</param>
     public MultiProgramPool(
         IReadOnlyList<int> processors,
         IPartitioningPolicy policy,
@@ -55,13 +57,15 @@ public sealed class MultiProgramPool : IMultiprogramPool
         bool idleLending = false,
         SchemeTimelineCollector? timelines = null,
         string? scheme = null,
-        bool repartitionOnDemand = false)
+        bool repartitionOnDemand = false,
+        CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(processors);
         ArgumentNullException.ThrowIfNull(policy);
         Scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = processors,
+            Budget = budget,
             Policy = policy,
             RepartitionInterval = interval,
             IdleLending = idleLending,

@@ -1,9 +1,15 @@
+using DivCon.Scheduling;
+
 namespace DivCon.Harness.Schemes;
 
 /// <summary>What a scheme needs to build its schedulers for one multiprogram phase.</summary>
 /// <param name="Programs">The programs, in phase order (index = program index).</param>
-/// <param name="Processors">The processors the schemes may use (the process's affinity mask, or the first <c>--cores</c> of it).</param>
-public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors)
+/// <param name="Processors">The processors the schemes may use (the CPU budget's selection, or the first <c>--cores</c> of the affinity mask).</param>
+/// <param name="Budget">
+/// The experiment's CPU budget, the one reading every scheduler of the experiment is sized against (a scheduler given
+/// more processors than it warns in its statistics); null: each scheduler detects it.
+/// </param>
+public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors, CpuBudget? Budget = null)
 {
     /// <summary>Number of processors.</summary>
     public int Cores => Processors.Count;

@@ -17,7 +17,7 @@ internal sealed class SeparateSchedulersArrangement : ISchedulerArrangement
         {
             foreach (SchemeProgramInfo program in context.Programs)
             {
-                handles.Add(create(new SchedulerRequest(program.Name, context.Cores, pinned ? context.Processors : null)));
+                handles.Add(create(new SchedulerRequest(program.Name, context.Cores, pinned ? context.Processors : null, context.Budget)));
             }
         }
         catch

@@ -14,7 +14,7 @@ internal sealed class SharedSchedulerArrangement : ISchedulerArrangement
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(create);
         _programs = context.Programs.Count;
-        _handle = create(new SchedulerRequest("shared", context.Cores, context.Processors));
+        _handle = create(new SchedulerRequest("shared", context.Cores, context.Processors, context.Budget));
     }
 
     public TaskScheduler SchedulerFor(int program)

@@ -17,8 +17,8 @@ public static class WorkStealingSchedulers
     {
         ArgumentNullException.ThrowIfNull(request);
         WorkStealingTaskScheduler scheduler = request.PinTo is null
-            ? new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = request.Workers, ThreadName = $"ws {request.Label}", CompensateBlocking = false })
-            : new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { Processors = request.PinTo, ThreadName = $"ws {request.Label}", CompensateBlocking = false });
+            ? new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = request.Workers, Budget = request.Budget, ThreadName = $"ws {request.Label}", CompensateBlocking = false })
+            : new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { Processors = request.PinTo, Budget = request.Budget, ThreadName = $"ws {request.Label}", CompensateBlocking = false });
         return new SchedulerHandle(scheduler, () => Stats(scheduler), scheduler);
     }
 

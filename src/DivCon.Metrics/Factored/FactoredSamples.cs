@@ -1,3 +1,5 @@
+using DivCon.Metrics.Throttling;
+
 namespace DivCon.Metrics.Factored;
 
 /// <summary>
@@ -11,4 +13,11 @@ namespace DivCon.Metrics.Factored;
 public sealed record FactoredSamples(
     IReadOnlyList<double> Sequential,
     IReadOnlyList<double> Elision,
-    IReadOnlyDictionary<int, IReadOnlyList<ParallelRunSample>> Parallel);
+    IReadOnlyDictionary<int, IReadOnlyList<ParallelRunSample>> Parallel)
+{
+    /// <summary>The cgroup throttling during each T_s run, in the order of <see cref="Sequential"/>; null when not measured.</summary>
+    public IReadOnlyList<ThrottlingSample?>? SequentialThrottling { get; init; }
+
+    /// <summary>The cgroup throttling during each T_elision run, in the order of <see cref="Elision"/>; null when not measured.</summary>
+    public IReadOnlyList<ThrottlingSample?>? ElisionThrottling { get; init; }
+}

@@ -9,8 +9,8 @@ namespace DivCon.Metrics.Results;
 /// </summary>
 public abstract record ResultFile
 {
-    /// <summary>The shape of every result file this build writes and reads (1: the hand-written files before typed results).</summary>
-    public const int CurrentSchemaVersion = 2;
+    /// <summary>The shape of every result file this build writes and reads (1: the hand-written files before typed results; 2: typed results before raw per-invocation times).</summary>
+    public const int CurrentSchemaVersion = 3;
 
     /// <summary>Which result this is (<c>cyclic</c>, <c>symmetric</c>, <c>factored</c>, <c>simulate</c>, …).</summary>
     [JsonPropertyOrder(-3)]

@@ -37,9 +37,43 @@ public static class StudentTQuantiles
 
         if (degreesOfFreedom == Math.Floor(degreesOfFreedom) && degreesOfFreedom <= int.MaxValue)
         {
-            return s_cache.GetOrAdd(((int)degreesOfFreedom, confidence), static key => StudentT.InvCDF(0, 1, key.Df, 1 - ((1 - key.Confidence) / 2)));
+            return s_cache.GetOrAdd(((int)degreesOfFreedom, confidence), static key => Quantile(key.Df, 1 - ((1 - key.Confidence) / 2)));
         }
 
-        return StudentT.InvCDF(0, 1, degreesOfFreedom, p);
+        return Quantile(degreesOfFreedom, p);
+    }
+
+    /// <summary>
+    /// The quantile t(p, df). MathNet's root finder starts from a fixed bracket and fails far in the tail with few
+    /// degrees of freedom (a family-wise level such as 0.01/72 with 1 or 2 df, which power planning asks for): there the
+    /// closed forms for 1 and 2 df are used, and otherwise a bisection on MathNet's CDF over a bracket widened until it
+    /// holds the quantile.
+    /// </summary>
+    private static double Quantile(double df, double p)
+    {
+        if (df == 1)
+        {
+            return Math.Tan(Math.PI * (p - 0.5)); // Cauchy
+        }
+
+        if (df == 2)
+        {
+            return ((2 * p) - 1) / Math.Sqrt(2 * p * (1 - p));
+        }
+
+        try
+        {
+            return StudentT.InvCDF(0, 1, df, p);
+        }
+        catch (MathNet.Numerics.NonConvergenceException)
+        {
+            double upper = 10;
+            while (StudentT.CDF(0, 1, df, upper) < p && upper < 1e12)
+            {
+                upper *= 4;
+            }
+
+            return MathNet.Numerics.RootFinding.Bisection.FindRoot(t => StudentT.CDF(0, 1, df, t) - p, 0, upper, 1e-10, 500);
+        }
     }
 }

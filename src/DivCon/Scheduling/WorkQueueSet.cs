@@ -661,7 +661,10 @@ internal sealed class WorkQueueSet
         }
 
         Task? stolen = SweepAll(slot, (int)(x % (uint)n), ref missed, out int victim);
-        remote = stolen is not null && groups is not null && !groups.SameGroup(slot, victim);
+        // Compensating slots (at or above WorkerCount) have no group, as in the sweep above: a steal by or from one is
+        // not remote. Required: StealGroups covers only the worker slots, so indexing it with a compensating slot throws
+        // (in the worker loop, which kills the process: a throttled pool compensates, then steals).
+        remote = stolen is not null && groups is not null && slot < workers && victim < workers && !groups.SameGroup(slot, victim);
         return stolen;
     }
 

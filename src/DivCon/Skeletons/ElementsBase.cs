@@ -62,5 +62,5 @@ public abstract class ElementsBase<TElement, TResult> : GranularDivCon<ElementRa
     protected override long GetProblemSize(ElementRange problem) => problem.Length;
 
     /// <summary>Divides the range evenly into <see cref="TestableDivCon{TParam, TResult}.BranchingFactor"/> subranges (fewer if it is shorter).</summary>
-    protected override ElementRange[] Split(ElementRange problem, int level) => problem.Split(_branchingFactor);
+    protected override ElementRange[] Split(ElementRange problem, DivConContext context) => problem.Split(_branchingFactor);
 }

@@ -82,5 +82,12 @@ public abstract class GranularDivCon<TParam, TResult> : TestableDivCon<TParam, T
     protected abstract long GetProblemSize(TParam problem);
 
     /// <summary>Splits while the subproblem is larger than <see cref="Granularity"/>; may be overridden to be more restrictive.</summary>
-    protected override bool ShouldSplit(TParam problem, int level) => GetProblemSize(problem) > Granularity;
+    protected override bool ShouldSplit(TParam problem, DivConContext context) => GetProblemSize(problem) > Granularity;
+
+    /// <summary>Gives <see cref="GetProblemSize"/>, so that a split whose subproblem is not smaller than its problem faults the run.</summary>
+    protected sealed override bool TryGetProblemSize(TParam problem, out long size)
+    {
+        size = GetProblemSize(problem);
+        return true;
+    }
 }

@@ -35,7 +35,7 @@ public abstract class MapReduce<TElement, TResult> : ElementsBase<TElement, TRes
     }
 
     /// <summary>Maps and reduces the (non-empty) range.</summary>
-    protected override TResult ExecuteMuscle(ElementRange problem, int level)
+    protected override TResult ExecuteMuscle(ElementRange problem, DivConContext context)
     {
         TElement[] elements = SourceElements;
         TResult accumulator = Map(elements[problem.Min]);
@@ -48,5 +48,5 @@ public abstract class MapReduce<TElement, TResult> : ElementsBase<TElement, TRes
     }
 
     /// <summary>Reduces the subresults.</summary>
-    protected override TResult Merge(TResult[] subResults, int level) => Reduce(subResults);
+    protected override TResult Merge(TResult[] subResults, DivConContext context) => Reduce(subResults);
 }

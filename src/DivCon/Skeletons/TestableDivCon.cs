@@ -9,7 +9,7 @@ namespace DivCon.Skeletons;
 /// <typeparam name="TResult">The type of a result or subresult.</typeparam>
 public abstract class TestableDivCon<TParam, TResult> : DivConBase<TParam, TResult>
 {
-    /// <summary>Creates the program; its tasks go to <paramref name="scheduler"/>, or to <see cref="TaskScheduler.Default"/> when null.</summary>
+    /// <summary>Creates the program; its tasks go to <paramref name="scheduler"/>, or, when null, to the scheduler current when a run starts.</summary>
     protected TestableDivCon(TaskScheduler? scheduler = null)
         : base(scheduler)
     {
@@ -18,36 +18,52 @@ public abstract class TestableDivCon<TParam, TResult> : DivConBase<TParam, TResu
     /// <summary>How many subproblems a split makes (the branching factor b; level i has up to b^(i−1) tasks).</summary>
     public abstract int BranchingFactor { get; }
 
+    private readonly Lock _initializeLock = new();
+
+    // Written once, under _initializeLock, after InitializeCore returned; read without the lock (Volatile: pairs with
+    // the write, so a reader that sees true also sees the input InitializeCore made).
+    private volatile bool _initialized;
+
     /// <summary>Whether <see cref="Initialize"/> has made the input.</summary>
-    public bool IsInitialized { get; private set; }
+    public bool IsInitialized => _initialized;
 
     /// <summary>
-    /// Makes the input on the first call; later calls do nothing (the data is reused across runs, §4.5.1). Not
-    /// thread-safe: call it before starting concurrent runs of the same instance.
+    /// Makes the input on the first call; later calls do nothing (the data is reused across runs, §4.5.1). Thread-safe:
+    /// concurrent first calls make the input once.
     /// </summary>
     public void Initialize()
     {
-        if (!IsInitialized)
+        if (_initialized)
         {
-            InitializeCore();
-            IsInitialized = true;
+            return;
+        }
+
+        lock (_initializeLock)
+        {
+            if (!_initialized)
+            {
+                InitializeCore();
+                _initialized = true;
+            }
         }
     }
 
     /// <summary>
-    /// Runs the program's top-level problem on <see cref="DivConBase{TParam, TResult}.Scheduler"/>, calling
-    /// <see cref="Initialize"/> first if it has not run (on the calling thread: call it beforehand to keep data
-    /// generation out of a measurement).
+    /// Runs the program's top-level problem on <see cref="DivConBase{TParam, TResult}.Scheduler"/> (or the current
+    /// scheduler when it is null), calling <see cref="Initialize"/> first if it has not run (on the calling thread:
+    /// call it beforehand to keep data generation out of a measurement).
     /// </summary>
-    public Task<TResult> RunAsync(CancellationToken cancellationToken = default) => RunAsync(Scheduler, cancellationToken);
+    /// <exception cref="InvalidOperationException">A run is in progress and the program does not support concurrent runs.</exception>
+    public Task<TResult> RunAsync(CancellationToken cancellationToken = default) => RunAsync(Scheduler ?? TaskScheduler.Current, cancellationToken);
 
     /// <summary>Runs the program's top-level problem on <paramref name="scheduler"/>; see <see cref="RunAsync(CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="scheduler"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">A run is in progress and the program does not support concurrent runs.</exception>
     public Task<TResult> RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
         Initialize();
-        return Input(CreateRootProblem(), scheduler, cancellationToken);
+        return RunAsync(CreateRootProblem(), scheduler, cancellationToken);
     }
 
     /// <summary>Makes the program's input; called once, by <see cref="Initialize"/>.</summary>

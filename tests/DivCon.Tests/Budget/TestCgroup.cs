@@ -6,8 +6,9 @@ namespace DivCon.Tests.Budget;
 
 /// <summary>
 /// A cgroup with a CPU quota, made under this test process's own cpu cgroup for one test and removed on dispose
-/// (after its processes have exited, or been killed), and the probe child process run inside it
-/// (tests/DivCon.CgroupProbe). cgroup v1 (<c>cpu.cfs_quota_us</c>) and v2 (<c>cpu.max</c>) are both handled.
+/// (after its processes have exited, or been killed), and a child process run inside it: the probe
+/// (tests/DivCon.CgroupProbe) or the <c>divcon</c> CLI. cgroup v1 (<c>cpu.cfs_quota_us</c>) and v2 (<c>cpu.max</c>)
+/// are both handled.
 /// </summary>
 internal sealed class TestCgroup : IDisposable
 {
@@ -62,13 +63,31 @@ internal sealed class TestCgroup : IDisposable
     }
 
     /// <summary>
-    /// Runs the probe in <see cref="ProcessDirectory"/>: a shell moves itself into the group, then execs
-    /// <c>dotnet DivCon.CgroupProbe.dll</c>, so the runtime starts inside the group (as in a container). Returns its
-    /// standard output; a non-zero exit or a run longer than <paramref name="timeout"/> fails the test.
+    /// Runs the probe in <see cref="ProcessDirectory"/> (<see cref="Run"/>). Returns its standard output; a non-zero
+    /// exit or a run longer than <paramref name="timeout"/> fails the test.
     /// </summary>
     public string RunProbe(TimeSpan timeout, params string[] arguments)
     {
-        string probe = Path.Combine(AppContext.BaseDirectory, "DivCon.CgroupProbe.dll");
+        ChildResult result = Run("DivCon.CgroupProbe.dll", timeout, arguments);
+        if (result.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"The probe ({string.Join(' ', arguments)}) exited with {result.ExitCode}: {result.Error}{result.Output}");
+        }
+
+        return result.Output;
+    }
+
+    /// <summary>Runs the <c>divcon</c> CLI in <see cref="ProcessDirectory"/> (<see cref="Run"/>); its exit code and both outputs.</summary>
+    public ChildResult RunCli(TimeSpan timeout, params string[] arguments) => Run("DivCon.Cli.dll", timeout, arguments);
+
+    /// <summary>
+    /// Runs <c>dotnet exec <paramref name="dll"/></c> (a dll beside the tests) in <see cref="ProcessDirectory"/>: a
+    /// shell moves itself into the group, then execs the runtime, so the runtime starts inside the group (as in a
+    /// container). A run longer than <paramref name="timeout"/> is killed and fails the test.
+    /// </summary>
+    public ChildResult Run(string dll, TimeSpan timeout, params string[] arguments)
+    {
+        string path = Path.Combine(AppContext.BaseDirectory, dll);
         var start = new ProcessStartInfo("/bin/sh")
         {
             RedirectStandardOutput = true,
@@ -80,15 +99,17 @@ internal sealed class TestCgroup : IDisposable
         start.ArgumentList.Add(Path.Join(ProcessDirectory, "cgroup.procs"));
         start.ArgumentList.Add(DotnetHost);
         start.ArgumentList.Add("exec");
-        start.ArgumentList.Add(probe);
+        start.ArgumentList.Add(path);
         foreach (string argument in arguments)
         {
             start.ArgumentList.Add(argument);
         }
 
-        // The probe must see the quota, not a processor count forced on the test run.
+        // The child must see the quota, not a processor count forced on the test run; CI=true keeps the CLI's
+        // progress to plain lines.
         start.Environment.Remove("DOTNET_PROCESSOR_COUNT");
         start.Environment.Remove("COMPlus_PROCESSOR_COUNT");
+        start.Environment["CI"] = "true";
 
         using Process process = Process.Start(start) ?? throw new InvalidOperationException("Could not start /bin/sh.");
         Task<string> output = process.StandardOutput.ReadToEndAsync();
@@ -97,16 +118,11 @@ internal sealed class TestCgroup : IDisposable
         {
             process.Kill(entireProcessTree: true);
             process.WaitForExit(TimeSpan.FromSeconds(10));
-            throw new TimeoutException($"The probe ({string.Join(' ', arguments)}) did not finish within {timeout.TotalSeconds:0} s.");
+            throw new TimeoutException($"{dll} ({string.Join(' ', arguments)}) did not finish within {timeout.TotalSeconds:0} s.");
         }
 
         process.WaitForExit(); // drains the redirected streams
-        if (process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"The probe ({string.Join(' ', arguments)}) exited with {process.ExitCode}: {error.Result}{output.Result}");
-        }
-
-        return output.Result;
+        return new ChildResult(process.ExitCode, output.Result, error.Result);
     }
 
     /// <summary>Removes the groups, innermost first, killing any process still in them (bounded retries).</summary>

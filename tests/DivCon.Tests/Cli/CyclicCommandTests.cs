@@ -34,7 +34,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "alloc");
 
         var (code, _, stderr) = await Run("cyclic", "--programs", "quicksort,mergesort", "--schemes", "dynamic-partitioned,tpl-default",
-            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         string png = Path.Combine(outDir, "allocation-dynamic-partitioned.png");
@@ -75,7 +75,8 @@ public sealed class CyclicCommandTests : IDisposable
             JsonElement m = scheme.GetProperty(metric);
             Assert.True(m.GetProperty("mean").GetDouble() > 0, metric);
             Assert.True(m.TryGetProperty("ci99", out _), metric);
-            Assert.Equal(1, m.GetProperty("n").GetInt32());
+            Assert.Equal(1, m.GetProperty("n").GetInt32()); // one invocation: no interval
+            Assert.Equal(JsonValueKind.Null, m.GetProperty("ci99").ValueKind);
         }
 
         var programs = scheme.GetProperty("programs").EnumerateArray().ToArray();
@@ -90,7 +91,7 @@ public sealed class CyclicCommandTests : IDisposable
             Assert.True(csp > 0 && cmp > 0 && runs > 0);
             Assert.Equal(cmp / csp, ntt, 9);
             Assert.Equal(1 / ntt, np, 9);
-            Assert.Equal(3, p.GetProperty("csp").GetProperty("n").GetInt32());
+            Assert.Equal(3, p.GetProperty("csp").GetProperty("n").GetInt32()); // one invocation: its 3 C^SP runs
             Assert.Equal(JsonValueKind.Object, p.GetProperty("csp").GetProperty("ci99").ValueKind);
             Assert.True(p.GetProperty("csp").GetProperty("ci99").GetProperty("upper").GetDouble() >= p.GetProperty("csp").GetProperty("ci99").GetProperty("lower").GetDouble());
             Assert.True(p.GetProperty("ntt").TryGetProperty("ci99", out _));
@@ -103,16 +104,23 @@ public sealed class CyclicCommandTests : IDisposable
         Assert.Equal(ntts.Max(), scheme.GetProperty("mntt").GetProperty("mean").GetDouble(), 9);
         Assert.Equal(ntts.Sum(x => 1 / x), scheme.GetProperty("stp").GetProperty("mean").GetDouble(), 9);
 
+        // Every raw time is in the file: the C^SP window and its warm-up, and every C^MP run.
+        JsonElement invocation = Assert.Single(root.GetProperty("invocations").EnumerateArray());
+        Assert.Equal(Environment.ProcessId, invocation.GetProperty("processId").GetInt32()); // --repeat 1 runs in this process
+        Assert.Equal(3, invocation.GetProperty("programs")[0].GetProperty("spSeconds").GetArrayLength());
+        Assert.Equal(programs[0].GetProperty("runs").GetInt32(), invocation.GetProperty("schemes")[0].GetProperty("programs")[0].GetProperty("seconds").GetArrayLength());
+
         string csv = await File.ReadAllTextAsync(Path.Combine(outDir, "cyclic.csv"));
-        Assert.StartsWith("scheme,program,metric,mean,ci99_lo,ci99_hi,sd,rsd,n\n", csv, StringComparison.Ordinal);
+        Assert.StartsWith("scheme,program,metric,mean,ci99_lo,ci99_hi,rsd,n,basis\n", csv, StringComparison.Ordinal);
         Assert.Contains("tpl-default,quicksort,ntt,", csv, StringComparison.Ordinal);
         Assert.Contains("tpl-default,,antt,", csv, StringComparison.Ordinal);
         Assert.Contains("| tpl-default |", await File.ReadAllTextAsync(Path.Combine(outDir, "report.md")), StringComparison.Ordinal);
 
-        Assert.Contains("NTT ± CI99", stdout, StringComparison.Ordinal);
+        Assert.Contains("NTT [99 % CI]", stdout, StringComparison.Ordinal);
+        Assert.Contains("Comparisons: none with 1 invocation.", stdout, StringComparison.Ordinal);
         Assert.Contains("ANTT", stdout, StringComparison.Ordinal);
         Assert.Contains("tpl-default", stdout, StringComparison.Ordinal);
-        Assert.DoesNotContain("[", stdout, StringComparison.Ordinal); // progress lines go to stderr, not into the table
+        Assert.DoesNotContain(" s] inv 1/1", stdout, StringComparison.Ordinal); // progress lines go to stderr, not into the table
         Assert.Contains("runs: strassen", stderr, StringComparison.Ordinal);
         Assert.Empty(Directory.GetFiles(outDir, "*.tmp"));
     }
@@ -123,7 +131,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "sym");
 
         var (code, _, stderr) = await Run("symmetric", "--program", "spin", "--instances", "2", "--schemes", "all",
-            "--duration", "1s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "1s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "symmetric.json")));
@@ -157,8 +165,15 @@ public sealed class CyclicCommandTests : IDisposable
     [InlineData("--duration must be positive", "--duration", "0s")]
     [InlineData("--duration 'soon' is not a duration", "--duration", "soon")]
     [InlineData("--duration '-5s' is not a duration", "--duration=-5s")]
-    [InlineData("--sp-runs must be at least 1", "--sp-runs", "0")]
-    [InlineData("--repeat must be at least 1", "--repeat", "-1")]
+    [InlineData("--sp-runs must be at least 2", "--sp-runs", "1")]
+    [InlineData("--repeat must be at least 1 or 'auto'", "--repeat", "-1")]
+    [InlineData("--repeat must be at least 1 or 'auto'; got 'often'", "--repeat", "often")]
+    [InlineData("--detect 'lots' is not a percentage", "--detect", "lots")]
+    [InlineData("--detect '5' is not a percentage", "--detect", "5")]
+    [InlineData("--steady-cv '0%' is not a percentage", "--steady-cv", "0%")]
+    [InlineData("--max-warmup must be 0 or more", "--max-warmup", "-1")]
+    [InlineData("--seq-runs must be at least 1", "--seq-runs", "0")]
+    [InlineData("--baseline 'fastest' is not one of the schemes run", "--baseline", "fastest")]
     [InlineData("--size 'huge' is not a size", "--size", "huge")]
     [InlineData("--cores must be between 1 and", "--cores", "0")]
     public async Task BadInput_OneClearLine_ExitCode2_NothingWritten(string expected, params string[] bad)
@@ -205,6 +220,20 @@ public sealed class CyclicCommandTests : IDisposable
 
         Assert.Equal(CliApp.UsageError, code);
         Assert.Equal(4, stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+    }
+
+    [Theory]
+    [InlineData("--repeat auto: the pilot needs at least 2 invocations", "--pilot", "1")]
+    [InlineData("--repeat auto: the cap (2) must be at least the pilot (3)", "--max-repeat", "2")]
+    public async Task BadInput_AutoRepeat_OneClearLine(string expected, params string[] bad)
+    {
+        string outDir = Path.Combine(_root, "bad-auto");
+
+        var (code, _, stderr) = await Run(["cyclic", "--programs", "spin", "--schemes", "tpl-default", "--size", "small", "--repeat", "auto", "--out", outDir, .. bad]);
+
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Contains(expected, Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        Assert.False(Directory.Exists(outDir));
     }
 
     [Fact]
@@ -256,8 +285,9 @@ public sealed class CyclicCommandTests : IDisposable
         var output = new StringWriter();
         var error = new StringWriter();
 
+        // --max-warmup 0: exactly 2 runs alone whatever their spread, so that the fourth run is a multiprogram one.
         int code = await root.Parse(["cyclic", "--programs", "spin,flaky", "--schemes", "tpl-default", "--size", "small", "--duration", "2s",
-                "--sp-runs", "2", "--warmup", "0", "--out", outDir])
+                "--sp-runs", "2", "--warmup", "0", "--max-warmup", "0", "--out", outDir])
             .InvokeAsync(new InvocationConfiguration { Output = output, Error = error })
             .WaitAsync(TimeSpan.FromMinutes(2));
 

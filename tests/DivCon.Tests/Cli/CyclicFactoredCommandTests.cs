@@ -27,7 +27,7 @@ public sealed class CyclicFactoredCommandTests : IDisposable
         var error = new StringWriter();
 
         int code = await CliApp.RunAsync(["cyclic", "--programs", "quicksort,mergesort", "--schemes", "dynamic-partitioned,tpl-default",
-            "--duration", "3s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir], output, error).WaitAsync(TimeSpan.FromMinutes(3));
+            "--duration", "3s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir], output, error).WaitAsync(TimeSpan.FromMinutes(3));
 
         Assert.True(code == 0, error.ToString());
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "cyclic.json")));

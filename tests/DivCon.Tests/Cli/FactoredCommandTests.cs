@@ -7,6 +7,7 @@ using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
 using DivCon.Reporting.Plotting;
+using DivCon.Scheduling;
 using DivCon.Tests.Factored;
 
 namespace DivCon.Tests.Cli;
@@ -149,22 +150,47 @@ public sealed class FactoredCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task TooManyWorkers_AndAnUnwritableOut_AreRejected()
+    public async Task WorkersOverTheCpuBudget_AndAnUnwritableOut_AreRejected()
     {
-        int allowed = MachineInfo.AffinityMask().Count;
+        int budget = CpuBudget.Detect().Cores;
         string file = Path.Combine(_root, "a-file");
         Directory.CreateDirectory(_root);
         await File.WriteAllTextAsync(file, "x");
 
-        var (code1, _, err1) = await Run("factored", "--programs", "spin", "--max-workers", (allowed + 1).ToString(CultureInfo.InvariantCulture),
+        var (code1, _, err1) = await Run("factored", "--programs", "spin", "--max-workers", (budget + 1).ToString(CultureInfo.InvariantCulture),
             "--out", Path.Combine(_root, "x"));
         var (code2, _, err2) = await Run("factored", "--programs", "spin", "--out", file);
 
         Assert.Equal(CliApp.UsageError, code1);
-        Assert.Contains($"between 1 and {allowed}", err1);
+        string line = Assert.Single(err1.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"divcon factored: --max-workers {budget + 1}: {budget + 1} workers exceed the CPU budget of {budget} (", line, StringComparison.Ordinal);
+        Assert.EndsWith($"Use at most {budget}, or add --over-budget to run anyway.", line.TrimEnd(), StringComparison.Ordinal);
         Assert.False(Directory.Exists(Path.Combine(_root, "x")));
         Assert.Equal(CliApp.UsageError, code2);
         Assert.Contains("--out:", err2);
+    }
+
+    // Issue 21: --over-budget lets a run exceed the budget with a note, and the result records the budget it ran under.
+    [Fact]
+    public async Task OverBudget_RunsAboveTheBudgetWithANote_AndTheResultRecordsTheBudget()
+    {
+        CpuBudget budget = CpuBudget.Detect();
+        int n = budget.Cores + 1;
+        string outDir = Path.Combine(_root, "over");
+
+        var (code, stdout, stderr) = await Run("factored", "--programs", "spin", "--size", "small", "--runs", "1", "--warmup", "0",
+            "--max-workers", n.ToString(CultureInfo.InvariantCulture), "--over-budget", "--plots", "none", "--out", outDir);
+
+        Assert.True(code == 0, stderr);
+        Assert.Contains($"divcon factored: note: --max-workers {n} with --over-budget: {n} workers exceed the CPU budget of {budget.Cores}", stderr, StringComparison.Ordinal);
+        Assert.Contains($"CPU budget: {budget}", stdout, StringComparison.Ordinal);
+        using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
+        JsonElement root = doc.RootElement;
+        Assert.Equal(Enumerable.Range(1, n), root.GetProperty("settings").GetProperty("workerCounts").EnumerateArray().Select(e => e.GetInt32()));
+        JsonElement recorded = root.GetProperty("machine").GetProperty("budget");
+        Assert.Equal(budget.Cores, recorded.GetProperty("cores").GetInt32());
+        Assert.Equal(budget.AllowedProcessors, recorded.GetProperty("allowedProcessors").EnumerateArray().Select(e => e.GetInt32()));
+        Assert.Equal(budget.Reason, recorded.GetProperty("reason").GetString());
     }
 
     // Issue 10: --stealing / --stealing-groups reach the schedulers and are recorded; the transform-* programs take

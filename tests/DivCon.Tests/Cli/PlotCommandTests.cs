@@ -11,7 +11,7 @@ public sealed class PlotCommandTests : ExperimentCliHarness
     {
         string outDir = Path.Combine(Root, "cyclic");
         var (code, _, stderr) = await Run("cyclic", "--programs", "quicksort,mergesort", "--schemes", "tpl-default",
-            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", outDir);
+            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", outDir);
         Assert.True(code == 0, stderr);
 
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "cyclic.json")));
@@ -82,7 +82,7 @@ public sealed class PlotCommandTests : ExperimentCliHarness
     {
         string sym = Path.Combine(Root, "sym");
         var (code, _, stderr) = await Run("symmetric", "--program", "quicksort", "--instances", "2", "--schemes", "tpl-default",
-            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--size", "small", "--out", sym);
+            "--duration", "2s", "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--size", "small", "--out", sym);
         Assert.True(code == 0, stderr);
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(sym, "symmetric.json")));
         var mntt = PlotAssert.Model<BarChart>(sym, "mntt");

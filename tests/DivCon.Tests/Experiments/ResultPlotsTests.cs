@@ -20,25 +20,31 @@ public sealed class ResultPlotsTests
         new(mean, lo is null ? 1 : 3, null, null, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
 
     private static RatioEstimate R(double mean, double? lo = null, double? hi = null) =>
-        new(mean, 3, 3, null, null, null, null, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
+        new(mean, 3, 3, RatioBasis.Invocations, null, null, null, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
+
+    private static BootstrapEstimate B(double mean, double? lo = null, double? hi = null) =>
+        new(mean, lo is null ? 1 : 3, lo is double l ? new ConfidenceInterval(l, hi!.Value) : null);
 
     private static ProgramResult P(string name, RatioEstimate? ntt, RatioEstimate? np) => new(name, E(1), null, 0, 0, ntt, np);
 
-    private static SchemeResult S(string name, Estimate antt, Estimate mntt, Estimate stp, params ProgramResult[] programs) =>
+    private static SchemeResult S(string name, BootstrapEstimate antt, BootstrapEstimate mntt, BootstrapEstimate stp, params ProgramResult[] programs) =>
         new(name, name, antt, mntt, stp, programs, [], [], []);
 
     // Two schemes, two programs; scheme b has no interval on anything (one repetition) and no NTT for program y.
     private static CyclicResult Cyclic(string kind = "cyclic") => new(
         new CyclicPlanRecord(kind, ["x", "y"], ["a", "b"], "sp", "small", 10, 1, 0, 1, [0, 1], 1, true), [],
         [
-            S("a", E(1.5, 1.25, 2.0), E(2.0), E(1.4, 1.0, 1.9), P("x", R(1.2, 1.0, 1.5), R(0.8333, 0.7, 0.95)), P("y", R(1.8, 1.5, 2.25), R(0.5556, 0.45, 0.6))),
-            S("b", E(2.5), E(3.0), E(0.9), P("x", R(2.0), R(0.5)), P("y", null, null)),
+            S("a", B(1.5, 1.25, 2.0), B(2.0), B(1.4, 1.0, 1.9), P("x", R(1.2, 1.0, 1.5), R(0.8333, 0.7, 0.95)), P("y", R(1.8, 1.5, 2.25), R(0.5556, 0.45, 0.6))),
+            S("b", B(2.5), B(3.0), B(0.9), P("x", R(2.0), R(0.5)), P("y", null, null)),
         ],
         [])
     {
         StartedUtc = DateTimeOffset.UnixEpoch,
         ElapsedSeconds = 1,
         Machine = s_machine,
+        Invocations = [],
+        Inference = [],
+        Analysis = new AnalysisOptions(),
     };
 
     [Fact]
@@ -70,6 +76,33 @@ public sealed class ResultPlotsTests
         var stp = Assert.IsType<BarChart>(figures[3].Figure);
         Assert.Equal([1.4], stp.Series[0].Values);
         Assert.Equal([0.9], stp.Series[1].Values);
+    }
+
+    [Fact]
+    public void Comparisons_figures_are_the_ratios_and_simultaneous_intervals_resolved_apart()
+    {
+        CyclicInvocation Inv(int k, double j) => DivCon.Tests.Harness.CyclicFixtures.Invocation(k, ["a"], [[1.0]],
+            [("x", [new ProgramRuns([2 + j], 0)]), ("y", [new ProgramRuns([4 + j], 0)]), ("z", [new ProgramRuns([2.1 - j], 0)])]);
+        CyclicResult result = DivCon.Tests.Harness.CyclicFixtures.Result(["a"], ["x", "y", "z"], [Inv(1, 0), Inv(2, 0.1), Inv(3, -0.1), Inv(4, 0.05)]);
+
+        IReadOnlyList<NamedFigure> figures = CyclicPlots.Of(result);
+
+        Assert.Equal(["ntt", "np", "antt", "stp", "comparisons-antt", "comparisons-stp"], figures.Select(f => f.Name));
+        var chart = Assert.IsType<BarChart>(figures[4].Figure);
+        SchemeComparison[] antt = result.Comparisons.Where(c => c.Metric == "antt").ToArray();
+        Assert.Equal(antt.Select(c => $"{c.SchemeA} / {c.SchemeB}"), chart.Groups);
+        Assert.Equal(["resolved (Holm p < 0.01)", "not resolved"], chart.Series.Select(s => s.Name));
+        for (int i = 0; i < antt.Length; i++)
+        {
+            BarSeries shown = chart.Series[antt[i].Resolved == true ? 0 : 1], other = chart.Series[antt[i].Resolved == true ? 1 : 0];
+            Assert.Equal(antt[i].Test.Ratio, shown.Values[i], 12);
+            Assert.Equal(antt[i].Test.Ratio - antt[i].FamilyCi!.Value.Lower, shown.ErrorMinus![i], 12);
+            Assert.Equal(antt[i].FamilyCi!.Value.Upper - antt[i].Test.Ratio, shown.ErrorPlus![i], 12);
+            Assert.True(double.IsNaN(other.Values[i]));
+        }
+
+        Assert.Contains(chart.ReferenceLines, l => l.Slope == 0 && l.Intercept == 1);
+        Assert.Contains(antt, c => c.Resolved == true); // x / y: about 0.5 in every invocation
     }
 
     [Fact]
@@ -167,7 +200,7 @@ public sealed class ResultPlotsTests
 
     [Theory]
     [InlineData("{}", "no \"kind\"")]
-    [InlineData("{ \"kind\": \"weather\", \"schemaVersion\": 2 }", "expected one of")]
+    [InlineData("{ \"kind\": \"weather\", \"schemaVersion\": 3 }", "expected one of")]
     [InlineData("{ \"kind\": \"cyclic\", \"schemaVersion\": 1 }", "schema version 1")]
     [InlineData("{ not json", "not valid JSON")]
     public void Unknown_or_old_files_are_rejected_with_the_kinds_that_can_be_drawn(string json, string message)

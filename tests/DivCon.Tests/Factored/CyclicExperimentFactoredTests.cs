@@ -41,13 +41,13 @@ public sealed class CyclicExperimentFactoredTests
             pools.Add(pool);
             return pool;
         });
-        var settings = new CyclicSettings(TimeSpan.FromSeconds(29), SpRuns: 3, WarmupRuns: 1, Repeat: 2, Processors: [0, 1], Seed: 7,
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(29), SpRuns: 3, WarmupRuns: 1, Processors: [0, 1], Seed: 7,
             StopGrace: TimeSpan.FromSeconds(10), RunTimeout: TimeSpan.FromMinutes(5));
         var plan = new CyclicPlan("cyclic", programs, [SchemeFakes.Wire(SchemeCatalog.TplDefault), partitioned], s_spScheme, "small", settings);
 
-        CyclicResult result = clock.Run(() => new CyclicExperiment(clock, lines.Add).RunAsync(plan));
+        CyclicResult result = InProcessLauncher.Run(clock, plan, 2, lines.Add);
 
-        // Each repetition's window is the 29 s phase: the pool froze at the first stopped run, where the window ends.
+        // Each invocation's window is the 29 s phase: the pool froze at the first stopped run, where the window ends.
         Assert.Equal(2, pools.Count);
         Assert.All(pools, p => Assert.Equal(29.0, p.FrozenAfterSeconds!.Value, 9));
 
@@ -86,6 +86,11 @@ public sealed class CyclicExperimentFactoredTests
             Assert.Equal(ip, point.Ip, 9);
             Assert.Equal(pHeld * tmp - ip, point.Wp, 9);
             Assert.Equal(pHeld * tmp - ip - t1, point.Fp, 9);
+            // Bootstrap over the two invocations: they measured the same numbers, so every interval is the point.
+            Assert.Equal(2, point.Ci99!.Rounds);
+            Assert.Equal(point.Fp, point.Ci99.Fp!.Value.Lower, 9);
+            Assert.Equal(point.Fp, point.Ci99.Fp!.Value.Upper, 9);
+            Assert.Equal(point.Speedups.Actual, point.Ci99.Actual!.Value.Lower, 9);
             Assert.Equal(pHeld * point.Tp, t1 + point.Ip + point.Fp, 9); // P·T_P = T_1 + I_P + F_P
             Assert.Equal(pHeld, point.Speedups.Linear, 9);
             Assert.Equal(pHeld * ts / t1, point.Speedups.Maximal, 9);
@@ -94,8 +99,9 @@ public sealed class CyclicExperimentFactoredTests
             Assert.Equal(ts / tmp, point.Speedups.Actual, 9);
             Assert.Null(point.Speedups.Elision);
 
-            // T_1 really ran on a 1-worker work-stealing scheduler, twice.
-            Assert.Equal(CyclicExperiment.IsolatedRuns, prog.OneWorkerRuns);
+            // T_1 really ran on a 1-worker work-stealing scheduler, OneWorkerRuns times in each invocation.
+            Assert.Equal(2 * settings.OneWorkerRuns, prog.OneWorkerRuns);
+            Assert.All(result.Invocations, inv => Assert.Equal(settings.OneWorkerRuns, inv.Programs[i].OneWorkerSeconds.Count));
         }
 
         // Concrete check of one: a holds 1.5 cores, T_MP 2 s, I = 0.2·1.5·2 = 0.6 s, T_s 1.8, T_1 2.5.
@@ -108,7 +114,7 @@ public sealed class CyclicExperimentFactoredTests
     {
         var clock = new VirtualTime();
         SyntheticProgram[] programs = [new(clock, "a", alone: 1, together: 2, sequential: 1.8, oneWorker: 2.5)];
-        var settings = new CyclicSettings(TimeSpan.FromSeconds(10), SpRuns: 2, WarmupRuns: 0, Repeat: 1, Processors: [0], Seed: 1,
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(10), SpRuns: 2, WarmupRuns: 0, Processors: [0], Seed: 1,
             StopGrace: TimeSpan.FromSeconds(10), RunTimeout: TimeSpan.FromMinutes(5));
         var plan = new CyclicPlan("cyclic", programs, [SchemeFakes.Wire(SchemeCatalog.TplDefault)], s_spScheme, "small", settings);
 

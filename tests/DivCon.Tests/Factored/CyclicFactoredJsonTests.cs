@@ -3,6 +3,7 @@ using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
+using DivCon.Tests.Harness;
 
 namespace DivCon.Tests.Factored;
 
@@ -10,18 +11,9 @@ public sealed class CyclicFactoredJsonTests
 {
     private static CyclicResult Result(Func<ProgramResult, ProgramResult> fill)
     {
-        var phase = new PhaseResult(["a", "b"], 10,
-            [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
-        var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
-        schemes = schemes.Select(s => s with { Programs = s.Programs.Select(fill).ToArray() }).ToArray();
-        var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x"], "sp", "small", 10, 2, 0, 1, [0, 1], 3, true);
-        return new CyclicResult(config, [new ProgramBaseline("a", [1.0, 1.1], null, null), new ProgramBaseline("b", [2.0, 2.2], null, null)], schemes, comparisons)
-        {
-            StartedUtc = DateTimeOffset.UnixEpoch,
-            ElapsedSeconds = 12.5,
-            Machine = new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null),
-        };
+        CyclicResult basic = CyclicFixtures.Result(["a", "b"], ["x"],
+            [CyclicFixtures.Invocation(1, ["a", "b"], [[1.0, 1.1], [2.0, 2.2]], [("x", [new ProgramRuns([2.0, 2.0], 0), new ProgramRuns([5.0], 1)])])]);
+        return basic with { Schemes = basic.Schemes.Select(s => s with { Programs = s.Programs.Select(fill).ToArray() }).ToArray() };
     }
 
     private static JsonElement[] Programs(CyclicResult result, out JsonDocument doc)

@@ -137,4 +137,39 @@ public sealed class FactoredAnalysisTests
         Assert.True(double.IsNaN(point.Speedups.InflationSpecific));
         Assert.Equal(-0.5, point.Wp, Tolerance);
     }
+
+    [Fact]
+    public void Intervals_TwoRounds_HandComputed()
+    {
+        // Round 0: T_s 2, T_1 2.2, T_2 1.25 (I 0.2); round 1: T_s 2.2, T_1 2.4, T_2 1.5 (I 0.4). A resample of two rounds is
+        // round 0 twice, round 1 twice, or one of each (whose ratios of means lie between the two): with 10 000 resamples
+        // the 0.5 % and 99.5 % quantiles are the one-round values. actual: 2/1.25 = 1.6 and 2.2/1.5 = 1.466667;
+        // F_2 = 2·T_2 − I − T_1: 2.5 − 0.2 − 2.2 = 0.1 and 3 − 0.4 − 2.4 = 0.2.
+        var samples = new FactoredSamples([2.0, 2.2], [],
+            new Dictionary<int, IReadOnlyList<ParallelRunSample>> { [1] = [new(2.2, 0), new(2.4, 0)], [2] = [new(1.25, 0.2), new(1.5, 0.4)] });
+
+        FactoredPoint two = FactoredAnalysis.Analyze("x", samples).Points[1];
+
+        FactoredIntervals ci = two.Ci99!;
+        Assert.Equal(2, ci.Rounds);
+        Assert.Equal(2.2 / 1.5, ci.Actual!.Value.Lower, 12);
+        Assert.Equal(1.6, ci.Actual!.Value.Upper, 12);
+        Assert.Equal(0.1, ci.Fp!.Value.Lower, 12);
+        Assert.Equal(0.2, ci.Fp!.Value.Upper, 12);
+        Assert.Equal(1.25, ci.Tp!.Value.Lower, 12);
+        Assert.Equal(1.5, ci.Tp!.Value.Upper, 12);
+        Assert.True(ci.Actual!.Value.Contains(two.Speedups.Actual));
+        Assert.Null(ci.Elision);
+        Assert.Null(ci.Get("linear"));
+    }
+
+    [Fact]
+    public void Intervals_NeedRoundsOfEveryKind()
+    {
+        var oneRound = new FactoredSamples([2.0], [], new Dictionary<int, IReadOnlyList<ParallelRunSample>> { [1] = [new(2.2, 0)], [2] = [new(1.25, 0.2)] });
+        var uneven = new FactoredSamples([2.0, 2.1], [], new Dictionary<int, IReadOnlyList<ParallelRunSample>> { [1] = [new(2.2, 0)], [2] = [new(1.25, 0.2), new(1.3, 0.2)] });
+
+        Assert.All(FactoredAnalysis.Analyze("x", oneRound).Points, p => Assert.Null(p.Ci99));
+        Assert.All(FactoredAnalysis.Analyze("x", uneven).Points, p => Assert.Null(p.Ci99));
+    }
 }

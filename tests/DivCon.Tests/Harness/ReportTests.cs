@@ -8,35 +8,18 @@ namespace DivCon.Tests.Harness;
 
 public sealed class ReportTests
 {
-    private static CyclicResult Result(bool withRuns)
-    {
-        var phase = new PhaseResult(["a", "b"], 10, withRuns
-            ? [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4.5, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]
-            : [new RunRecord(0, 0, 2, true), new RunRecord(1, 0, 10, false)]);
-        var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
-        var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x"], "sp", "small", 10, 2, 0, 1, [0, 1], 3, true);
-        return Result(config, [new ProgramBaseline("a", [1.0, 1.1], null, null), new ProgramBaseline("b", [2.0, 2.2], null, null)], schemes, comparisons,
-            new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", "abc123", false), new DateTimeOffset(2026, 11, 22, 0, 0, 0, TimeSpan.Zero));
-    }
-
-    private static CyclicResult Result(CyclicPlanRecord config, IReadOnlyList<ProgramBaseline> baselines, IReadOnlyList<SchemeResult> schemes,
-        IReadOnlyList<SchemeComparison> comparisons, MachineInfo? machine = null, DateTimeOffset? started = null) =>
-        new(config, baselines, schemes, comparisons)
-        {
-            StartedUtc = started ?? DateTimeOffset.UnixEpoch,
-            ElapsedSeconds = 12.5,
-            Machine = machine ?? new MachineInfo(2, [0, 1], "TestOS", ".NET test", "X64", null, null),
-        };
+    private static CyclicResult Result(bool withRuns) => CyclicFixtures.OneInvocation(withRuns);
 
     private static JsonDocument Json(CyclicResult result) => JsonDocument.Parse(ResultJson.ToUtf8(result, HarnessJsonContext.Files.CyclicResult));
 
     [Fact]
-    public void Json_HasTheDocumentedShape_AndNullsForMissingValues()
+    public void Json_HasTheDocumentedShape_TheRawTimes_AndNullsForMissingValues()
     {
         using JsonDocument doc = Json(Result(withRuns: false));
-        JsonElement scheme = doc.RootElement.GetProperty("schemes")[0];
+        JsonElement root = doc.RootElement;
+        JsonElement scheme = root.GetProperty("schemes")[0];
 
+        Assert.Equal(3, root.GetProperty("schemaVersion").GetInt32());
         Assert.Equal(JsonValueKind.Null, scheme.GetProperty("antt").ValueKind);
         JsonElement b = scheme.GetProperty("programs")[1];
         Assert.Equal("b", b.GetProperty("program").GetString());
@@ -45,8 +28,19 @@ public sealed class ReportTests
         Assert.Equal(0, b.GetProperty("runs").GetInt32());
         Assert.Equal(1, b.GetProperty("discarded").GetInt32());
         Assert.Equal(JsonValueKind.Null, scheme.GetProperty("programs")[0].GetProperty("ntt").GetProperty("ci99").ValueKind); // one run only
-        Assert.Equal("abc123", doc.RootElement.GetProperty("machine").GetProperty("gitCommit").GetString());
+        Assert.Equal("runs", scheme.GetProperty("programs")[0].GetProperty("ntt").GetProperty("basis").GetString());
+        Assert.Equal("abc123", root.GetProperty("machine").GetProperty("gitCommit").GetString());
         Assert.Single(scheme.GetProperty("warnings").EnumerateArray());
+
+        // Every raw time, warm-up apart, per invocation; and how it was analysed.
+        JsonElement invocation = Assert.Single(root.GetProperty("invocations").EnumerateArray());
+        Assert.Equal(1, invocation.GetProperty("invocation").GetInt32());
+        Assert.Equal([1.0, 1.1, 1.05, 1.05], invocation.GetProperty("programs")[0].GetProperty("spSeconds").EnumerateArray().Select(v => v.GetDouble()));
+        Assert.Equal([1.5], invocation.GetProperty("programs")[0].GetProperty("warmupSeconds").EnumerateArray().Select(v => v.GetDouble()));
+        Assert.Equal([2.0], invocation.GetProperty("schemes")[0].GetProperty("programs")[0].GetProperty("seconds").EnumerateArray().Select(v => v.GetDouble()));
+        Assert.Equal(["x"], invocation.GetProperty("schemeOrder").EnumerateArray().Select(v => v.GetString()));
+        Assert.Equal(Bootstrap.DefaultResamples, root.GetProperty("analysis").GetProperty("bootstrapResamples").GetInt32());
+        Assert.Equal(2, root.GetProperty("inference").GetArrayLength());
     }
 
     [Fact]
@@ -74,30 +68,32 @@ public sealed class ReportTests
         string table = CyclicTextReport.Table(r);
         string md = CyclicTextReport.Markdown(r);
 
-        // a: C^MP {2, 2.5} mean 2.25, C^SP mean 1.05 → NTT 2.143; b: 5 / 2.1 = 2.381.
-        Assert.Contains("2.143 ± ", table, StringComparison.Ordinal);
-        Assert.Contains("2.381 ± n/a", table, StringComparison.Ordinal);
+        // a: C^MP {2, 2.5, 2.25, 2.25} mean 2.25, C^SP mean 1.05 → NTT 2.143 with an interval over its runs; b: 5 / 2.1 = 2.381, one run.
+        Assert.Contains("2.143 [", table, StringComparison.Ordinal);
+        Assert.Contains("2.381    ", table, StringComparison.Ordinal);
         Assert.Contains("ANTT", table, StringComparison.Ordinal);
+        Assert.Contains("1 invocation (independent processes)", table, StringComparison.Ordinal);
+        Assert.Contains("Comparisons: none with 1 invocation.", table, StringComparison.Ordinal);
+        Assert.Contains("over the runs of the one invocation", table, StringComparison.Ordinal);
         Assert.Contains("| x | a |", md, StringComparison.Ordinal);
         Assert.Contains("abc123", md, StringComparison.Ordinal);
         Assert.Contains("## Method", md, StringComparison.Ordinal);
+        Assert.Contains("## Invocations", md, StringComparison.Ordinal);
+        Assert.Contains("| 1 | 1001 |", md, StringComparison.Ordinal);
+        Assert.DoesNotContain("Welch", table, StringComparison.Ordinal);
+        Assert.DoesNotContain("Welch", md, StringComparison.Ordinal);
     }
 
     [Fact]
     public void PoolStatistics_InJsonAndMarkdown_AndAStarvedProgramIsNamedAsSuch()
     {
         // Program b held no core of the 2-worker pool for the whole 10 s phase and finished no run.
-        var phase = new PhaseResult(["a", "b"], 10, [new RunRecord(0, 0, 2, true), new RunRecord(1, 0, 10, false)]);
-        var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
         SchedulerStats[] stats =
         [
             new("MultiProgramScheduler (scalability)", 7, 2, true, [0, 1], 0.5, 40, 3, 19.5, 19.0, PoolId: 4, PoolWorkers: 2, MovesIn: 3, MovesOut: 1, Repartitions: 2),
             new("MultiProgramScheduler (scalability)", 8, 0, true, [], 0.0, 0, 0, 0.001, 0.0, PoolId: 4, PoolWorkers: 2, MovesIn: 1, MovesOut: 1, Repartitions: 2),
         ];
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep],
-            (scheme, i) => CyclicExperiment.NoRunWarning(stats, i == 0 ? "a" : "b", i, 10));
-        CyclicResult basic = Result(withRuns: true);
-        CyclicResult r = basic with { Schemes = schemes.Select(s => s with { Schedulers = stats }).ToArray(), Comparisons = comparisons };
+        CyclicResult r = CyclicFixtures.OneInvocation(withRuns: false, _ => stats);
 
         using JsonDocument doc = Json(r);
         JsonElement b = doc.RootElement.GetProperty("schemes")[0].GetProperty("schedulers")[1];
@@ -108,31 +104,35 @@ public sealed class ReportTests
         Assert.Equal(2, b.GetProperty("poolWorkers").GetInt32());
         Assert.Equal(1, b.GetProperty("movesIn").GetInt32());
         Assert.Equal(2, b.GetProperty("repartitions").GetInt32());
-        Assert.Contains("gave it almost no core (0.001 core-seconds in a 10 s phase", Assert.Single(schemes[0].Warnings), StringComparison.Ordinal);
+        Assert.Contains("gave it almost no core (0.001 core-seconds in a 10 s phase", Assert.Single(r.Schemes[0].Warnings), StringComparison.Ordinal);
         Assert.Contains("## Schedulers", md, StringComparison.Ordinal);
         Assert.Contains("| x | a | MultiProgramScheduler (scalability) | 7 | 2 of 2 | [0,1] | 0.500 | 19.000 | 19.500 | 40 | 3 | 3/1 | 2 |", md, StringComparison.Ordinal);
         Assert.Contains("| x | b | MultiProgramScheduler (scalability) | 8 | 0 of 2 | [] |", md, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Table_PrintsOneSignificanceLinePerPairAndMetric_OrOneLineWithoutRepetitions()
+    public void Comparisons_TheTableListsTheResolvedOnes_TheReportEvery_OneInvocationHasNone()
     {
-        PhaseResult Phase(double a, double b) => new(["a", "b"], 10, [new RunRecord(0, 0, a, true), new RunRecord(1, 0, b, true)]);
-        RepetitionRuns Rep(double j) => new([[1.0], [2.0]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = Phase(2 + j, 4).ProgramRuns(), ["y"] = Phase(4 + j, 8 - j).ProgramRuns() });
-        var config = new CyclicPlanRecord("cyclic", ["a", "b"], ["x", "y"], "sp", "small", 10, 1, 0, 3, [0, 1], 3, true);
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(["a", "b"], [("x", "x"), ("y", "y")], [Rep(0), Rep(0.1), Rep(-0.1)]);
-        var oneRep = CyclicAnalysis.Analyze(["a", "b"], [("x", "x"), ("y", "y")], [Rep(0)]);
+        // x: a {2 + j}, b {4}; y: a {4 + j}, b {8 − j}; C^SP a 1, b 2. ANTT_x = 2 + j/2, ANTT_y = 4 + j/4: x / y ≈ 0.5 in
+        // each invocation, give or take 2 %, so the paired test resolves it even after Holm over both metrics.
+        CyclicInvocation Inv(int k, double j) => CyclicFixtures.Invocation(k, ["a", "b"], [[1.0], [2.0]],
+            [("x", [new ProgramRuns([2 + j], 0), new ProgramRuns([4.0], 0)]), ("y", [new ProgramRuns([4 + j], 0), new ProgramRuns([8 - j], 0)])]);
+        CyclicResult three = CyclicFixtures.Result(["a", "b"], ["x", "y"], [Inv(1, 0), Inv(2, 0.1), Inv(3, -0.1)]);
+        CyclicResult one = CyclicFixtures.Result(["a", "b"], ["x", "y"], [Inv(1, 0)]);
 
-        string table = CyclicTextReport.Table(Result(config, [], schemes, comparisons));
-        string single = CyclicTextReport.Table(Result(config with { Repeat = 1 }, [], oneRep.Schemes, oneRep.Comparisons));
+        string table = CyclicTextReport.Table(three);
+        string md = CyclicTextReport.Markdown(three);
 
-        Assert.Contains("ANTT x vs y: significant at 99 % (difference -2.000,", table, StringComparison.Ordinal);
-        Assert.Contains("STP x vs y: ", table, StringComparison.Ordinal);
-        Assert.Contains("Significance: not enough repetitions for Welch's t-test between any two schemes (1 repetition); run with --repeat 2 or more.", single, StringComparison.Ordinal);
-        Assert.DoesNotContain("x vs y", single, StringComparison.Ordinal);
-        string singleMarkdown = CyclicTextReport.Markdown(Result(config with { Repeat = 1 }, [], oneRep.Schemes, oneRep.Comparisons));
-        Assert.Contains("ANTT x vs y: not enough repetitions", singleMarkdown, StringComparison.Ordinal);
-        Assert.Contains("STP x vs y: not enough repetitions", singleMarkdown, StringComparison.Ordinal);
+        Assert.Contains("Holm-corrected over all 2", table, StringComparison.Ordinal);
+        Assert.Contains("Resolved: 2 of 2:", table, StringComparison.Ordinal);
+        Assert.Contains("ANTT x / y", table, StringComparison.Ordinal);
+        Assert.Contains("resolved: x lower (better)", table, StringComparison.Ordinal);
+        Assert.Contains("resolved: x higher (better)", table, StringComparison.Ordinal); // STP
+        Assert.Contains("| ANTT | x | y | 0.500 |", md, StringComparison.Ordinal);
+        Assert.Contains("## Blocked analysis and power", md, StringComparison.Ordinal);
+        Assert.Contains("ANTT: schemes F(1,2) = ", table, StringComparison.Ordinal);
+        Assert.Contains("Comparisons: none with 1 invocation.", CyclicTextReport.Table(one), StringComparison.Ordinal);
+        Assert.DoesNotContain(one.Comparisons, c => c.HolmP is not null);
     }
 
     [Fact]
@@ -140,10 +140,10 @@ public sealed class ReportTests
     {
         string[] lines = CyclicTextReport.Csv(Result(withRuns: true)).ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
-        Assert.Equal("scheme,program,metric,mean,ci99_lo,ci99_hi,sd,rsd,n", lines[0]);
+        Assert.Equal("scheme,program,metric,mean,ci99_lo,ci99_hi,rsd,n,basis", lines[0]);
         Assert.Equal(1 + (2 * 4) + 3, lines.Length);
         Assert.All(lines, l => Assert.Equal(8, l.Count(c => c == ',')));
-        Assert.Contains(lines, l => l.StartsWith("x,a,ntt,2.142857142857143,", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.StartsWith("x,a,ntt,2.142857142857143,", StringComparison.Ordinal) && l.EndsWith(",runs", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -162,7 +162,8 @@ public sealed class ReportTests
             CyclicResult back = ResultKinds.Cyclic.Read(File.ReadAllText(files[0]));
             Assert.Equal(result.Schemes[0].Programs[0].Ntt, back.Schemes[0].Programs[0].Ntt);
             Assert.Equal(result.Machine.GitCommit, back.Machine.GitCommit);
-            Assert.Equal(result.Baselines[1].SpSeconds, back.Baselines[1].SpSeconds);
+            Assert.Equal(result.Invocations[0].Programs[1].SpSeconds, back.Invocations[0].Programs[1].SpSeconds);
+            Assert.Equal(result.Invocations[0].Schemes[0].Programs[0].Seconds, back.Invocations[0].Schemes[0].Programs[0].Seconds);
             Assert.Equal(ResultFile.CurrentSchemaVersion, back.SchemaVersion);
         }
         finally
@@ -171,10 +172,32 @@ public sealed class ReportTests
         }
     }
 
+    [Fact]
+    public void Reanalyze_FromTheSavedRawTimes_GivesTheSameFileByteForByte()
+    {
+        // What `divcon analyze` does: read the file back and rebuild every derived number from its invocations.
+        var random = new Random(4);
+        CyclicInvocation Inv(int k) => CyclicFixtures.Invocation(k, ["a", "b"], [[1.0 + random.NextDouble(), 1.1], [2.0, 2.2 + random.NextDouble()]],
+            [("x", [new ProgramRuns([2 + random.NextDouble(), 2.5], 0), new ProgramRuns([5.0 + random.NextDouble()], 1)]),
+             ("y", [new ProgramRuns([3 + random.NextDouble()], 0), new ProgramRuns([4.0 + random.NextDouble(), 4.4], 0)])]);
+        CyclicResult result = CyclicFixtures.Result(["a", "b"], ["x", "y"], [Inv(1), Inv(2), Inv(3), Inv(4)]);
+        byte[] saved = ResultJson.ToUtf8(result, HarnessJsonContext.Files.CyclicResult);
+
+        CyclicResult back = ResultKinds.Cyclic.Read(System.Text.Encoding.UTF8.GetString(saved));
+        byte[] again = ResultJson.ToUtf8(CyclicResults.Reanalyze(back), HarnessJsonContext.Files.CyclicResult);
+
+        Assert.Equal(System.Text.Encoding.UTF8.GetString(saved), System.Text.Encoding.UTF8.GetString(again));
+        // Another baseline changes the comparisons, not the raw times.
+        CyclicResult vsY = CyclicResults.Reanalyze(back, back.Analysis with { Baseline = "y" });
+        Assert.All(vsY.Comparisons, c => Assert.Equal("y", c.SchemeB));
+        Assert.Equal(4, vsY.Invocations.Count);
+    }
+
     [Theory]
     [InlineData("{\"kind\":\"cyclic\",\"schemaVersion\":1}", "schema version 1")]
-    [InlineData("{\"kind\":\"phases\",\"schemaVersion\":2}", "kind 'phases'")]
-    [InlineData("{\"schemaVersion\":2}", "no \"kind\"")]
+    [InlineData("{\"kind\":\"cyclic\",\"schemaVersion\":2}", "schema version 2")]
+    [InlineData("{\"kind\":\"phases\",\"schemaVersion\":3}", "kind 'phases'")]
+    [InlineData("{\"schemaVersion\":3}", "no \"kind\"")]
     [InlineData("[1, 2]", "not an object")]
     [InlineData("{not json", "not valid JSON")]
     public void Read_AnOldOrForeignFile_IsOneLineOfError(string json, string expected)

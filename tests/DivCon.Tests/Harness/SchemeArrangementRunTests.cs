@@ -142,7 +142,7 @@ public sealed class SchemeArrangementRunTests
             .Select(i => (IWorkloadProgram)new SyntheticSpinProgram($"p{i}", 200_000, 4, 0.1 * i, i + 1))
             .ToArray();
         SchemeRegistry registry = BuiltInSchemes.CreateRegistry();
-        var settings = new CyclicSettings(TimeSpan.FromSeconds(3), SpRuns: 1, WarmupRuns: 0, Repeat: 1, processors, Seed: 1,
+        var settings = new CyclicSettings(TimeSpan.FromSeconds(3), SpRuns: 1, WarmupRuns: 0, processors, Seed: 1,
             StopGrace: TimeSpan.FromSeconds(20), RunTimeout: TimeSpan.FromSeconds(30));
         var plan = new CyclicPlan("cyclic", programs, [registry.Find(name)!], registry.Find(SchemeCatalog.OversubscribedFree)!, "small", settings);
 

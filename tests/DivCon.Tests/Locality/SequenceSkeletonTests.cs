@@ -26,6 +26,42 @@ public sealed class SequenceSkeletonTests
     private static SchedulerLease Lease(string name) =>
         name == "ws2" ? SchedulerLease.Owned(new WorkStealingTaskScheduler(2)) : TestSchedulers.Create(name);
 
+    [Fact]
+    public void UndefinedWindowMode_IsRejectedOnEntry_InsteadOfNeverReleasingAChunk()
+    {
+        // Issue 15, defect 4: before, an undefined mode was accepted and the run never completed after its first window.
+        var options = new SequenceOptions { Mode = (WindowMode)7, Grain = 4, WindowSize = 8 };
+        int calls = 0;
+        ArgumentOutOfRangeException e = Assert.Throws<ArgumentOutOfRangeException>(
+            () => { _ = SequenceSkeleton.ForEachRangeAsync(1000, (from, to) => Interlocked.Increment(ref calls), TaskScheduler.Default, options); });
+        Assert.Contains("Mode", e.Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentOutOfRangeException>(
+            () => { _ = SequenceSkeleton.ForEachAsync(new int[10], (i, x) => { }, TaskScheduler.Default, options); });
+        Assert.Equal(0, calls);
+    }
+
+    [Theory]
+    [InlineData(WindowMode.None, 3)]
+    [InlineData(WindowMode.Sliding, 3)]
+    [InlineData(WindowMode.Sliding, 40)]
+    [InlineData(WindowMode.Static, 40)]
+    [InlineData(WindowMode.Sliding, 0)]
+    public async Task SchedulerThatRefusesTasks_FaultsTheRun_InsteadOfHanging(WindowMode mode, int acceptLimit)
+    {
+        // Issue 15, defect 4: before, a task that could not be queued (in the first window, or later from a finishing
+        // chunk) stayed counted as running, so the run never completed.
+        using var scheduler = new DedicatedThreadScheduler(threads: 2, acceptLimit);
+        var options = new SequenceOptions { Mode = mode, Grain = 10, WindowSize = 50 };
+        int processed = 0;
+
+        Task run = SequenceSkeleton.ForEachRangeAsync(10_000, (from, to) => Interlocked.Add(ref processed, to - from), scheduler, options);
+
+        TaskSchedulerException e = await Assert.ThrowsAsync<TaskSchedulerException>(() => run.WaitAsync(s_timeout));
+        Assert.IsType<InvalidOperationException>(e.InnerException);
+        Assert.True(run.IsFaulted);
+        Assert.True(Volatile.Read(ref processed) < 10_000);
+    }
+
     [Theory]
     [MemberData(nameof(ModesAndSchedulers))]
     public async Task EveryElementIsProcessedExactlyOnce(WindowMode mode, string scheduler)

@@ -69,6 +69,7 @@ public sealed class SampleProgramTests
             var program = (SortBase<int>)SampleCatalog.Create(name, ProblemSize.Small);
             await ((ISampleProgram)program).RunParallelAsync(TaskScheduler.Default).WaitAsync(Timeout);
             ((ISampleProgram)program).Verify();
+            await ((ISampleProgram)program).RunParallelAsync(TaskScheduler.Default).WaitAsync(Timeout);
 
             program.SortedElements[1000]++;
 
@@ -83,6 +84,7 @@ public sealed class SampleProgramTests
         var program = new StrassenMultiply(ProblemSize.Small);
         await program.RunParallelAsync(TaskScheduler.Default).WaitAsync(Timeout);
         program.Verify();
+        await program.RunParallelAsync(TaskScheduler.Default).WaitAsync(Timeout);
 
         program.Result!.Data[17] += 1;
 
@@ -146,10 +148,10 @@ public sealed class SampleProgramTests
 
         await program.RunParallelAsync(lease.Scheduler).WaitAsync(Timeout);
 
-        program.Verify();
         int[] expected = (int[])input.Clone();
         Array.Sort(expected);
         Assert.Equal(expected, ((SortBase<int>)program).SortedElements);
+        program.Verify();
     }
 
     [Theory]

@@ -42,6 +42,7 @@ public sealed class SequenceTransformTests
         using var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 2 });
         await transform.RunParallelAsync(scheduler).WaitAsync(Timeout);
         transform.Verify();
+        await transform.RunParallelAsync(scheduler).WaitAsync(Timeout);
 
         transform.LastOutput[4321] = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(transform.LastOutput[4321]) + 1);
 
@@ -64,8 +65,8 @@ public sealed class SequenceTransformTests
         }
 
         await transform.RunParallelAsync(TaskScheduler.Default).WaitAsync(Timeout);
-        transform.Verify();
         Assert.Equal(Enumerable.Range(0, 4).Select(i => 0.75 * input[i] + 0.25 * input[(i + 1) % 4]), transform.LastOutput);
+        transform.Verify();
     }
 
     [Fact]

@@ -12,17 +12,16 @@ public sealed class BadInputTests
         DivConBase<int[], int[]> program = DivConFactory.Create<int[], int[]>(
             scheduler, (p, l) => false, p => [p], p => p, r => r[0]);
 
-        ArgumentNullException e = Assert.Throws<ArgumentNullException>(() => { _ = program.Input(null!); });
+        ArgumentNullException e = Assert.Throws<ArgumentNullException>(() => { _ = program.RunAsync(null!); });
         Assert.Equal("problem", e.ParamName);
         Assert.Equal(0, scheduler.AcceptedCount);
     }
 
     [Fact]
-    public void NullScheduler_Throws()
+    public void NullSchedulerForOneRun_Throws_UndefinedExecutionThrows()
     {
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(TaskScheduler.Default, 1);
-        Assert.Throws<ArgumentNullException>(() => { _ = program.Input(new ElementRange(0, 1), null!); });
-        Assert.Throws<ArgumentNullException>(() => program.Scheduler = null!);
+        Assert.Throws<ArgumentNullException>(() => { _ = program.RunAsync(new ElementRange(0, 1), null!); });
         Assert.Throws<ArgumentOutOfRangeException>(() => program.Execution = (DivConExecution)9);
     }
 
@@ -33,12 +32,19 @@ public sealed class BadInputTests
         Func<int, int, int[]> split = (p, l) => [p];
         Func<int, int, int> execute = (p, l) => p;
         Func<int[], int, int> merge = (r, l) => r[0];
-        Assert.Throws<ArgumentNullException>(() => DivConFactory.Create(null!, shouldSplit, split, execute, merge));
         Assert.Throws<ArgumentNullException>(() => DivConFactory.Create(TaskScheduler.Default, null!, split, execute, merge));
         Assert.Throws<ArgumentNullException>(() => DivConFactory.Create(TaskScheduler.Default, shouldSplit, null!, execute, merge));
         Assert.Throws<ArgumentNullException>(() => DivConFactory.Create(TaskScheduler.Default, shouldSplit, split, null!, merge));
         Assert.Throws<ArgumentNullException>(() => DivConFactory.Create(TaskScheduler.Default, shouldSplit, split, execute, null!));
         Assert.Throws<ArgumentNullException>(() => DivConFactory.Create<int, int>(TaskScheduler.Default, shouldSplit, (Func<int, int[]>)null!, p => p, r => r[0]));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.CreateBinary<int, int>(null!, p => (p, p), p => p, (a, b) => a));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.CreateBinary<int, int>(p => false, null!, p => p, (a, b) => a));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.CreateBinary<int, int>(p => false, p => (p, p), null!, (a, b) => a));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.CreateBinary<int, int>(p => false, p => (p, p), p => p, null!));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.Create<int, int>(
+            null!, (p, c) => new ValueTask<int[]>([p]), (p, c) => new(p), (r, c) => new(r[0])));
+        Assert.Throws<ArgumentNullException>(() => DivConFactory.Create<int, int>(
+            (p, c) => false, (p, c) => new ValueTask<int[]>([p]), (p, c) => new(p), null!));
     }
 
     [Theory]
@@ -83,7 +89,7 @@ public sealed class BadInputTests
         foreach (DivConExecution execution in new[] { DivConExecution.Asynchronous, DivConExecution.ForkJoin })
         {
             program.Execution = execution;
-            InvalidOperationException e = await Assert.ThrowsAsync<InvalidOperationException>(() => program.Input(1).WaitAsync(SkeletonPrograms.Timeout));
+            InvalidOperationException e = await Assert.ThrowsAsync<InvalidOperationException>(() => program.RunAsync(1).WaitAsync(SkeletonPrograms.Timeout));
             Assert.Contains("at least one subproblem", e.Message);
         }
     }

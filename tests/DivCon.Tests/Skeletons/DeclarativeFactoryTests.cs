@@ -26,7 +26,7 @@ public sealed class DeclarativeFactoryTests
             executeMuscle: nums => { Array.Sort(nums); return nums; },
             merge: results => results[0].Concat(results[1]).ToArray());
 
-        int[] sorted = await quickSort.Input(source).WaitAsync(SkeletonPrograms.Timeout);
+        int[] sorted = await quickSort.RunAsync(source).WaitAsync(SkeletonPrograms.Timeout);
 
         int[] expected = (int[])source.Clone();
         Array.Sort(expected);
@@ -56,7 +56,7 @@ public sealed class DeclarativeFactoryTests
                 return results[0] + results[1];
             });
 
-        int leaves = await program.Input(0).WaitAsync(SkeletonPrograms.Timeout);
+        int leaves = await program.RunAsync(0).WaitAsync(SkeletonPrograms.Timeout);
 
         Assert.Equal(4, leaves);
         Assert.Equal(4, seen.Count(s => s == ("execute", 3)));

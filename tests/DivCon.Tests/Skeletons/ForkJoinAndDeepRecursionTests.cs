@@ -3,7 +3,7 @@ using DivCon.Skeletons;
 
 namespace DivCon.Tests.Skeletons;
 
-/// <summary>Must-show 2: deep recursion on one worker, asynchronous vs blocking fork-join.</summary>
+/// <summary>Must-show 2: deep recursion on one worker, asynchronous and blocking fork-join.</summary>
 public sealed class ForkJoinAndDeepRecursionTests
 {
     private const int Muscles = 1 << 10;
@@ -30,51 +30,22 @@ public sealed class ForkJoinAndDeepRecursionTests
     }
 
     [Fact]
-    public async Task ForkJoin_StarvesOnOneWorkerWithoutInlining_AndCancellationReleasesIt()
-    {
-        using var scheduler = new DedicatedThreadScheduler(1);
-        var probe = new CallProbe();
-        DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(scheduler, grain: 1, probe);
-        program.Execution = DivConExecution.ForkJoin;
-        using var cts = new CancellationTokenSource();
-
-        Task<long> run = program.Input(new ElementRange(0, Muscles), cts.Token);
-
-        // The root splits, queues its two children and blocks its only worker waiting for them: nothing else can run.
-        Assert.True(await SkeletonPrograms.EventuallyAsync(() => probe.Started == 1 && scheduler.QueuedCount == 2));
-        await Task.Delay(TimeSpan.FromSeconds(1));
-        Assert.False(run.IsCompleted);
-        Assert.Equal(1, probe.Started);            // the root's split only
-        Assert.Equal(2, scheduler.QueuedCount);    // its two children, never started
-        Assert.Equal(1, scheduler.ExecutingCount); // the blocked root
-
-        cts.Cancel();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.WaitAsync(SkeletonPrograms.Timeout));
-        Assert.True(run.IsCanceled);
-
-        // The released worker drains the two children, which end canceled without running a muscle.
-        Assert.True(await SkeletonPrograms.EventuallyAsync(() => scheduler.QueuedCount == 0 && scheduler.ExecutingCount == 0));
-        Assert.Equal(1, probe.Started);
-    }
-
-    [Fact]
     public async Task Asynchronous_CompletesTheSameProgram_OnTheSameNonInliningWorker()
     {
         using var scheduler = new DedicatedThreadScheduler(1);
         var probe = new CallProbe();
         DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(scheduler, grain: 1, probe);
 
-        long result = await program.Input(new ElementRange(0, Muscles)).WaitAsync(SkeletonPrograms.Timeout);
+        long result = await program.RunAsync(new ElementRange(0, Muscles)).WaitAsync(SkeletonPrograms.Timeout);
 
         Assert.Equal(SkeletonPrograms.ExpectedSum(Muscles), result);
         Assert.Equal(Muscles, probe.Executes);
     }
 
     [Fact]
-    public async Task ForkJoin_OnAOneWorkerSchedulerPair_CompletesOnlyByInliningChildrenIntoWaitingParents()
+    public async Task ForkJoin_OnOneWorker_SolvesEveryChildInsideItsWaitingParent()
     {
-        // ConcurrentExclusiveSchedulerPair(maxConcurrency 1) lets a waiting task run a not-yet-started child inline.
-        // Without that the root would block the only worker, as on the dedicated scheduler above.
+        // On one worker no task ever claims a child before its parent does: the parent solves them all itself.
         using SchedulerLease lease = TestSchedulers.Create("pair1");
         var inlined = new InlineDetector();
         DivConBase<ElementRange, long> program = DivConFactory.Create<ElementRange, long>(
@@ -97,7 +68,7 @@ public sealed class ForkJoinAndDeepRecursionTests
             });
         program.Execution = DivConExecution.ForkJoin;
 
-        long result = await program.Input(new ElementRange(0, Muscles)).WaitAsync(SkeletonPrograms.Timeout);
+        long result = await program.RunAsync(new ElementRange(0, Muscles)).WaitAsync(SkeletonPrograms.Timeout);
 
         Assert.Equal(SkeletonPrograms.ExpectedSum(Muscles), result);
         Assert.Equal(Muscles, inlined.Executes);

@@ -4,8 +4,9 @@ using DivCon.Tests.Infrastructure;
 namespace DivCon.Tests.Skeletons;
 
 /// <summary>
-/// Many runs of random shapes, each faulting, canceled or clean at a random point, on 1, 2 and 4 workers: every run
-/// completes (a lost report would hang it: the wait has a timeout), with the right outcome, with no muscle in flight.
+/// Many runs of random shapes, each faulting, canceled or clean at a random point, on 1, 2 and 4 workers, in both
+/// execution modes: every run completes (a lost report would hang it: the wait has a timeout), with the right
+/// outcome, with no muscle in flight.
 /// </summary>
 public sealed class SkeletonStressTests
 {
@@ -19,7 +20,7 @@ public sealed class SkeletonStressTests
     private static async Task Stress(int runs, int seed)
     {
         var random = new Random(seed);
-        string[] schedulers = ["pair1", "pair2", "pair4", "default"];
+        string[] schedulers = ["pair1", "pair2", "pair4", "ws1", "ws2", "mps1", "default"];
         for (int run = 0; run < runs; run++)
         {
             using SchedulerLease lease = TestSchedulers.Create(schedulers[run % schedulers.Length]);
@@ -46,8 +47,9 @@ public sealed class SkeletonStressTests
                 },
             };
             DivConBase<ElementRange, long> program = SkeletonPrograms.RangeSum(lease.Scheduler, grain, probe, branching);
+            program.Execution = (run / schedulers.Length) % 2 == 0 ? DivConExecution.Asynchronous : DivConExecution.ForkJoin;
 
-            Task<long> task = program.Input(new ElementRange(0, size), cts.Token);
+            Task<long> task = program.RunAsync(new ElementRange(0, size), cts.Token);
             try
             {
                 long result = await task.WaitAsync(SkeletonPrograms.Timeout);

@@ -1,10 +1,13 @@
+using DivCon.Multiprogramming;
 using DivCon.Scheduling;
 
 namespace DivCon.Tests.Skeletons;
 
 /// <summary>
 /// The schedulers the skeleton and sample tests run on, in one place: "1, 2 and 4 workers" of the BCL's
-/// ConcurrentExclusiveSchedulerPair and of DivCon's WorkStealingTaskScheduler, and the default scheduler.
+/// ConcurrentExclusiveSchedulerPair and of DivCon's WorkStealingTaskScheduler, a pinned WorkStealingTaskScheduler
+/// (unpinned where the OS cannot pin), a program of a MultiProgramScheduler holding 1 and 2 workers, and the
+/// default scheduler.
 /// </summary>
 public static class TestSchedulers
 {
@@ -16,6 +19,13 @@ public static class TestSchedulers
         ["ws1"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(1)),
         ["ws2"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(2)),
         ["ws4"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(4)),
+        ["ws2pinned"] = () => SchedulerLease.Owned(new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+            BestEffortPinning = true,
+        })),
+        ["mps1"] = () => SchedulerLease.ForProgram(workers: 1),
+        ["mps2"] = () => SchedulerLease.ForProgram(workers: 2),
         ["default"] = () => new SchedulerLease(TaskScheduler.Default, release: null),
     };
 
@@ -61,6 +71,21 @@ public sealed class SchedulerLease : IDisposable
     {
         var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, workers);
         return new SchedulerLease(pair.ConcurrentScheduler, pair.Complete) { Pair = pair };
+    }
+
+    /// <summary>
+    /// The scheduler of the only program of a new MultiProgramScheduler with <paramref name="workers"/> workers (fewer
+    /// if the process may use fewer processors), pinned where possible; the lease disposes the MultiProgramScheduler.
+    /// </summary>
+    public static SchedulerLease ForProgram(int workers)
+    {
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(workers).ToArray(),
+            BestEffortPinning = true,
+        });
+        ProgramHandle program = mps.AddProgram("skeleton test");
+        return new SchedulerLease(program.Scheduler, () => Assert.True(Task.Run(mps.Dispose).Wait(TimeSpan.FromSeconds(30)), "Dispose did not return within 30 s."));
     }
 
     /// <summary>A scheduler the lease owns and disposes.</summary>

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using DivCon.Harness.Programs;
+using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -25,7 +26,18 @@ internal static class CommandInput
     };
 
     /// <summary><c>--cores N</c>: the first N processors of the affinity mask.</summary>
-    public static Option<int?> Cores() => new("--cores") { Description = "Use the first N processors of the process's affinity mask (default: all of them)." };
+    public static Option<int?> Cores() => new("--cores")
+    {
+        Description = "Use the first N processors of the process's affinity mask, at most the CPU budget (default: the budget's processors, "
+            + "every allowed one unless a cgroup CPU quota or DOTNET_PROCESSOR_COUNT allows fewer; see 'divcon topology').",
+    };
+
+    /// <summary><c>--over-budget</c>: allow <c>--cores</c> / <c>--max-workers</c> / <c>--workers</c> above the CPU budget.</summary>
+    public static Option<bool> OverBudget() => new("--over-budget")
+    {
+        Description = "Allow more cores or workers than the CPU budget (refused without it): the run goes ahead, a cgroup quota throttles the workers "
+            + "in turns, and the throttling is reported beside the figures.",
+    };
 
     /// <summary><c>--seed</c>.</summary>
     public static Option<int> Seed(string description, int defaultSeed = 1) => new("--seed") { Description = description, DefaultValueFactory = _ => defaultSeed };
@@ -87,18 +99,73 @@ internal static class CommandInput
         return value;
     }
 
-    /// <summary>The processors <c>--cores</c> selects: the first N of the affinity mask (all of them by default).</summary>
-    public static IReadOnlyList<int> ReadCores(ParseResult parse, Option<int?> option, List<string> problems)
+    /// <summary>
+    /// The processors <c>--cores</c> selects: the first N of the affinity mask, N at most the CPU budget unless
+    /// <c>--over-budget</c> (<see cref="CheckBudget"/>); by default the budget's own selection
+    /// (<see cref="CpuBudget.SelectProcessors()"/>: every allowed processor, or under a quota that allows fewer, as
+    /// many packed into as few cache groups as possible).
+    /// </summary>
+    public static IReadOnlyList<int> ReadCores(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
     {
-        IReadOnlyList<int> affinity = MachineInfo.AffinityMask();
+        ArgumentNullException.ThrowIfNull(budget);
+        IReadOnlyList<int> affinity = budget.AllowedProcessors;
         int? cores = parse.GetValue(option);
-        if (cores is { } c && (c <= 0 || c > affinity.Count))
+        if (cores is not { } c)
+        {
+            return budget.SelectProcessors();
+        }
+
+        if (c <= 0 || c > affinity.Count)
         {
             problems.Add($"{option.Name} must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
             return affinity;
         }
 
-        return affinity.Take(cores ?? affinity.Count).ToArray();
+        CheckBudget(option.Name, c, budget, overBudget, problems, notes);
+        return affinity.Take(c).ToArray();
+    }
+
+    /// <summary>
+    /// The worker count <paramref name="option"/> asks for (unpinned workers: <c>--max-workers</c>, <c>--workers</c>):
+    /// the budget's cores by default, at least 1 and at most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>,
+    /// and above the budget only with <paramref name="overBudget"/> (<see cref="CheckBudget"/>).
+    /// </summary>
+    public static int ReadWorkers(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        int workers = parse.GetValue(option) ?? budget.Cores;
+        if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
+        {
+            problems.Add($"{option.Name} must be between 1 and {budget.Cores} (the CPU budget; up to {WorkStealingSchedulerOptions.MaxWorkerCount} with --over-budget); got {workers}.");
+        }
+        else
+        {
+            CheckBudget(option.Name, workers, budget, overBudget, problems, notes);
+        }
+
+        return workers;
+    }
+
+    /// <summary>
+    /// Checks a core or worker count an option asks for against the CPU budget: above it, a problem (refused, exit 2)
+    /// unless <paramref name="overBudget"/>, then a note (the run goes ahead and reports its throttling). One line each.
+    /// </summary>
+    public static void CheckBudget(string option, int requested, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        if (budget.CheckWorkers(requested) is not { } warning)
+        {
+            return;
+        }
+
+        if (overBudget)
+        {
+            notes.Add($"{option} {requested} with --over-budget: {warning} Throttling is reported beside the figures.");
+        }
+        else
+        {
+            problems.Add($"{option} {requested}: {warning} Use at most {budget.Cores}, or add --over-budget to run anyway.");
+        }
     }
 
     /// <summary>True for png, false for none; otherwise a problem line.</summary>

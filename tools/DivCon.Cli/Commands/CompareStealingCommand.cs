@@ -28,7 +28,11 @@ internal static class CompareStealingCommand
         var programsOption = CommandInput.Programs(
             $"Programs (rows of the design, at least 2), comma- or space-separated (default: {string.Join(",", s_defaultPrograms)}). Known: {catalog.Names}.", s_defaultPrograms);
         var replicationsOption = new Option<int>("--replications") { Description = "Runs per program and scope, at least 2 (default 5).", DefaultValueFactory = _ => 5 };
-        var workersOption = new Option<int>("--workers") { Description = "Workers of each scheduler (default: processor count).", DefaultValueFactory = _ => Environment.ProcessorCount };
+        var workersOption = new Option<int?>("--workers")
+        {
+            Description = "Workers of each scheduler (default: the CPU budget, see 'divcon topology'; more only with --over-budget).",
+        };
+        var overBudgetOption = CommandInput.OverBudget();
         var sizeOption = CommandInput.Size("small", "small or medium (default small)");
         var outOption = CommandInput.Out(Path.Combine("results", "compare-stealing"));
         var groupsOption = new Option<string>("--stealing-groups")
@@ -41,7 +45,7 @@ internal static class CompareStealingCommand
             "Seed 002's comparison: each program R times under stealing scopes All and CacheGroupFirst; times, local/remote steals, scheduling overhead "
             + "and idle time; two-factor ANOVA (program × scope) with 90 % intervals; writes compare-stealing.json and compare-stealing.md.")
         {
-            programsOption, replicationsOption, workersOption, sizeOption, outOption, groupsOption,
+            programsOption, replicationsOption, workersOption, overBudgetOption, sizeOption, outOption, groupsOption,
         };
 
         command.SetAction((parse, ct) =>
@@ -49,11 +53,9 @@ internal static class CompareStealingCommand
             var problems = new List<string>();
             IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programsOption, catalog, problems, minimum: 2);
             int replications = CommandInput.AtLeast(parse, replicationsOption, 2, problems, " (the ANOVA's error needs replications)");
-            int workers = parse.GetValue(workersOption);
-            if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
-            {
-                problems.Add($"--workers must be between 1 and {WorkStealingSchedulerOptions.MaxWorkerCount}; got {workers}.");
-            }
+            CpuBudget budget = CpuBudget.Detect(); // one reading: the default and check of --workers, the schedulers, the result
+            var notes = new List<string>();
+            int workers = CommandInput.ReadWorkers(parse, workersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
 
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems, WorkloadSize.Small, WorkloadSize.Medium);
             FactoredStealing? stealing = FactoredStealing.Parse(
@@ -67,6 +69,8 @@ internal static class CompareStealingCommand
                 return new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
                 {
                     WorkerCount = n,
+                    Budget = budget,
+                    CompensateBlocking = false, // a measurement at exactly n workers
                     StealingScope = scope,
                     StealingGroups = slots,
                     StealingTopology = slots is null ? Topology() : null,
@@ -83,9 +87,9 @@ internal static class CompareStealingCommand
                             ? "This machine has one last-level cache group: CacheGroupFirst degenerates to All (every steal is local), so any difference below is noise. --stealing-groups per-worker measures the restricted sweep's cost instead."
                             : $"This machine has {cacheGroups} last-level cache groups.";
                     return CompareStealingExperiment.RunAsync(entries, size, replications, workers, factory,
-                        (note, cacheGroups, groups is null ? stealing.Groups : FactoredStealing.Format(groups)), progress, token);
+                        (note, cacheGroups, groups is null ? stealing.Groups : FactoredStealing.Format(groups)), progress, token, budget);
                 },
-                result => ResultKinds.CompareStealing.Files(result, png: false), ResultKinds.CompareStealing.Table, ct);
+                result => ResultKinds.CompareStealing.Files(result, png: false), ResultKinds.CompareStealing.Table, ct, notes);
         });
         return command;
     }

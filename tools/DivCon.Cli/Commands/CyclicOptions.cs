@@ -3,16 +3,21 @@ using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// The options <c>cyclic</c> and <c>symmetric</c> share, and what both do once their workload is known: run the test
-/// (<see cref="CyclicExperiment"/>), write <c>{kind}.json</c>, <c>.csv</c>, <c>report.md</c>, the figures and, for each
-/// MultiProgramScheduler scheme, its allocation plot and Chrome trace; print the table.
+/// The options <c>cyclic</c> and <c>symmetric</c> share, and what both do once their workload is known. With
+/// <c>--repeat 1</c> (the default) one invocation runs in this process. With <c>--repeat N</c> (or <c>auto</c>) this
+/// process is a driver: it runs each invocation as a child process of itself (<see cref="ProcessInvocationLauncher"/>,
+/// hidden options <c>--invocation k --invocations N</c>), one after another, and analyzes their raw times together
+/// (<see cref="CyclicResults.Build"/>). Then it writes <c>{kind}.json</c>, <c>.csv</c>, <c>report.md</c>, the figures
+/// and, for each MultiProgramScheduler scheme, the first invocation's allocation plot and Chrome trace; and prints the table.
 /// </summary>
 internal sealed class CyclicOptions
 {
@@ -25,38 +30,99 @@ internal sealed class CyclicOptions
 
     private readonly Option<string> _duration = new("--duration")
     {
-        Description = "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s. The whole run takes about "
-            + "schemes × (duration + 0.5 s) + C^SP (programs × (warm-up + sp-runs) runs alone) + one sequential run per program.",
+        Description = "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s. One invocation takes about "
+            + "schemes × (duration + 0.5 s) + C^SP (programs × (warm-up + sp-runs) runs alone) + the sequential runs.",
         DefaultValueFactory = _ => "10s",
     };
 
-    private readonly Option<int> _spRuns = new("--sp-runs") { Description = "Single-program runs per program for C^SP (the thesis uses 5).", DefaultValueFactory = _ => 5 };
-    private readonly Option<int> _warmup = CommandInput.Warmup("Unrecorded runs per program before the C^SP runs.");
-    private readonly Option<int> _repeat = new("--repeat") { Description = "Repetitions of the whole test; scheme-level intervals and significance need at least 2.", DefaultValueFactory = _ => 1 };
+    private readonly Option<int> _spRuns = new("--sp-runs")
+    {
+        Description = "C^SP per invocation: the last this-many runs of a program alone, once steady (also the window --steady-cv judges).",
+        DefaultValueFactory = _ => 5,
+    };
+
+    private readonly Option<int> _warmup = CommandInput.Warmup("Runs per program alone before the C^SP window may start (recorded as warm-up).");
+
+    private readonly Option<string> _steadyCv = new("--steady-cv")
+    {
+        Description = "Steady state: the C^SP window's coefficient of variation must not exceed this (e.g. 3%).",
+        DefaultValueFactory = _ => "3%",
+    };
+
+    private readonly Option<int> _maxWarmup = new("--max-warmup")
+    {
+        Description = "The most extra runs per program spent waiting for a steady C^SP window; then the last window counts, marked not steady.",
+        DefaultValueFactory = _ => CyclicSettings.DefaultMaxWarmupRuns,
+    };
+
+    private readonly Option<int> _seqRuns = new("--seq-runs")
+    {
+        Description = "Timed runs of each sequential baseline per invocation (after one warm-up), for the scalabilities and T_s.",
+        DefaultValueFactory = _ => CyclicSettings.DefaultSequentialRuns,
+    };
+
+    private readonly Option<string> _repeat = new("--repeat")
+    {
+        Description = "Independent invocations (child processes, one after another): a number, or 'auto' to size the run from a pilot "
+            + "(see --detect). Scheme-level intervals and comparisons need at least 2; 10 or more resolve differences of a few percent here.",
+        DefaultValueFactory = _ => "1",
+    };
+
+    private readonly Option<string> _detect = new("--detect")
+    {
+        Description = "The relative difference between two schemes to plan for (e.g. 5%): with --repeat auto, run enough invocations to resolve it "
+            + "with 80 % power at the corrected 1 % level; otherwise the report says how many it would take.",
+        DefaultValueFactory = _ => "5%",
+    };
+
+    private readonly Option<int> _pilot = new("--pilot") { Description = "Invocations of the pilot of --repeat auto (at least 2).", DefaultValueFactory = _ => InvocationCount.DefaultPilot };
+
+    private readonly Option<int> _maxRepeat = new("--max-repeat") { Description = "The most invocations --repeat auto may run.", DefaultValueFactory = _ => InvocationCount.DefaultMax };
+
+    private readonly Option<string?> _baseline = new("--baseline")
+    {
+        Description = "Compare every scheme against this one only (fewer comparisons, so more power) instead of every pair.",
+    };
+
     private readonly Option<string> _size = CommandInput.Size();
     private readonly Option<int?> _cores = CommandInput.Cores();
+    private readonly Option<bool> _overBudget = CommandInput.OverBudget();
     private readonly Option<string> _spScheme = new("--sp-scheme")
     {
         Description = $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
         DefaultValueFactory = _ => SchemeCatalog.OversubscribedFree,
     };
 
-    private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs and the order of the schemes.");
+    private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.");
     private readonly Option<string> _plots = CommandInput.Plots();
     private readonly Option<string> _out;
 
-    public CyclicOptions(Command command, string defaultOut)
+    // A child of a driver: which invocation it runs, of how many. Not for users.
+    private readonly Option<int?> _invocation = new("--invocation") { Hidden = true };
+    private readonly Option<int?> _invocations = new("--invocations") { Hidden = true };
+
+    private readonly CliSelf? _self;
+
+    public CyclicOptions(Command command, string defaultOut, CliSelf? self)
     {
+        _self = self;
         _out = CommandInput.Out(defaultOut);
-        foreach (Option option in new Option[] { _schemes, _duration, _spRuns, _warmup, _repeat, _size, _cores, _spScheme, _out, _seed, _plots })
+        foreach (Option option in new Option[]
+        {
+            _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _repeat, _detect, _pilot, _maxRepeat, _baseline,
+            _size, _cores, _overBudget, _spScheme, _out, _seed, _plots, _invocation, _invocations,
+        })
         {
             command.Options.Add(option);
         }
     }
 
-    /// <summary>Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes.</summary>
+    /// <summary>
+    /// Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes;
+    /// <paramref name="workloadArguments"/> are the command's own options that say the same to a child process.
+    /// </summary>
     public Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
-        SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
+        IReadOnlyList<string> workloadArguments, SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
     {
         var schemes = new List<SchemeDescriptor>();
         string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
@@ -81,6 +147,7 @@ internal sealed class CyclicOptions
             }
         }
 
+        schemes = schemes.DistinctBy(s => s.Name).ToList();
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
         if (spScheme is null || spScheme.RequiresScalability)
@@ -98,36 +165,101 @@ internal sealed class CyclicOptions
             problems.Add($"--duration must be positive; got '{durationText}'.");
         }
 
-        int spRuns = CommandInput.AtLeast(parse, _spRuns, 1, problems);
+        int spRuns = CommandInput.AtLeast(parse, _spRuns, 2, problems, " (the steadiness of a window needs 2 runs)");
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
-        int repeat = CommandInput.AtLeast(parse, _repeat, 1, problems);
+        int maxWarmup = CommandInput.AtLeast(parse, _maxWarmup, 0, problems);
+        int seqRuns = CommandInput.AtLeast(parse, _seqRuns, 1, problems);
+        double steadyCv = ReadPercent(parse, _steadyCv, problems);
+        double detect = ReadPercent(parse, _detect, problems);
+        InvocationCount count = ReadCount(parse, detect, problems);
+        string? baseline = parse.GetValue(_baseline);
+        if (baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)))
+        {
+            problems.Add($"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
+        }
+
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, problems);
+        // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
+        CpuBudget budget = CpuBudget.Detect();
+        var notes = new List<string>();
+        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
+        (int Invocation, int Of)? child = ReadChild(parse, problems);
+        if (problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null)
+        {
+            problems.Add("--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
+        }
+
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
         int seed = parse.GetValue(_seed);
-        if (problems.Count == 0 && parse.GetValue(_cores) is not null && schemes.Any(s => s.Name == SchemeCatalog.TplDefault))
+        if (problems.Count == 0 && child is null && parse.GetValue(_cores) is not null && schemes.Any(s => s.Name == SchemeCatalog.TplDefault))
         {
             parse.InvocationConfiguration.Error.WriteLine($"divcon {kind}: note: tpl-default runs on the .NET thread pool, which --cores does not limit.");
         }
 
-        var settings = new CyclicSettings(duration, spRuns, warmup, repeat, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10));
+        var settings = new CyclicSettings(duration, spRuns, warmup, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
+            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget);
+        var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
+        CyclicPlan Plan()
+        {
+            IReadOnlyList<IWorkloadProgram> programs = makeWorkload(size, seed);
+            foreach (IWorkloadProgram program in programs)
+            {
+                program.Initialize();
+            }
+
+            return new CyclicPlan(kind, programs, schemes, spScheme!, CommandInput.Name(size), settings);
+        }
+
+        if (child is { } c)
+        {
+            // One invocation of a driver's: its raw times and the allocation files, no analysis.
+            return ExperimentRunner.RunAsync(parse, kind, problems, outFolder,
+                async (progress, ct) =>
+                {
+                    progress.Line($"invocation {c.Invocation}/{c.Of}: preparing the inputs (size {CommandInput.Name(size)}, seed {seed}) ...");
+                    CyclicPlan plan = Plan();
+                    DateTimeOffset started = DateTimeOffset.UtcNow;
+                    CyclicInvocation invocation = await new CyclicExperiment(TimeProvider.System, progress).RunInvocationAsync(plan, c.Invocation, c.Of, ct);
+                    return new CyclicInvocationFile(CyclicPlanRecord.From(plan, c.Of), invocation)
+                    {
+                        StartedUtc = started,
+                        ElapsedSeconds = invocation.ElapsedSeconds,
+                        Machine = MachineInfo.Capture(budget),
+                    };
+                },
+                file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
+                ResultKinds.Invocation.Table,
+                cancellationToken, notes);
+        }
+
+        string workDir = Path.Combine(Path.GetTempPath(), "divcon-invocations", $"{Environment.ProcessId}-{Guid.NewGuid():N}");
         return ExperimentRunner.RunAsync(parse, kind, problems, outFolder,
             async (progress, ct) =>
             {
                 progress.Line($"preparing the inputs (size {CommandInput.Name(size)}, seed {seed}) ...");
-                IReadOnlyList<IWorkloadProgram> programs = makeWorkload(size, seed);
-                foreach (IWorkloadProgram program in programs)
+                CyclicPlan plan = Plan();
+                if (!count.IsAuto && count.Fixed == 1)
                 {
-                    program.Initialize();
+                    CyclicResult one = await new CyclicExperiment(TimeProvider.System, progress).RunAsync(plan, ct, options);
+                    return (Result: one, Allocation: AllocationFiles(timelines?.Snapshot() ?? [], png).ToArray());
                 }
 
-                var plan = new CyclicPlan(kind, programs, schemes.DistinctBy(s => s.Name).ToArray(), spScheme!, CommandInput.Name(size), settings);
-                return await new CyclicExperiment(TimeProvider.System, progress).RunAsync(plan, ct);
+                try
+                {
+                    return await RunInvocationsAsync(plan, count, options, workloadArguments, kind, png, parse.GetValue(_overBudget), workDir, progress, ct);
+                }
+                finally
+                {
+                    if (Directory.Exists(workDir))
+                    {
+                        Directory.Delete(workDir, recursive: true);
+                    }
+                }
             },
-            result => [.. ResultKinds.Cyclic.Files(result, png), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
-            result => ResultKinds.Cyclic.Table(result) + ScalabilityNote(result),
-            cancellationToken);
+            r => [.. ResultKinds.Cyclic.Files(r.Result, png), .. r.Allocation],
+            r => ResultKinds.Cyclic.Table(r.Result) + ScalabilityNote(r.Result),
+            cancellationToken, notes);
     }
 
     /// <summary>Where the partitioned schemes' scalabilities came from (empty when no selected scheme needed them).</summary>
@@ -141,20 +273,116 @@ internal sealed class CyclicOptions
 
         string values = string.Join(", ", measured.Select(b =>
             string.Create(CultureInfo.InvariantCulture, $"{b.Program} {b.Scalability:0.00} (T_seq {b.SequentialSeconds:0.000} s)")));
-        return $"\nScalability used by the partitioned schemes, measured in this run as T_seq (one sequential run) / mean C^SP on {result.Configuration.SpScheme}: {values}.\n";
+        string where = result.Invocations.Count == 1 ? "in this run" : $"in each invocation (means over {result.Invocations.Count})";
+        return $"\nScalability used by the partitioned schemes, measured {where} as T_seq (mean of {result.Configuration.SequentialRuns} sequential runs) / mean C^SP on {result.Configuration.SpScheme}: {values}.\n";
     }
 
-    // One set of files per scheme; a scheme run more than once (repetitions) gets -2, -3, ... on the later ones.
-    private static IEnumerable<(string Name, byte[] Content)> AllocationFiles(IReadOnlyList<SchemeTimeline> timelines, bool png)
+    private async Task<(CyclicResult Result, (string Name, byte[] Content)[] Allocation)> RunInvocationsAsync(
+        CyclicPlan plan, InvocationCount count, AnalysisOptions options, IReadOnlyList<string> workloadArguments, string kind, bool png, bool overBudget,
+        string workDir, IRunProgress progress, CancellationToken cancellationToken)
     {
-        var seen = new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase);
-        foreach (SchemeTimeline t in timelines)
-        {
-            int n = seen[t.Scheme] = seen.GetValueOrDefault(t.Scheme) + 1;
-            foreach (var file in AllocationPlot.Files(n == 1 ? t : t with { Scheme = $"{t.Scheme}-{n}" }, png))
-            {
-                yield return file;
-            }
-        }
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        CyclicPlanRecord record = CyclicPlanRecord.From(plan, count.IsAuto ? count.Pilot : count.Fixed, count.Detect);
+        string Folder(int k) => Path.Combine(workDir, k.ToString(CultureInfo.InvariantCulture));
+        double estimate = (plan.Schemes.Count * (plan.Settings.Duration.TotalSeconds + 1)) + 20;
+        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(plan, kind, workloadArguments, k, of, dir, png && k == 1, overBudget), Folder, record, estimate);
+        MachineInfo machine = MachineInfo.Capture(plan.Settings.Budget);
+        var (invocations, sizing) = await new InvocationDriver(launcher, progress).RunAsync(
+            count,
+            pilot => CyclicResults.Build(record, pilot, CyclicExperiment.Describe(plan), options with { MaxInvocations = Math.Max(options.MaxInvocations, count.Max) },
+                machine, started, clock.Elapsed.TotalSeconds).Inference,
+            cancellationToken);
+        CyclicResult result = CyclicResults.Build(record, invocations, CyclicExperiment.Describe(plan), options, machine, started, clock.Elapsed.TotalSeconds, sizing);
+        // The first invocation's allocation plots and traces (the child wrote them beside its invocation.json).
+        var allocation = png && Directory.Exists(Folder(1))
+            ? Directory.GetFiles(Folder(1), "allocation-*").Order(StringComparer.Ordinal).Select(f => (Path.GetFileName(f), File.ReadAllBytes(f))).ToArray()
+            : [];
+        return (result, allocation);
     }
+
+    /// <summary>The options that make a child run invocation <paramref name="k"/> of this plan into <paramref name="dir"/>.</summary>
+    private static IReadOnlyList<string> ChildArguments(CyclicPlan plan, string kind, IReadOnlyList<string> workloadArguments, int k, int of, string dir, bool png,
+        bool overBudget)
+    {
+        CyclicSettings s = plan.Settings;
+        string F(double v) => v.ToString("R", CultureInfo.InvariantCulture);
+        return
+        [
+            kind, .. workloadArguments,
+            "--schemes", string.Join(",", plan.Schemes.Select(x => x.Name)),
+            "--sp-scheme", plan.SpScheme.Name,
+            "--duration", F(s.Duration.TotalSeconds),
+            "--sp-runs", s.SpRuns.ToString(CultureInfo.InvariantCulture),
+            "--warmup", s.WarmupRuns.ToString(CultureInfo.InvariantCulture),
+            "--steady-cv", F(s.SteadyCv),
+            "--max-warmup", s.MaxWarmupRuns.ToString(CultureInfo.InvariantCulture),
+            "--seq-runs", s.SequentialRuns.ToString(CultureInfo.InvariantCulture),
+            "--size", plan.Size,
+            "--cores", s.Processors.Count.ToString(CultureInfo.InvariantCulture),
+            "--seed", s.Seed.ToString(CultureInfo.InvariantCulture),
+            "--plots", png ? "png" : "none",
+            "--out", dir,
+            "--invocation", k.ToString(CultureInfo.InvariantCulture),
+            "--invocations", of.ToString(CultureInfo.InvariantCulture),
+            .. (overBudget ? new[] { "--over-budget" } : []),
+        ];
+    }
+
+    private static double ReadPercent(ParseResult parse, Option<string> option, List<string> problems)
+    {
+        string text = parse.GetValue(option) ?? string.Empty;
+        if (!PercentParser.TryParse(text, out double value) || !(value > 0 && value < 1))
+        {
+            problems.Add($"{option.Name} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
+            return 0.05;
+        }
+
+        return value;
+    }
+
+    private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)
+    {
+        string text = (parse.GetValue(_repeat) ?? string.Empty).Trim();
+        int pilot = parse.GetValue(_pilot), max = parse.GetValue(_maxRepeat);
+        if (string.Equals(text, "auto", StringComparison.OrdinalIgnoreCase))
+        {
+            var count = new InvocationCount(0, detect, pilot, max);
+            foreach (string p in count.Validate())
+            {
+                problems.Add($"--repeat auto: {p}");
+            }
+
+            return count;
+        }
+
+        if (!int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out int n) || n < 1)
+        {
+            problems.Add($"--repeat must be at least 1 or 'auto'; got '{text}'.");
+            return new InvocationCount(1);
+        }
+
+        return new InvocationCount(n);
+    }
+
+    private (int Invocation, int Of)? ReadChild(ParseResult parse, List<string> problems)
+    {
+        int? k = parse.GetValue(_invocation), of = parse.GetValue(_invocations);
+        if (k is null && of is null)
+        {
+            return null;
+        }
+
+        if (k is not int invocation || of is not int total || invocation < 1 || total < invocation)
+        {
+            problems.Add("--invocation k --invocations N (set by a driver for its child processes) need 1 ≤ k ≤ N.");
+            return null;
+        }
+
+        return (invocation, total);
+    }
+
+    // One set of files per scheme (the first timeline of each).
+    private static IEnumerable<(string Name, byte[] Content)> AllocationFiles(IReadOnlyList<SchemeTimeline> timelines, bool png) =>
+        timelines.DistinctBy(t => t.Scheme, StringComparer.OrdinalIgnoreCase).SelectMany(t => AllocationPlot.Files(t, png));
 }

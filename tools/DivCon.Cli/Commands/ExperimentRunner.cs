@@ -25,10 +25,11 @@ internal static class ExperimentRunner
     /// <param name="files">The files of its result.</param>
     /// <param name="table">The table printed at the end.</param>
     /// <param name="cancellationToken">Ctrl+C.</param>
+    /// <param name="notes">Lines printed on the error writer before the run when there is no problem (e.g. a count over the CPU budget, forced).</param>
     public static async Task<int> RunAsync<T>(
         ParseResult parse, string command, IReadOnlyList<string> problems, string outFolder,
         Func<IRunProgress, CancellationToken, Task<T>> run, Func<T, IReadOnlyList<(string Name, byte[] Content)>> files, Func<T, string> table,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken, IReadOnlyList<string>? notes = null)
     {
         TextWriter output = parse.InvocationConfiguration.Output;
         TextWriter error = TextWriter.Synchronized(parse.InvocationConfiguration.Error);
@@ -36,6 +37,11 @@ internal static class ExperimentRunner
         if (await ReportAsync(parse, prefix, problems))
         {
             return CliApp.UsageError;
+        }
+
+        foreach (string note in notes ?? [])
+        {
+            await error.WriteLineAsync($"{prefix}: note: {note}");
         }
 
         try

@@ -21,6 +21,8 @@ namespace DivCon.Cli.Commands;
 /// Issue 10: <c>--stealing</c> and <c>--stealing-groups</c> choose how the schedulers steal (recorded in the output with
 /// the steal counts and seed 002's overhead/waiting split of I_P); the memory-bound sequence transforms
 /// transform-none / -static / -sliding take <c>--grain</c> and <c>--window-size</c>.
+/// Issue 21: N defaults to the CPU budget (a 1-CPU container measures P = 1 only); above it the command refuses unless
+/// <c>--over-budget</c>, and every run's cgroup throttling is recorded and reported apart from F_P.
 /// </summary>
 internal static class FactoredCommand
 {
@@ -32,7 +34,12 @@ internal static class FactoredCommand
         var sizeOption = CommandInput.Size();
         var runsOption = CommandInput.Runs("Timed runs of each kind per worker count (means over them).", 5);
         var warmupOption = CommandInput.Warmup("Untimed runs of each kind before the timed ones.");
-        var maxWorkersOption = new Option<int?>("--max-workers") { Description = "Largest P (default: the processors this process may use); P = 1 … N are measured." };
+        var maxWorkersOption = new Option<int?>("--max-workers")
+        {
+            Description = "Largest P (default: the CPU budget, i.e. the processors this process may use lowered to a cgroup CPU quota or DOTNET_PROCESSOR_COUNT; "
+                + "see 'divcon topology'); P = 1 … N are measured. Above the budget only with --over-budget.",
+        };
+        var overBudgetOption = CommandInput.OverBudget();
         var seedOption = CommandInput.Seed("Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
         var outOption = CommandInput.Out(Path.Combine("results", "factored"));
         var plotsOption = CommandInput.Plots();
@@ -57,7 +64,7 @@ internal static class FactoredCommand
             + "derives work W_P and inflation F_P and the linear, maximal, idle-time-specific, inflation-specific, actual and elision speedups; "
             + "writes factored.json, factored.csv and a PNG per program.")
         {
-            programsOption, sizeOption, runsOption, warmupOption, maxWorkersOption, seedOption, outOption, plotsOption,
+            programsOption, sizeOption, runsOption, warmupOption, maxWorkersOption, overBudgetOption, seedOption, outOption, plotsOption,
             stealingOption, groupsOption, grainOption, windowOption,
         };
 
@@ -70,12 +77,10 @@ internal static class FactoredCommand
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);
-            int allowed = MachineInfo.AffinityMask().Count;
-            int maxWorkers = parse.GetValue(maxWorkersOption) ?? allowed;
-            if (maxWorkers < 1 || maxWorkers > allowed)
-            {
-                problems.Add($"--max-workers must be between 1 and {allowed} (the processors this process may use); got {maxWorkers}.");
-            }
+            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers, the result.
+            CpuBudget budget = CpuBudget.Detect();
+            var notes = new List<string>();
+            int maxWorkers = CommandInput.ReadWorkers(parse, maxWorkersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
@@ -90,7 +95,7 @@ internal static class FactoredCommand
                     stealing = stealing! with { DetectedCacheGroups = CpuTopology.Detect().CacheGroups.Count };
                     var programSettings = new Dictionary<string, string>(StringComparer.Ordinal);
                     var results = new List<FactoredProgramResult>();
-                    IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(stealing: stealing);
+                    IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(stealing: stealing, budget: budget);
                     try
                     {
                         foreach (ProgramEntry entry in entries)
@@ -117,10 +122,10 @@ internal static class FactoredCommand
                     {
                         StartedUtc = started,
                         ElapsedSeconds = Stopwatch.GetElapsedTime(startTicks).TotalSeconds,
-                        Machine = MachineInfo.Capture(),
+                        Machine = MachineInfo.Capture(budget),
                     });
                 },
-                result => ResultKinds.Factored.Files(result, png), ResultKinds.Factored.Table, ct);
+                result => ResultKinds.Factored.Files(result, png), ResultKinds.Factored.Table, ct, notes);
         });
         return command;
     }

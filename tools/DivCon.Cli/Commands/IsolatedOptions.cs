@@ -4,6 +4,7 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Progress;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
+using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -20,6 +21,7 @@ internal sealed class IsolatedOptions
     private readonly Option<int> _runs;
     private readonly Option<int> _warmup = CommandInput.Warmup("Unrecorded runs before each measured point's runs.");
     private readonly Option<int?> _cores = CommandInput.Cores();
+    private readonly Option<bool> _overBudget = CommandInput.OverBudget();
     private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs.");
     private readonly Option<string> _plots = CommandInput.Plots();
     private readonly Option<string> _out;
@@ -28,7 +30,7 @@ internal sealed class IsolatedOptions
     {
         _out = CommandInput.Out(defaultOut);
         _runs = CommandInput.Runs("Recorded runs per measured point (mean and 99 % interval over them).", defaultRuns);
-        foreach (Option option in new Option[] { _programs, _size, _runs, _warmup, _cores, _seed, _out, _plots })
+        foreach (Option option in new Option[] { _programs, _size, _runs, _warmup, _cores, _overBudget, _seed, _out, _plots })
         {
             command.Options.Add(option);
         }
@@ -43,11 +45,16 @@ internal sealed class IsolatedOptions
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
         int runs = CommandInput.AtLeast(parse, _runs, 1, problems);
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, problems);
+        CpuBudget budget = CpuBudget.Detect(); // one reading: the option checks, the schedulers and the result's machine record
+        var notes = new List<string>();
+        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
-        var settings = new ExperimentSettings(programs.Select(p => p.Name).ToArray(), size, runs, warmup, processors, parse.GetValue(_seed), TimeSpan.FromMinutes(10));
+        var settings = new ExperimentSettings(programs.Select(p => p.Name).ToArray(), size, runs, warmup, processors, parse.GetValue(_seed), TimeSpan.FromMinutes(10))
+        {
+            Budget = budget,
+        };
         return ExperimentRunner.RunAsync(parse, kind.Names[0], problems, outFolder,
-            (progress, ct) => run(settings, SamplePrograms.Skeletons, progress, ct), r => kind.Files(r, png), kind.Table, cancellationToken);
+            (progress, ct) => run(settings, SamplePrograms.Skeletons, progress, ct), r => kind.Files(r, png), kind.Table, cancellationToken, notes);
     }
 }

@@ -12,7 +12,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SymmetricCommand
 {
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
     {
         var programOption = new Option<string>("--program")
         {
@@ -27,7 +27,7 @@ internal static class SymmetricCommand
             programOption,
             instancesOption,
         };
-        var shared = new CyclicOptions(command, Path.Combine("results", "symmetric"));
+        var shared = new CyclicOptions(command, Path.Combine("results", "symmetric"), self);
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
@@ -37,6 +37,7 @@ internal static class SymmetricCommand
                 (size, seed) => Enumerable.Range(1, instances)
                     .Select(k => (IWorkloadProgram)new Instance(entry[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entry[0].Name}#{k}")))
                     .ToArray(),
+                entry.Count == 0 ? [] : ["--program", entry[0].Name, "--instances", instances.ToString(CultureInfo.InvariantCulture)],
                 registry, timelines, ct);
         });
         return command;

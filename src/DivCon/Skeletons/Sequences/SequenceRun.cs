@@ -14,8 +14,11 @@ namespace DivCon.Skeletons.Sequences;
 /// grows, and only under the gate, and the range [old, new) of one growth is started by the one thread that grew it.</item>
 /// <item><c>_running</c>: chunks released and not yet finished. The run completes when _running is 0 and no chunk will be
 /// released any more (all released, or stopped by a fault or cancellation); the thread that sees this under the gate
-/// completes the task once.</item>
+/// completes the task once. A chunk whose task the scheduler refused to queue is taken out of _running again, with
+/// the scheduler's exception as a fault (so a refusing scheduler faults the run instead of leaving it running).</item>
 /// </list>
+/// The mode is one of the three defined values (checked by <see cref="SequenceSkeleton"/>): an undefined one would
+/// release no chunk after the first window.
 /// Window invariant: None releases every chunk at once; Sliding keeps _released ≤ f + W, so chunk c starts only once
 /// chunks [0, c − W] are done, hence element j ≥ m starts only after element j − m (in chunk ≤ c − W, since
 /// (c−W+1)·g ≤ j − m + 1 as W·g ≤ m) has finished; Static releases the next W chunks only when f == _released (every
@@ -74,7 +77,34 @@ internal sealed class SequenceRun
         for (int c = from; c < to; c++)
         {
             int chunk = c;
-            Task.Factory.StartNew(() => RunChunk(chunk), CancellationToken.None, TaskCreationOptions.DenyChildAttach, _scheduler);
+            try
+            {
+                Task.Factory.StartNew(() => RunChunk(chunk), CancellationToken.None, TaskCreationOptions.DenyChildAttach, _scheduler);
+            }
+            catch (Exception e)
+            {
+                // The scheduler refused (e.g. disposed): chunks c..to−1 were counted in _running but will never run.
+                // Take them out, stop the run and let it complete with the fault, as the D&C skeleton does.
+                OnLaunchFailed(to - c, e);
+                return;
+            }
+        }
+    }
+
+    private void OnLaunchFailed(int unlaunched, Exception fault)
+    {
+        bool complete;
+        lock (_gate)
+        {
+            _running -= unlaunched;
+            _faults.Add(fault);
+            Volatile.Write(ref _stopped, true);
+            complete = _running == 0;
+        }
+
+        if (complete)
+        {
+            Complete();
         }
     }
 
@@ -142,24 +172,29 @@ internal sealed class SequenceRun
 
         if (complete)
         {
-            // Only one thread sees _running reach 0 with nothing left to release: after that no chunk is running and
-            // none will be released, so _faults is no longer written.
-            if (_faults.Count > 0)
-            {
-                _completion.TrySetException(_faults);
-            }
-            else if (_skipped || _released < _chunkCount)
-            {
-                _completion.TrySetCanceled(_cancellationToken);
-            }
-            else
-            {
-                _completion.TrySetResult();
-            }
+            Complete();
         }
         else
         {
             Launch(from, to);
+        }
+    }
+
+    // Called once: by the one thread that saw _running reach 0 with nothing left to release (under the gate). After
+    // that no chunk is running and none will be released, so _faults is no longer written.
+    private void Complete()
+    {
+        if (_faults.Count > 0)
+        {
+            _completion.TrySetException(_faults);
+        }
+        else if (_skipped || _released < _chunkCount)
+        {
+            _completion.TrySetCanceled(_cancellationToken);
+        }
+        else
+        {
+            _completion.TrySetResult();
         }
     }
 }

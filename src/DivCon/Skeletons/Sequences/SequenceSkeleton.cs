@@ -42,10 +42,11 @@ public static class SequenceSkeleton
     /// </summary>
     /// <returns>
     /// A task that completes when every started chunk has finished: faulted with every body exception (no new chunk
-    /// starts after the first fault), canceled if <paramref name="cancellationToken"/> stopped it, otherwise successful.
+    /// starts after the first fault) and with the scheduler's exception if it refuses a chunk's task, canceled if
+    /// <paramref name="cancellationToken"/> stopped it, otherwise successful.
     /// </returns>
     /// <exception cref="ArgumentNullException">A null argument.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">Grain below 1, or a window smaller than the grain.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An undefined mode, a grain below 1, or a window smaller than the grain.</exception>
     public static Task ForEachAsync<T>(
         T[] source, Action<int, T> body, TaskScheduler scheduler, SequenceOptions? options = null, CancellationToken cancellationToken = default)
     {
@@ -80,7 +81,7 @@ public static class SequenceSkeleton
     /// <param name="cancellationToken">Stops chunks that have not started.</param>
     /// <returns>As <see cref="ForEachAsync{T}"/>.</returns>
     /// <exception cref="ArgumentNullException">A null argument.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">A negative length, a grain below 1, or a window smaller than the grain.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative length, an undefined mode, a grain below 1, or a window smaller than the grain.</exception>
     public static Task ForEachRangeAsync(
         int length, Action<int, int> body, TaskScheduler scheduler, SequenceOptions? options = null, CancellationToken cancellationToken = default)
     {
@@ -94,6 +95,12 @@ public static class SequenceSkeleton
     {
         ArgumentNullException.ThrowIfNull(scheduler);
         options ??= new SequenceOptions();
+        if (!Enum.IsDefined(options.Mode))
+        {
+            // An undefined mode would never release a chunk after the first window: the run would never complete.
+            throw new ArgumentOutOfRangeException(nameof(options), options.Mode, "Mode must be None, Static or Sliding.");
+        }
+
         if (options.Grain < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(options), $"Grain must be at least 1; got {options.Grain}.");
@@ -127,7 +134,7 @@ public static class SequenceSkeleton
     /// <see cref="ForEachAsync{T}"/> (same window, grain, faults and cancellation).
     /// </summary>
     /// <exception cref="ArgumentNullException">A null argument.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">Grain below 1, or a window smaller than the grain.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An undefined mode, a grain below 1, or a window smaller than the grain.</exception>
     public static async Task<TResult[]> TransformAsync<T, TResult>(
         T[] source, Func<T, TResult> selector, TaskScheduler scheduler, SequenceOptions? options = null, CancellationToken cancellationToken = default)
     {

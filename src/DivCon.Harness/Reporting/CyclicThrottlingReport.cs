@@ -1,0 +1,88 @@
+using System.Globalization;
+using System.Text;
+using DivCon.Harness.Cyclic;
+using DivCon.Metrics.Throttling;
+
+namespace DivCon.Harness.Reporting;
+
+/// <summary>
+/// What a cyclic or symmetric report says about the CPU budget and throttling, under the table and in
+/// <c>report.md</c>: the budget the schedulers were sized by, then whether the cgroup's throttling counters could be
+/// read and, where runs or phases were throttled, which ones and by how much (their times include that time).
+/// </summary>
+public static class CyclicThrottlingReport
+{
+    /// <summary>The lines (no trailing newline on each), for the table and the report alike.</summary>
+    public static IReadOnlyList<string> Lines(CyclicResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var lines = new List<string>();
+        if (result.Machine?.Budget is { } budget)
+        {
+            lines.Add($"CPU budget: {budget}");
+        }
+
+        CyclicThrottling? t = result.Throttling;
+        if (t is null)
+        {
+            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
+            return lines;
+        }
+
+        if (!t.WasThrottled)
+        {
+            lines.Add("CPU throttling: none (cgroup cpu.stat read around every timed run alone and every multiprogram phase).");
+            return lines;
+        }
+
+        lines.Add("CPU throttling by the CPU quota: the times of these runs and phases include time the kernel held the process back "
+            + "(Θ = throttled core-seconds, cpu.stat), which is not the scheme's or the program's doing:");
+        foreach (AloneThrottling a in t.Alone)
+        {
+            if (a.Summary is { WasThrottled: true } s)
+            {
+                lines.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {s.ThrottledRuns} of {s.Runs} runs, Θ {s.MeanThrottledSeconds:0.000} s, {s.MeanThrottledPeriods:0.#} of {s.MeanPeriods:0.#} periods per run"));
+            }
+        }
+
+        foreach (PhaseThrottling p in t.Phases)
+        {
+            if (p.Phase is { WasThrottled: true } s)
+            {
+                lines.Add(string.Create(CultureInfo.InvariantCulture,
+                    $"  phase {p.Scheme} (repetition {p.Repetition}): Θ {s.ThrottledSeconds:0.000} s, {s.ThrottledPeriods} of {s.Periods} periods"));
+            }
+        }
+
+        return lines;
+    }
+
+    /// <summary>The lines as a block for the end of the terminal table (a blank line first).</summary>
+    public static string Note(CyclicResult result) => "\n" + string.Concat(Lines(result).Select(l => l + "\n"));
+
+    /// <summary>The lines as a section of <c>report.md</c>.</summary>
+    public static string Markdown(CyclicResult result)
+    {
+        var b = new StringBuilder("\n## CPU budget and throttling\n\n");
+        foreach (string line in Lines(result))
+        {
+            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? "- " + line.TrimStart() : line).Append('\n');
+            if (!line.StartsWith("  ", StringComparison.Ordinal))
+            {
+                b.Append('\n');
+            }
+        }
+
+        return b.ToString();
+    }
+
+    private static string MeasureName(string measure) => measure switch
+    {
+        "csp" => "C^SP",
+        "tseq" => "T_seq",
+        "ts" => "T_s",
+        "t1" => "T_1",
+        _ => measure,
+    };
+}

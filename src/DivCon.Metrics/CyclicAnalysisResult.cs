@@ -1,0 +1,20 @@
+namespace DivCon.Metrics;
+
+/// <summary>What <see cref="CyclicAnalysis.Analyze"/> returns.</summary>
+/// <param name="Schemes">Per scheme, in report order.</param>
+/// <param name="Comparisons">The paired comparisons, Holm-corrected over all of them.</param>
+/// <param name="Metrics">Per compared metric: the blocked ANOVA and the run's power.</param>
+/// <param name="Options">How it was analysed.</param>
+public sealed record CyclicAnalysisResult(
+    IReadOnlyList<SchemeResult> Schemes,
+    IReadOnlyList<SchemeComparison> Comparisons,
+    IReadOnlyList<MetricInference> Metrics,
+    AnalysisOptions Options)
+{
+    /// <summary>The schemes and the comparisons (what a caller that needs nothing else takes).</summary>
+    public void Deconstruct(out IReadOnlyList<SchemeResult> schemes, out IReadOnlyList<SchemeComparison> comparisons)
+    {
+        schemes = Schemes;
+        comparisons = Comparisons;
+    }
+}

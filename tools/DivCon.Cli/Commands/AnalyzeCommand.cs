@@ -1,0 +1,154 @@
+using System.CommandLine;
+using System.Globalization;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Reporting;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// <c>divcon analyze --from DIR</c>: reads a saved <c>cyclic.json</c> or <c>symmetric.json</c> (or several, of the same
+/// configuration, whose invocations are then pooled in the order given) and recomputes every derived number from the
+/// raw run times it holds (<see cref="CyclicResults.Build"/>): the same function a run uses, so a file analysed by the
+/// build that made it comes out identical. <c>--baseline</c> and <c>--detect</c> change the comparisons and the planning
+/// figure. Writes the JSON, CSV, report and figures into <c>--out</c> (default: the first file's folder) and prints the table.
+/// </summary>
+internal static class AnalyzeCommand
+{
+    public static Command Create()
+    {
+        var from = new Option<string[]>("--from")
+        {
+            Description = "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.",
+            AllowMultipleArgumentsPerToken = true,
+        };
+        var baseline = new Option<string?>("--baseline") { Description = "Compare every scheme against this one only, instead of every pair (default: as the file says)." };
+        var detect = new Option<string?>("--detect") { Description = "The relative difference the planning figure is for, e.g. 5% (default: as the file says)." };
+        var outOption = new Option<string?>("--out") { Description = "Folder for the recomputed files (default: the folder of the first --from)." };
+        var plots = CommandInput.Plots();
+        var command = new Command("analyze",
+            "Recomputes every metric, interval and comparison of a cyclic or symmetric result from the raw run times it stores; pools several results' invocations.")
+        {
+            from,
+            baseline,
+            detect,
+            outOption,
+            plots,
+        };
+        command.SetAction(async (parse, ct) =>
+        {
+            var problems = new List<string>();
+            string[] paths = CommandInput.SplitNames(parse.GetValue(from));
+            var results = new List<CyclicResult>();
+            if (paths.Length == 0)
+            {
+                problems.Add("--from needs a folder or result file (e.g. results/cyclic).");
+            }
+
+            foreach (string p in paths)
+            {
+                string file = Directory.Exists(p) ? FindResult(p) ?? Path.Combine(p, "cyclic.json") : p;
+                if (!File.Exists(file))
+                {
+                    problems.Add($"--from '{p}' holds no cyclic.json or symmetric.json.");
+                    continue;
+                }
+
+                try
+                {
+                    results.Add(ResultKinds.Cyclic.Read(await File.ReadAllTextAsync(file, ct)));
+                }
+                catch (ResultFileException e)
+                {
+                    string hint = ResultJson.Header(await File.ReadAllTextAsync(file, ct)).SchemaVersion is > 0 and < ResultFile.CurrentSchemaVersion
+                        ? " (files before version 3 keep no raw multiprogram run times, so they cannot be recomputed)"
+                        : string.Empty;
+                    problems.Add($"--from '{file}' is {e.Message}{hint}");
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+                {
+                    problems.Add($"--from '{file}' cannot be read: {e.Message}");
+                }
+            }
+
+            if (results.Count > 1)
+            {
+                for (int k = 1; k < results.Count; k++)
+                {
+                    if (!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration))
+                    {
+                        problems.Add($"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
+                    }
+                }
+            }
+
+            AnalysisOptions? options = results.Count > 0 ? results[0].Analysis : null;
+            if (options is not null && parse.GetValue(baseline) is { } b)
+            {
+                string? name = results[0].Configuration.Schemes.FirstOrDefault(s => string.Equals(s, b, StringComparison.OrdinalIgnoreCase));
+                if (name is null)
+                {
+                    problems.Add($"--baseline '{b}' is not one of the schemes in the file ({string.Join(", ", results[0].Configuration.Schemes)}).");
+                }
+
+                options = options with { Baseline = name };
+            }
+
+            if (options is not null && parse.GetValue(detect) is { } d)
+            {
+                if (!PercentParser.TryParse(d, out double fraction) || !(fraction > 0 && fraction < 1))
+                {
+                    problems.Add($"--detect '{d}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
+                }
+                else
+                {
+                    options = options with { Detect = fraction };
+                }
+            }
+
+            bool png = CommandInput.ReadPlots(parse, plots, problems);
+            string folder = parse.GetValue(outOption) ?? (paths.Length > 0 ? Path.GetDirectoryName(Path.GetFullPath(Directory.Exists(paths[0]) ? Path.Combine(paths[0], "x") : paths[0])) ?? "." : ".");
+            if (problems.Count == 0 && ResultFolder.CheckWritable(folder) is { } why)
+            {
+                problems.Add($"--out: {why}");
+            }
+
+            if (await ExperimentRunner.ReportAsync(parse, "divcon analyze", problems))
+            {
+                return CliApp.UsageError;
+            }
+
+            CyclicResult first = results[0];
+            var invocations = results
+                .SelectMany(r => r.Invocations)
+                .Select((inv, k) => inv with { Invocation = k + 1 })
+                .ToArray();
+            var descriptions = results.SelectMany(r => r.Schemes).DistinctBy(s => s.Scheme).ToDictionary(s => s.Scheme, s => s.Description);
+            CyclicResult result = CyclicResults.Build(
+                first.Configuration with { Repeat = invocations.Length },
+                invocations,
+                s => descriptions.GetValueOrDefault(s) ?? s,
+                options!,
+                first.Machine,
+                results.Min(r => r.StartedUtc),
+                results.Sum(r => r.ElapsedSeconds),
+                results.Count == 1 ? first.Sizing : null);
+            try
+            {
+                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultKinds.Cyclic.Files(result, png));
+                await parse.InvocationConfiguration.Output.WriteAsync(ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result));
+                await parse.InvocationConfiguration.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
+                    $"divcon analyze: {CyclicResults.CountText(invocations.Length)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}; wrote {string.Join(", ", written)}"));
+                return 0;
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon analyze: could not write the results to '{folder}': {e.Message}");
+                return ExperimentRunner.RunFailed;
+            }
+        });
+        return command;
+    }
+
+    private static string? FindResult(string folder) =>
+        new[] { "cyclic.json", "symmetric.json" }.Select(n => Path.Combine(folder, n)).FirstOrDefault(File.Exists);
+}
