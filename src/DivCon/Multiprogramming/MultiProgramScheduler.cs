@@ -515,9 +515,11 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _tickSignal.Set();
         ScheduleHook.BlockUntil(() => _repartitionerExited, "repartitioner.join");
         _repartitioner.Join();
-        _tickSignal.Dispose();
         _pool.BeginShutdown();
         _pool.Join();
+
+        // Required: after the workers are gone (a worker running dry signals a demand through it, OnDemandChanged).
+        _tickSignal.Dispose();
         _meter.Dispose();
     }
 
@@ -588,15 +590,17 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private LockScope EnterLock()
     {
 #if DEBUG
-        ScheduleHook.BlockUntil(() => _lockHolder is null || _lockHolder == Thread.CurrentThread, "lock.enter");
+        // The thread is read here, not in the condition: the explorer evaluates the condition on whichever thread yields.
+        Thread me = Thread.CurrentThread;
+        ScheduleHook.BlockUntil(() => _lockHolder is null || _lockHolder == me, "lock.enter");
         Monitor.Enter(_lock);
-        if (_lockHolder == Thread.CurrentThread)
+        if (_lockHolder == me)
         {
             _lockDepth++;
         }
         else
         {
-            _lockHolder = Thread.CurrentThread;
+            _lockHolder = me;
             _lockDepth = 1;
         }
 #else

@@ -289,6 +289,11 @@ public sealed class WorkConservationExplorationTests
                 return;
             }
 
+            // A chain polls for its stop: under the explorer it says so, so that PCT lowers it below the threads it
+            // waits for (a poller that never yields would starve them: a livelock of the test, not of the protocol).
+            bool explored = false;
+            ScheduleHook.Spin("chain.poll", ref explored);
+
             // No scheduler given: TaskScheduler.Current, the chain's program; from its worker, its own deque.
             Task.Factory.StartNew(Step);
         }
