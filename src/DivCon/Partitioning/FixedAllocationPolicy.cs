@@ -32,6 +32,10 @@ public sealed class FixedAllocationPolicy : IPartitioningPolicy
     /// <inheritdoc/>
     public string Name => PolicyName;
 
+    /// <inheritdoc/>
+    /// <remarks>None: the counts are applied as given, also with fewer cores than programs.</remarks>
+    public RotationScope Rotation => RotationScope.None;
+
     /// <summary>The counts, per program id.</summary>
     public IReadOnlyDictionary<int, int> CoresByProgramId => _cores;
 

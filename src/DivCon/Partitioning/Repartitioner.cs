@@ -17,7 +17,8 @@ namespace DivCon.Partitioning;
 /// When the programs are those of the allocation in force, that allocation is kept; when one arrived or left, it no
 /// longer fits them, and equal shares (<see cref="EqualSharesPolicy"/>) are used instead.</item>
 /// <item><b>Rotate.</b> With fewer cores than programs that want one (<see cref="IPartitioningPolicy.Rotation"/>),
-/// the single cores rotate (<see cref="Rotation"/>).</item>
+/// the single cores rotate (<see cref="Rotation"/>); a policy whose scope is <see cref="RotationScope.None"/> (a fixed
+/// allocation) is not rotated.</item>
 /// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
 /// groups first).</item>
 /// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
@@ -96,7 +97,7 @@ public sealed class Repartitioner
 
     private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope)
     {
-        if (input.Programs.Count <= input.Cores || input.Previous is null)
+        if (scope == RotationScope.None || input.Programs.Count <= input.Cores || input.Previous is null)
         {
             return shares;
         }

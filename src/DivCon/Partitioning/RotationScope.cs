@@ -11,4 +11,7 @@ public enum RotationScope
 
     /// <summary>The programs with available tasks (policies that read them: a program with none wants no core).</summary>
     ProgramsWithTasks,
+
+    /// <summary>No program: the policy's shares stand as they are (a fixed allocation is a statement, not a suggestion).</summary>
+    None,
 }

@@ -123,6 +123,8 @@ internal sealed class FixedLendingPolicy(IReadOnlyDictionary<int, int> coresByPr
         }
     }
 
+    public RotationScope Rotation => _fixed.Rotation;
+
     public Shares Decide(PartitioningInput input) => _fixed.Decide(input);
 
     public int ChooseBorrower(LendingInput input)
