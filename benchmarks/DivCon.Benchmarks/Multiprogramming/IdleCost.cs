@@ -9,15 +9,17 @@ namespace DivCon.Benchmarks.Multiprogramming;
 /// <summary>
 /// What an idle scheduler costs: the process's CPU time over a stretch of wall time while a scheduler exists and has
 /// nothing to do, as a percentage of one core, after subtracting the same measure of the bare process taken in the same
-/// run (the runtime's own timers and GC threads). Cases, one after the other, each after a short settling time: the
+/// run (the runtime's own timers and GC threads). Cases, one after the other, each after 8 s of settling: the
 /// bare process, an idle <see cref="WorkStealingTaskScheduler"/>, and an idle <see cref="MultiProgramScheduler"/> with
 /// two programs and 100 ms ticks under the default policy and under task availability. Issue 18's goal: under 0.1 % of
 /// a core for the MultiProgramScheduler (a tick with nothing to change wakes no worker).
 /// </summary>
-/// <remarks>Run: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- idle-cost [--seconds 30]</c> (about 5 × the seconds).</remarks>
+/// <remarks>Run: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- idle-cost [--seconds 30]</c> (about 4 × (the seconds + 8 s)).</remarks>
 public static class IdleCost
 {
     public const string Command = "idle-cost";
+
+    private static readonly TimeSpan SettleTime = TimeSpan.FromSeconds(8);
 
     public static int Run(string[] args)
     {
@@ -60,7 +62,9 @@ public static class IdleCost
     private static double Measure(TimeSpan span, Func<IDisposable?> create)
     {
         using IDisposable? idle = create();
-        Thread.Sleep(TimeSpan.FromSeconds(2)); // start-up, first decisions, the workers park
+        // Start-up, first decisions, the workers park, and tiered compilation re-JITs the tick's code (a tick path
+        // runs 10 times a second, so it is promoted after about 3 s: a one-time ~0.1 s of CPU that is not idle cost).
+        Thread.Sleep(SettleTime);
         using var process = Process.GetCurrentProcess();
         process.Refresh();
         TimeSpan cpu0 = process.TotalProcessorTime;
