@@ -119,8 +119,8 @@ internal static class FactoredCommand
                             {
                                 nestedSample.ParallelSplitAndMerge = nested ?? nestedSample.ParallelSplitAndMerge;
                                 programSettings[entry.Name] = nestedSample.ParallelSplitAndMerge
-                                    ? "nested parallelism on (level-1 split and merge shared among the workers)"
-                                    : "nested parallelism off (level-1 split and merge on one worker)";
+                                    ? "nested parallelism on: level-1 split and merge shared among the workers"
+                                    : "nested parallelism off: level-1 split and merge on one worker";
                             }
 
                             int round = 0;
