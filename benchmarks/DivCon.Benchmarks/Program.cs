@@ -1,11 +1,13 @@
 using BenchmarkDotNet.Running;
+using DivCon.Benchmarks.Multiprogramming;
 using DivCon.Benchmarks.Scheduling;
 
 namespace DivCon.Benchmarks;
 
 /// <summary>
 /// Entry point: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- --filter '*'</c> (BenchmarkDotNet), or
-/// <c>-- paired-spawn-tree</c> for the interleaved spawn-tree comparison (<see cref="PairedSpawnTree"/>).
+/// <c>-- paired-spawn-tree</c> for the interleaved spawn-tree comparison (<see cref="PairedSpawnTree"/>), or
+/// <c>-- idle-cost</c> for the CPU an idle scheduler uses (<see cref="IdleCost"/>).
 /// </summary>
 public static class Program
 {
@@ -14,6 +16,11 @@ public static class Program
         if (args.Length > 0 && args[0] == PairedSpawnTree.Command)
         {
             return PairedSpawnTree.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == IdleCost.Command)
+        {
+            return IdleCost.Run(args[1..]);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -26,7 +26,7 @@ public static class CyclicSimulator
             throw new ArgumentException(string.Join(" ", problems), nameof(request));
         }
 
-        bool needTables = request.Schemes.Any(s => s == SchemeCatalog.HillClimbing);
+        bool needTables = request.Schemes.Any(s => s == SchemeCatalog.HillClimbing || s == SimulationSchemes.PolicyPrefix + HillClimbingPolicy.PolicyName);
         var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
         var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
         for (int r = 0; r < request.Repeat; r++)
@@ -48,7 +48,7 @@ public static class CyclicSimulator
             request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
                 .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
         var (schemes, comparisons) = CyclicAnalysis.Analyze(
-            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
+            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SimulationSchemes.Describe(s))).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
         {
@@ -91,7 +91,12 @@ public static class CyclicSimulator
         all.Sum(c => c.ProgramSwitches),
         all.Sum(c => c.PolicyCalls),
         all[0].CoreNs.Keys.ToDictionary(k => k, k => all.Sum(c => c.CoreNs[k])),
-        all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray());
+        all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray())
+    {
+        Recalls = all.Sum(c => c.Recalls),
+        DemandDecisions = all.Sum(c => c.DemandDecisions),
+        Rejections = all.Sum(c => c.Rejections),
+    };
 
     /// <summary>The isolated phase: <see cref="SimulationRequest.SpRuns"/> runs of each program alone on all cores.</summary>
     internal static IReadOnlyList<IsolatedResult> Isolate(SimulationRequest request, bool withTables)
@@ -203,7 +208,9 @@ public static class CyclicSimulator
                 Seed = ProgramSeed(request.Seed, model.Name),
                 Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
                 Scalability = alone.Scalability,
-                Table = alone.ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
+                // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
+                // schemes share the request); the harness registers programs with their scalability alone.
+                Table = setup?.Policy is HillClimbingPolicy && alone.ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
             });
         }
 
@@ -233,7 +240,12 @@ public static class CyclicSimulator
             ["inflation"] = m.Buckets[Machine.InflationBucket],
             ["idle"] = m.IdleNs,
         },
-        m.AllocatedCoreNs?.ToArray());
+        m.AllocatedCoreNs?.ToArray())
+    {
+        Recalls = m.Recalls,
+        DemandDecisions = m.DemandDecisions,
+        Rejections = m.Rejections,
+    };
 
     /// <summary>A program's seed: from the request's seed and its name (FNV-1a), so its trees do not depend on the workload it is in.</summary>
     internal static ulong ProgramSeed(ulong seed, string name)

@@ -27,4 +27,14 @@ public sealed record SimulationCounters(
     long ProgramSwitches,
     int PolicyCalls,
     IReadOnlyDictionary<string, long> CoreNs,
-    IReadOnlyList<long>? AllocatedCoreNs);
+    IReadOnlyList<long>? AllocatedCoreNs)
+{
+    /// <summary>Lent workers that went home at a task boundary because their home program had a queued task (recall).</summary>
+    public long Recalls { get; init; }
+
+    /// <summary>Decisions started by a change of demand (demand-driven repartitioning).</summary>
+    public int DemandDecisions { get; init; }
+
+    /// <summary>Policy decisions (or borrower choices) the repartitioner rejected.</summary>
+    public int Rejections { get; init; }
+}

@@ -37,6 +37,15 @@ public sealed record SimulationParameters
     public long RepartitionIntervalNs { get; init; } = 100_000_000;
 
     /// <summary>
+    /// From a program's demand changing to the demand-driven decision taking effect (MultiProgramScheduler: waking the
+    /// repartitioner thread, one decision under the lock): a guess of the order of a thread wake-up plus a decision.
+    /// </summary>
+    public long DemandLatencyNs { get; init; } = 50_000;
+
+    /// <summary>Cores per last-level-cache group that placement follows (0: a flat machine, no groups).</summary>
+    public int CoresPerCacheGroup { get; init; }
+
+    /// <summary>
     /// β, the machine's memory contention: how much slower a task of the work-inflation microbenchmark (memory
     /// intensity 1) runs when every other core runs one too, minus 1. A task of intensity m runs 1 + β·m·U times
     /// slower than alone, U being the mean intensity of the tasks on the other cores (docs/simulation.md, "Work
@@ -74,6 +83,8 @@ public sealed record SimulationParameters
         NonNegative(WakeNs, nameof(WakeNs));
         NonNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NonNegative(MigrationNs, nameof(MigrationNs));
+        NonNegative(DemandLatencyNs, nameof(DemandLatencyNs));
+        NonNegative(CoresPerCacheGroup, nameof(CoresPerCacheGroup));
         if (SpinAttempts < 0)
         {
             problems.Add($"SpinAttempts must not be negative; got {SpinAttempts}.");

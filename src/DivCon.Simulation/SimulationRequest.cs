@@ -62,9 +62,12 @@ public sealed record SimulationRequest
         }
         else
         {
-            foreach (string scheme in Schemes.Where(s => !Metrics.Schemes.SchemeCatalog.Simulated.Any(x => x.Name == s)))
+            foreach (string scheme in Schemes)
             {
-                problems.Add($"Unknown scheme '{scheme}'; use one of: {string.Join(", ", Metrics.Schemes.SchemeCatalog.Simulated)}.");
+                if (SimulationSchemes.Problem(scheme) is { } problem)
+                {
+                    problems.Add(problem);
+                }
             }
         }
 

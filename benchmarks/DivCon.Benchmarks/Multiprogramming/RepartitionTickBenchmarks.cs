@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Attributes;
 using DivCon.Multiprogramming;
+using DivCon.Partitioning;
 
 namespace DivCon.Benchmarks.Multiprogramming;
 

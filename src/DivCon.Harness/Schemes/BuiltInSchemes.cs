@@ -19,7 +19,7 @@ public static class BuiltInSchemes
     /// </param>
     public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) =>
         new(SchemeCatalog.All.Select(info => Wire(info, WorkStealingSchedulers.Create, context => new MultiProgramPool(
-            context.Processors, info.CreatePolicy!(), SchemeCatalog.RepartitionInterval, info.IdleLending, timelines, info.Name, context.Budget))));
+            context.Processors, info.CreatePolicy!(), SchemeCatalog.RepartitionInterval, info.IdleLending, timelines, info.Name, info.RepartitionOnDemand, context.Budget))));
 
     /// <summary><paramref name="info"/> built over <paramref name="workStealing"/> schedulers or <paramref name="createPool"/> pools.</summary>
     public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerHandle> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)

@@ -48,6 +48,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <param name="idleLending">Whether a worker whose program has no task may serve another program until the next repartitioning.</param>
     /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed (with <paramref name="scheme"/>), or null.</param>
     /// <param name="scheme">The scheme's name, for the timeline's plot and trace files.</param>
+    /// <param name="repartitionOnDemand">Whether a program's change of demand also triggers a repartitioning.</param>
     /// <param name="budget">The experiment's CPU budget (<see cref="SchemeContext.Budget"/>); null: the scheduler detects it.</param>
     public MultiProgramPool(
         IReadOnlyList<int> processors,
@@ -56,6 +57,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
         bool idleLending = false,
         SchemeTimelineCollector? timelines = null,
         string? scheme = null,
+        bool repartitionOnDemand = false,
         CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(processors);
@@ -67,6 +69,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
             Policy = policy,
             RepartitionInterval = interval,
             IdleLending = idleLending,
+            RepartitionOnDemand = repartitionOnDemand,
             ThreadName = "mp " + policy.Name,
             CompensateBlocking = false, // thesis schemes: never more workers than processors (recorded in the kind)
         });
@@ -76,7 +79,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
         string every = interval == Timeout.InfiniteTimeSpan
             ? "on arrival/exit only"
             : string.Create(CultureInfo.InvariantCulture, $"every {interval.TotalMilliseconds:0} ms");
-        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(idleLending ? ", idle lending" : string.Empty)}, no blocking compensation)";
+        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(repartitionOnDemand ? " and on demand" : string.Empty)}{(idleLending || policy is IIdleLendingPolicy ? ", idle lending" : string.Empty)}, no blocking compensation)";
     }
 
     /// <summary>The scheduler underneath (for tests and reports).</summary>

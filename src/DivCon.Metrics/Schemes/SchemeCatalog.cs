@@ -18,7 +18,9 @@ public static class SchemeCatalog
         DynamicPartitioned = "dynamic-partitioned",
         EqualShares = "equal-shares",
         HillClimbing = "hill-climbing",
-        IdleLending = "idle-lending";
+        IdleLending = "idle-lending",
+        DemandPartitioned = "demand-partitioned",
+        WorkConserving = "work-conserving";
 
     /// <summary>The repartitioning interval of the partitioned schemes (thesis §5.3.4).</summary>
     public static readonly TimeSpan RepartitionInterval = MultiProgramSchedulerOptions.DefaultRepartitionInterval;
@@ -48,13 +50,19 @@ public static class SchemeCatalog
             "§5.3.3–5.3.4", SchemeArrangement.Partitioned, Simulated: true, () => new TaskAvailabilityPolicy()),
         new(EqualShares,
             "MultiProgramScheduler: equal shares of the cores whatever the scalability, re-evaluated every 100 ms (the remainder goes to the programs with the most available tasks).",
-            "§5.3 (baseline)", SchemeArrangement.Partitioned, Simulated: false, () => new EqualSharesPolicy()),
+            "§5.3 (baseline)", SchemeArrangement.Partitioned, Simulated: true, () => new EqualSharesPolicy()),
         new(HillClimbing,
             "MultiProgramScheduler: static shares found by hill climbing on predicted ANTT from each program's scalability (SBMP-style, §8.2; Amdahl fit of the one measured speedup); re-evaluated every 100 ms only so that the cores rotate when there are fewer cores than programs.",
             "§8.2", SchemeArrangement.Partitioned, Simulated: true, () => new HillClimbingPolicy()),
         new(IdleLending,
-            "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves the program with queued tasks that the idle-lending rule picks, until that program runs dry or the next tick.",
+            "MultiProgramScheduler: task-availability repartitioning every 100 ms, and a worker whose program has no task serves the program with queued tasks that the idle-lending rule picks, until its own program has a queued task again (recall at a task boundary), that program runs dry or an allocation changes.",
             "§8.2 (beyond the thesis)", SchemeArrangement.Partitioned, Simulated: true, () => new IdleLendingPolicy(), IdleLending: true),
+        new(DemandPartitioned,
+            "MultiProgramScheduler: task-availability repartitioning every 100 ms and whenever a program gets work with no idle worker or runs dry (demand-driven, as oneTBB's market).",
+            "§5.3.4 (beyond the thesis)", SchemeArrangement.Partitioned, Simulated: true, () => new TaskAvailabilityPolicy()) { RepartitionOnDemand = true },
+        new(WorkConserving,
+            "MultiProgramScheduler (the default policy): equal shares as guarantees; an idle worker is lent at once to the program that gains most throughput from it, and goes home at its next task boundary once its own program has a queued task.",
+            "beyond the thesis", SchemeArrangement.Partitioned, Simulated: true, () => new WorkConservingPolicy(), IdleLending: true),
     ];
 
     /// <summary>The schemes <c>divcon simulate</c> models, in report order.</summary>

@@ -7,7 +7,7 @@ namespace DivCon.Metrics.Schemes;
 /// <param name="Description">One sentence: which schedulers, how many workers, pinned or not, shared or separate.</param>
 /// <param name="ThesisSection">Where the thesis describes it (for example <c>§5.2.1</c>).</param>
 /// <param name="Arrangement">How the programs get their threads.</param>
-/// <param name="Simulated">Whether <c>divcon simulate</c> models it (the thread pool's injection heuristics and the equal-shares baseline are not modelled).</param>
+/// <param name="Simulated">Whether <c>divcon simulate</c> models it (the thread pool's injection heuristics are not modelled).</param>
 /// <param name="CreatePolicy">For a partitioned scheme, a new instance of its policy; null otherwise.</param>
 /// <param name="IdleLending">For a partitioned scheme, whether an idle worker may serve another program until the next repartitioning.</param>
 public sealed record SchemeInfo(
@@ -19,6 +19,9 @@ public sealed record SchemeInfo(
     Func<IPartitioningPolicy>? CreatePolicy = null,
     bool IdleLending = false)
 {
+    /// <summary>For a partitioned scheme, whether it also repartitions when a program's demand changes (MultiProgramSchedulerOptions.RepartitionOnDemand).</summary>
+    public bool RepartitionOnDemand { get; init; }
+
     /// <summary>Whether it needs each program's scalability (the partitioned schemes divide the cores by it).</summary>
     public bool RequiresScalability => Arrangement == SchemeArrangement.Partitioned;
 

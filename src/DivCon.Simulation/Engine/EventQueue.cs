@@ -14,6 +14,9 @@ internal enum EventKind
 
     /// <summary>The MultiProgramScheduler's repartitioning tick.</summary>
     Tick,
+
+    /// <summary>A demand-driven decision (MultiProgramSchedulerOptions.RepartitionOnDemand).</summary>
+    Demand,
 }
 
 /// <summary>One scheduled event. Ordered by (Time, Seq): equal times fire in the order they were scheduled.</summary>

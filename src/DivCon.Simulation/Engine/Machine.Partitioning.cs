@@ -2,15 +2,31 @@ using DivCon.Partitioning;
 
 namespace DivCon.Simulation.Engine;
 
-/// <summary>The MultiProgramScheduler's mechanism: asking the policy, applying its allocation, idle lending.</summary>
+/// <summary>
+/// The MultiProgramScheduler's mechanism on virtual cores: the mover (src/DivCon/Multiprogramming/Mover.cs) and the
+/// lender (Lender.cs). The decision itself is not modelled but made: the very <see cref="Repartitioner"/> and borrower
+/// rule (<see cref="IdleLending.Choose"/>) the real scheduler calls, on the programs' loads.
+/// </summary>
 internal sealed partial class Machine
 {
-    private Allocation? _previous;
-    private int[]? _previousIds;
+    private Repartitioner? _repartitioner;
+    private Allocation? _inForce;
+    private ProgramLoad[] _decidedLoads = [];
+    private bool _lendingInForce;
+    private bool _demandPending;
 
     public int PolicyCalls { get; private set; }
 
+    /// <summary>Decisions the repartitioner rejected (the policy threw or broke the contract).</summary>
+    public int Rejections { get; private set; }
+
+    /// <summary>Decisions started by a change of demand.</summary>
+    public int DemandDecisions { get; private set; }
+
     public long Loans { get; private set; }
+
+    /// <summary>Lent workers that went home at a task boundary because their home wanted workers.</summary>
+    public long Recalls { get; private set; }
 
     /// <summary>Per program: core-time held by allocation (Σ over decisions of cores × time in force), ns.</summary>
     public long[]? AllocatedCoreNs { get; private set; }
@@ -18,35 +34,44 @@ internal sealed partial class Machine
     private long _lastDecisionNs;
     private int[]? _lastCounts;
 
+    /// <summary>Whether producers mark demand (lending in force, or demand-driven decisions): WorkQueueSet.TracksDemand.</summary>
+    private bool TracksDemand => _lendingInForce || Partitioning?.OnDemand == true;
+
     /// <summary>
-    /// Reads each program's scalability and O(1) available-task counter, asks the policy, validates and applies the
-    /// allocation: a worker whose slot changes owner moves at its next task boundary (at once if it is blocked).
+    /// The mover (Mover.RepartitionNeedsLock): reads each program's scalability and O(1) available-task counter, asks
+    /// the repartitioner, applies the allocation: every worker not at its slot's home moves there at its next task
+    /// boundary (at once if it is blocked); a periodic or demand decision that changes nothing touches no worker.
     /// </summary>
-    private void Decide(bool initial)
+    private void Decide(bool initial, bool periodic = false)
     {
         PartitioningSetup setup = Partitioning!;
+        _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
         var loads = new ProgramLoad[Programs.Count];
-        var ids = new int[Programs.Count];
         for (int i = 0; i < Programs.Count; i++)
         {
             SimProgram program = Programs[i];
             loads[i] = new ProgramLoad(i, program.Scalability, program.Pool.TaskCount, program.Table);
-            ids[i] = i;
         }
 
-        var input = new PartitioningInput(_cores.Length, loads, null, _previous, _previousIds);
-        Allocation allocation = setup.Policy.Decide(input);
+        RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce);
         PolicyCalls++;
-        IReadOnlyList<string> problems = allocation.Validate(input);
-        if (problems.Count > 0)
+        if (result.Rejection is not null)
         {
-            throw new InvalidOperationException($"Policy '{setup.Policy.Name}' returned an invalid allocation: {string.Join(" ", problems)}");
+            Rejections++;
         }
 
+        Allocation allocation = result.Allocation;
+        bool unchanged = _inForce is not null && allocation.MovesFrom(_inForce) == 0 && _lendingInForce == setup.Lending;
         AccountAllocation();
         _lastCounts = allocation.Counts.ToArray();
-        _previous = allocation;
-        _previousIds = ids;
+        _inForce = allocation;
+        if (periodic && unchanged)
+        {
+            return; // a quiet decision: no worker touched, no loan ended (Mover.cs)
+        }
+
+        _decidedLoads = loads;
+        _lendingInForce = setup.Lending;
         for (int slot = 0; slot < _cores.Length; slot++)
         {
             SimWorker w = _workers[slot];
@@ -62,6 +87,7 @@ internal sealed partial class Machine
             }
 
             w.HomePool = target;
+            w.Away = false;
             if (w.Pool == target)
             {
                 w.PendingPool = null; // also ends a loan decided elsewhere: it stays where its slot now belongs
@@ -91,6 +117,23 @@ internal sealed partial class Machine
         }
     }
 
+    // Synthetic cache groups of a fixed size (SimulationParameters.CoresPerCacheGroup), or none.
+    private static IReadOnlyList<IReadOnlyList<int>>? CacheGroups(int cores, int perGroup)
+    {
+        if (perGroup <= 0 || perGroup >= cores)
+        {
+            return null;
+        }
+
+        var groups = new List<IReadOnlyList<int>>();
+        for (int first = 0; first < cores; first += perGroup)
+        {
+            groups.Add(Enumerable.Range(first, Math.Min(perGroup, cores - first)).ToArray());
+        }
+
+        return groups;
+    }
+
     private void AccountAllocation()
     {
         AllocatedCoreNs ??= new long[Programs.Count];
@@ -115,48 +158,156 @@ internal sealed partial class Machine
     }
 
     /// <summary>
-    /// Idle lending (<see cref="IdleLending"/>): a worker that finds nothing goes home if it was lent, otherwise asks the
-    /// policy for a borrower once per idle episode. Returns whether it moved.
+    /// The lender's idle decision (Lender.FindIdleWork) for a worker with nothing to do: away from its home, it goes
+    /// home; at home with lending in force, the borrower rule picks a program. Returns whether it moved.
     /// </summary>
     private bool TryLend(SimWorker w)
     {
-        if (Partitioning?.Lending is not { } lending || w.HomePool is null)
+        if (Partitioning is null || w.HomePool is null)
         {
             return false;
         }
 
         if (w.Pool != w.HomePool)
         {
-            w.LoanTried = true;
+            w.Away = false;
             MoveTo(w, w.HomePool);
             return true;
         }
 
-        if (w.LoanTried)
+        int m = Programs.Count;
+        if (!_lendingInForce || m < 2)
         {
             return false;
         }
 
-        int m = Programs.Count;
-        Span<double> scalabilities = m <= 64 ? stackalloc double[m] : new double[m];
         Span<int> serving = m <= 64 ? stackalloc int[m] : new int[m];
         Span<int> available = m <= 64 ? stackalloc int[m] : new int[m];
         for (int i = 0; i < m; i++)
         {
-            scalabilities[i] = Programs[i].Scalability;
             serving[i] = Pools[i].Serving;
             available[i] = Pools[i].TaskCount;
         }
 
-        int borrower = lending.ChooseBorrower(scalabilities, serving, available, w.Pool.Id);
+        var input = new LendingInput(_cores.Length, _decidedLoads, serving, available, w.Pool.Id);
+        int borrower = IdleLending.Choose(Partitioning.LendingRule, input, out string? rejection);
+        if (rejection is not null)
+        {
+            Rejections++;
+        }
+
         if (borrower < 0)
         {
             return false;
         }
 
-        w.LoanTried = true;
         Loans++;
+        w.Away = true;
         MoveTo(w, Pools[borrower]);
         return true;
+    }
+
+    /// <summary>
+    /// A lent worker at a task boundary (Lender.FindRecall): home, if its home wants workers. Returns whether it moved.
+    /// </summary>
+    private bool TryRecall(SimWorker w)
+    {
+        if (!w.Away || w.HomePool is not { } home || w.Pool == home)
+        {
+            w.Away = false;
+            return false;
+        }
+
+        if (!home.WantsWorkers)
+        {
+            return false;
+        }
+
+        Recalls++;
+        w.Away = false;
+        MoveTo(w, home);
+        return true;
+    }
+
+    /// <summary>
+    /// A producer queued a task while none of the pool's workers was blocked (WorkQueueSet.RequestWorkers): the pool
+    /// wants workers (its lent ones come home at their next task boundary) and, with lending, a blocked worker of any
+    /// other pool is woken to lend itself.
+    /// </summary>
+    private void RequestWorkers(WorkPool pool)
+    {
+        if (!pool.WantsWorkers)
+        {
+            pool.WantsWorkers = true;
+            DemandChanged();
+        }
+
+        if (_lendingInForce)
+        {
+            WakeLender();
+        }
+    }
+
+    /// <summary>A worker serving <paramref name="pool"/> ran out of work (WorkQueueSet.ClearWantsWorkers).</summary>
+    private void RanDry(WorkPool pool)
+    {
+        if (pool.WantsWorkers)
+        {
+            pool.WantsWorkers = false;
+            DemandChanged();
+        }
+    }
+
+    /// <summary>Demand-driven decisions: one pending at a time, taken <see cref="SimulationParameters.DemandLatencyNs"/> later.</summary>
+    private void DemandChanged()
+    {
+        if (Partitioning?.OnDemand != true || _demandPending || _inForce is null)
+        {
+            return;
+        }
+
+        _demandPending = true;
+        _events.Schedule(_now + _p.DemandLatencyNs, EventKind.Demand, 0);
+    }
+
+    private void OnDemand()
+    {
+        _demandPending = false;
+        DemandDecisions++;
+        Decide(initial: false, periodic: true);
+    }
+
+    /// <summary>Lending's wake-up (WorkerPool.WakeOneFor): a random blocked worker of any pool.</summary>
+    private void WakeLender()
+    {
+        int total = 0;
+        foreach (WorkPool p in Pools)
+        {
+            total += p.Sleepers.Count;
+        }
+
+        if (total == 0)
+        {
+            return;
+        }
+
+        int pick = _random.Next(total);
+        foreach (WorkPool p in Pools)
+        {
+            if (pick >= p.Sleepers.Count)
+            {
+                pick -= p.Sleepers.Count;
+                continue;
+            }
+
+            SimWorker sleeper = p.Sleepers[pick];
+            p.Sleepers[pick] = p.Sleepers[^1];
+            p.Sleepers.RemoveAt(p.Sleepers.Count - 1);
+            sleeper.State = WorkerState.Waking;
+            sleeper.Searching = true;
+            p.Searching++;
+            _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
+            return;
+        }
     }
 }

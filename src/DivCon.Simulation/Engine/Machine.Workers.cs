@@ -45,6 +45,11 @@ internal sealed partial class Machine
                 return;
             case StepKind.Task:
                 CompleteTask(w, task!);
+                if (w.Away && TryRecall(w))
+                {
+                    return; // a recall at this task boundary (Lender.FindRecall)
+                }
+
                 Continue(w);
                 return;
             case StepKind.Search:
@@ -179,6 +184,9 @@ internal sealed partial class Machine
             }
         }
 
+        // Ran dry: the pool no longer wants workers (WorkQueueSet.ClearWantsWorkers; the real worker re-checks its
+        // queues after clearing, which here the look above already did, at the same instant).
+        RanDry(pool);
         if (TryLend(w))
         {
             return;
@@ -228,7 +236,6 @@ internal sealed partial class Machine
     private void FoundWork(SimWorker w, WorkPool pool)
     {
         w.SearchAttempts = 0;
-        w.LoanTried = false;
         if (w.Searching)
         {
             StopSearching(w, pool);
@@ -262,11 +269,22 @@ internal sealed partial class Machine
     /// <summary>
     /// A push wakes one blocked worker of the pool, unless one is already searching: that one will find the task (it
     /// looks at every deque before it blocks) and, finding it, wakes the next (<see cref="FoundWork"/>). Required for
-    /// progress: whenever a task is queued, some worker of its pool is searching or has been woken.
+    /// progress: whenever a task is queued, some worker of its pool is searching or has been woken. With no blocked
+    /// worker of its own, the pool requests workers (lending and demand: WorkQueueSet.SignalWork's other branch).
     /// </summary>
     private void WakeOne(WorkPool pool)
     {
-        if (pool.Sleepers.Count == 0 || pool.Searching > 0)
+        if (pool.Sleepers.Count == 0)
+        {
+            if (Partitioning is not null && TracksDemand)
+            {
+                RequestWorkers(pool);
+            }
+
+            return;
+        }
+
+        if (pool.Searching > 0)
         {
             return;
         }

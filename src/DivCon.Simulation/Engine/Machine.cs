@@ -237,8 +237,11 @@ internal sealed partial class Machine
                 case EventKind.SliceEnd:
                     OnSliceEnd(_cores[e.Target], e.Stamp);
                     break;
+                case EventKind.Demand:
+                    OnDemand();
+                    break;
                 case EventKind.Tick:
-                    Decide(initial: false);
+                    Decide(initial: false, periodic: true);
                     _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
                     break;
             }

@@ -2,12 +2,16 @@ using DivCon.Partitioning;
 
 namespace DivCon.Simulation.Engine;
 
-/// <summary>The MultiProgramScheduler's policy in a simulation: the real policy object, and whether it is asked again every interval.</summary>
-/// <param name="Policy">The policy, called through <see cref="IPartitioningPolicy.Decide"/> exactly as the real scheduler calls it.</param>
-/// <param name="Ticks">Ask the policy every interval (every built-in scheme, as the harness's MultiProgramScheduler does); false:
-/// decide once at the start.</param>
-internal sealed record PartitioningSetup(IPartitioningPolicy Policy, bool Ticks)
+/// <summary>The MultiProgramScheduler's policy in a simulation: the real policy object, and when it is asked.</summary>
+/// <param name="Policy">The policy, asked through the same <see cref="Repartitioner"/> the real scheduler uses.</param>
+/// <param name="Ticks">Ask it again every interval (every built-in scheme, as the harness's MultiProgramScheduler does); false: decide once at the start.</param>
+/// <param name="OnDemand">Also ask it when a program's demand changes (MultiProgramSchedulerOptions.RepartitionOnDemand).</param>
+/// <param name="IdleLending">Lend idle workers with <see cref="IdleLending.ChooseBorrower"/> when the policy has no borrower rule (MultiProgramSchedulerOptions.IdleLending).</param>
+internal sealed record PartitioningSetup(IPartitioningPolicy Policy, bool Ticks, bool OnDemand = false, bool IdleLending = false)
 {
-    /// <summary>The policy's idle-lending rule, when it has one.</summary>
-    public IIdleLendingPolicy? Lending => Policy as IIdleLendingPolicy;
+    /// <summary>The policy's borrower rule, when it has one.</summary>
+    public IIdleLendingPolicy? LendingRule => Policy as IIdleLendingPolicy;
+
+    /// <summary>Whether idle workers are lent (a borrower rule, or the option).</summary>
+    public bool Lending => LendingRule is not null || IdleLending;
 }

@@ -104,6 +104,6 @@ internal sealed class SimWorker
     /// <summary>Failed steal attempts since it last found work.</summary>
     public int SearchAttempts { get; set; }
 
-    /// <summary>Idle lending: it already took one loan in this idle episode.</summary>
-    public bool LoanTried { get; set; }
+    /// <summary>Idle lending: lent away from its home (it looks at its home's demand at each task boundary: recall).</summary>
+    public bool Away { get; set; }
 }

@@ -40,6 +40,12 @@ internal sealed class WorkPool
     /// <summary>Workers of this pool that are looking for work (or woken to): while there is one, a push wakes nobody.</summary>
     public int Searching { get; set; }
 
+    /// <summary>
+    /// A task was queued while none of its workers was blocked, and no worker serving it has run dry since
+    /// (WorkQueueSet.WantsWorkers): its lent workers come home at their next task boundary.
+    /// </summary>
+    public bool WantsWorkers { get; set; }
+
     /// <summary>Workers whose current pool is this one (running, runnable or blocked).</summary>
     public int Serving { get; set; }
 

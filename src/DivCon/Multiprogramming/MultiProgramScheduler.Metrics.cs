@@ -43,7 +43,7 @@ public sealed partial class MultiProgramScheduler
     private IEnumerable<Measurement<T>> PerProgram<T>(Func<ProgramHandle, T> value)
         where T : struct
     {
-        foreach (ProgramHandle p in _applied.Programs)
+        foreach (ProgramHandle p in Programs)
         {
             yield return new Measurement<T>(value(p), ProgramTags(p));
         }
@@ -51,7 +51,7 @@ public sealed partial class MultiProgramScheduler
 
     private IEnumerable<Measurement<double>> PerProgramWorkerTime()
     {
-        foreach (ProgramHandle p in _applied.Programs)
+        foreach (ProgramHandle p in Programs)
         {
             ProgramStatistics s = p.GetStatistics();
             yield return new Measurement<double>(Math.Max(0, (s.CoreTime - s.IdleTime).TotalSeconds), [.. ProgramTags(p), new(SchedulingTelemetry.WorkerState, "busy")]);
@@ -81,24 +81,25 @@ public sealed partial class MultiProgramScheduler
         }
     }
 
-    private void RecordMove(AllocationReason reason, RepartitionTrigger trigger)
-        => SafeAdd(_moves, [.. _tags, new(SchedulingTelemetry.MoveReason, reason.ToString()), new(SchedulingTelemetry.MoveTrigger, trigger.ToString())]);
+    /// <summary>A move, on the timeline and the meter (the mover's and the lender's path).</summary>
+    internal void RecordMove(AllocationMove move)
+    {
+        Timeline.Record(move);
+        SafeAdd(_moves, [.. _tags, new(SchedulingTelemetry.MoveReason, move.Reason.ToString()), new(SchedulingTelemetry.MoveTrigger, move.Trigger.ToString())]);
+    }
 
     private void RecordRejection() => SafeAdd(_rejections, _tags);
 
-    private void RecordLateTask() => SafeAdd(_lateTaskCounter, _tags);
+    internal void RecordLateTask() => SafeAdd(_lateTaskCounter, _tags);
 
-    // Pool callbacks (monitor thread / the compensating worker's thread): on the timeline and the meter.
-    private void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
+    // Pool owner callbacks (monitor thread / the compensating worker's thread): on the timeline and the meter.
+    internal void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
     {
-        var program = set.Tag as ProgramHandle;
+        IQueueSetOwner? program = set.Owner;
         Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, AllocationReason.BlockingCompensation, RepartitionTrigger.BlockingCompensation));
         SafeAdd(_compensationCounter, [.. _tags, new(SchedulingTelemetry.ProgramName, program?.Name), new(SchedulingTelemetry.StuckSlot, stuck.Slot)]);
     }
 
-    private void RecordCompensationEnded(WorkQueueSet set, Worker compensating)
-    {
-        var program = set.Tag as ProgramHandle;
-        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, program?.Id, null, AllocationReason.CompensationEnded, RepartitionTrigger.BlockingCompensation));
-    }
+    internal void RecordCompensationEnded(WorkQueueSet set, Worker compensating)
+        => Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, set.Owner?.Id, null, AllocationReason.CompensationEnded, RepartitionTrigger.BlockingCompensation));
 }

@@ -1,55 +1,34 @@
-// MultiProgramScheduler: one pool of pinned workers shared by several programs, each with its own queue set
-// (thesis §5.3.3, Figures 5.15-5.17). The queue machinery is the standalone scheduler's (WorkQueueSet,
-// WorkStealingDeque); only the supply of threads differs: a WorkerPool whose workers are *lent* to programs.
+// MultiProgramScheduler: one pool of pinned workers shared by several programs, each with its own queue set (thesis
+// §5.3.3, Figures 5.15-5.17). The queue machinery is the standalone scheduler's (WorkQueueSet, WorkStealingDeque); only
+// the supply of threads differs: a WorkerPool whose workers are *lent* to programs. Three parts, three files:
+//
+//   lifecycle (this file) - programs arrive (AddProgram) and leave (RemoveProgram, Dispose); the repartitioner thread
+//                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand.
+//   mover (Mover.cs)      - carries out a repartitioning under the lock: the Repartitioner (Partitioning, shared with
+//                           the simulator) decides, the mover publishes the snapshot and moves workers.
+//   lender (Lender.cs)    - the pool's owner: idle workers lend themselves, lent ones come home (return, recall).
 //
 // Roles
 //   program tasks - producers and consumers of their program's queue set (protocol: WorkQueueSet.cs).
 //   workers       - one per processor; each serves one program's set at a time; a move takes effect between two
-//                   tasks: the worker drains its deque of the old program into that program's global queue, then
-//                   serves the new one, starting with its global queue (Worker.cs). No thread is created or destroyed.
-//   mover         - the thread running a repartitioning (the repartitioner thread on the interval; the caller of
-//                   AddProgram / RemoveProgram / Repartition / Policy). Every repartitioning runs under _lock, so
-//                   moves are decided by one thread at a time; workers read their assignment with one volatile read.
-//   policy        - IPartitioningPolicy: pure input -> Allocation. The mover validates (Allocation.Validate) and
-//                   applies; it never decides. An invalid result is rejected and the allocation in force is kept
-//                   (on a program's arrival or exit, where the old allocation no longer fits the programs, the
-//                   equal-shares allocation is applied instead and the rejection is still reported).
-//   lender        - a worker that found nothing in the set it serves (after spinning; again in its park re-check) asks
-//                   FindIdleWork (WorkerPool.IdleWorkFinder), which reads the allocation in force (_applied, one
-//                   volatile read) and decides, without a lock or an allocation:
-//                   (a) away from its home (the set the allocation in force gives its slot): it goes home. This ends a
-//                       loan when the borrower has no task the worker can find; at home it may ask again (b).
-//                   (b) at home, with lending in force (the policy implements IIdleLendingPolicy, or the IdleLending
-//                       option is on): the borrower rule (the policy's ChooseBorrower, else IdleLending.ChooseBorrower)
-//                       gets the decision's scalabilities, each program's serving workers (ProgramHandle's counter:
-//                       owned + lent in - lent out) and its AvailableTasks; it lends itself to the program chosen.
-//                   The worker then CASes its own assignment from the set it serves (Worker.TrySelfAssign): the move
-//                   happens at that task boundary like any other (a task is never interrupted), and is recorded with
-//                   reason IdleLending or LoanReturn. A loan also ends at the next allocation: Apply moves every worker
-//                   to its slot's program.
-//                   Ordering (required: a move by the mover always wins over a self-move): Apply publishes _applied
-//                   before it moves workers, and moves them by CAS (Reassign), retrying until its value is in; a self-move
-//                   decided on an older snapshot either comes before the mover's CAS (which then replaces it) or fails.
-//                   Exact serving counts: every assignment change is a successful CAS, counted by the thread that made it.
-//                   Lending's wake-ups (a producer whose set has no parked worker wakes a worker parked on another set:
-//                   WorkQueueSet.SignalWork) are switched with the lending in force (WorkerPool.SetLending).
+//                   tasks (Worker.cs). No thread is created or destroyed by a move.
+//   mover         - whoever holds _lock and repartitions (Mover.cs).
+//   lender        - a worker deciding for itself, without the lock (Lender.cs).
 //
-// Invariants (tests: MultiProgramSchedulerTests; lending: IdleLendingInMultiProgramSchedulerTests)
+// Invariants (tests: MultiProgramSchedulerTests; lending: IdleLendingInMultiProgramSchedulerTests; schedules:
+// tests/DivCon.Tests/Exploration)
 //   - Every task queued to a program runs exactly once, whatever moves happen (a deque is only drained by its owner,
 //     into its own program's global queue; a running task is never interrupted).
-//   - A worker's assignment is one field: it serves at most one program; while programs exist, every applied
-//     allocation assigns every worker (Allocation.Validate), and the counts sum to the pool size.
+//   - A worker's assignment is one field: it serves at most one program; while programs exist, every allocation
+//     assigns every worker (Repartitioner: Σ shares = cores), and the counts sum to the pool size.
 //   - Each program's serving count equals the workers assigned to it once the moves in flight are counted.
 //
 // Removal of a program, in order: (1) under _lock mark it removing and close its queues to outside producers;
 // (2) with CancelTasks, cancel its token; (3) outside the lock, wait until its outstanding count is zero
-// (WorkQueueSet.IsIdle: nothing queued or running) — it keeps its workers meanwhile; (4) under _lock remove it and
+// (WorkQueueSet.IsIdle: nothing queued or running) — it keeps its workers meanwhile, and a removing program with
+// tasks outstanding is always given a worker (the Repartitioner's removal override; required: removal always
+// finishes); if every worker it holds is on loan, a repartitioning ends the loans; (4) under _lock remove it and
 // repartition (trigger ProgramExit), which moves its workers to the others.
-// The mechanism's one override of a policy (required: removal always finishes): a program being removed that still
-// has outstanding tasks but was given no worker gets one, taken from the program holding the most, and recorded
-// with reason ProgramExit. Without it a policy that starves the program (a fixed allocation, a chaos test, an
-// availability cap reading zero while a task runs) would make the removal, and Dispose, wait forever. Likewise a
-// program being removed whose workers are all on loan gets a repartitioning, which ends the loans.
 //
 // Blocking compensation (on by default, MultiProgramSchedulerOptions.CompensateBlocking): per program, the pool's
 // blocking monitor (BlockingMonitor.cs) adds a temporary compensating worker when the program has tasks queued, holds a
@@ -63,20 +42,22 @@
 // rejected (the removal waits for a program's tasks, and may give that program the very worker the call blocks, issue
 // 14 defect 4); Dispose there runs on a new thread (below).
 //
-// Telemetry never breaks the mechanism: a MeterListener callback that throws inside Counter.Add (on the mover's path
-// in Apply, or on a worker's path when it lends itself) is caught and counted (TelemetryErrors).
+// Telemetry never breaks the mechanism: a MeterListener callback that throws inside Counter.Add (on the mover's path,
+// or on a worker's path when it lends itself) is caught and counted (TelemetryErrors).
 //
 // Dispose, in order: (1) refuse new programs; (2) remove every program as in DisposeMode (all closed and canceled
-// first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it; (4) shut the pool down and join every
-// worker; (5) dispose the meter. Called on one of the pool's own workers, Dispose runs these steps on a new thread
-// and returns (waiting would wait for the calling task itself).
+// first, then waited for; periodic repartitionings go on meanwhile); (3) stop the repartitioner thread and join it;
+// (4) shut the pool down and join every worker; (5) dispose the meter. Called on one of the pool's own workers,
+// Dispose runs these steps on a new thread and returns (waiting would wait for the calling task itself).
+//
+// Explored schedules: the repartitioner thread is started under the explorer like the workers, and the lock is taken
+// through EnterLock, which tells the explorer it may block, so the mover, the repartitioner and the lifecycle's
+// callers can interleave at every yield point.
 //
 // Rejected: a TaskScheduler per program with its own threads plus OS-level priorities (oversubscription, the
 // thesis's baseline problem); moving a worker in the middle of a task (a task's thread must not change); asking
 // the worker to pick its next program itself (decisions would spread over P threads and could not be logged with
-// the policy's reason in one place). Idle lending is the one, bounded, exception: a worker with nothing to do evaluates
-// the policy's borrower rule itself (a decision between ticks cannot wait for the mover's lock), the allocation stays
-// the mover's, and every loan and return is logged with its reason.
+// the policy's reason in one place). Idle lending is the one, bounded, exception (Lender.cs).
 using System.Diagnostics;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
@@ -86,38 +67,37 @@ namespace DivCon.Multiprogramming;
 /// <summary>
 /// Shares one pool of worker threads, one pinned to each allowed processor, among several task-parallel programs.
 /// Each program gets its own work-stealing <see cref="TaskScheduler"/>; a partitioning policy decides how many (and
-/// which) workers each program holds, re-evaluated on every program arrival and exit and every interval.
+/// which) workers each program holds, re-evaluated on every program arrival and exit and every interval; with the
+/// default policy an idle worker serves another program until its own has work again.
 /// </summary>
 public sealed partial class MultiProgramScheduler : IDisposable
 {
-    // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers.
-    private const int StackallocPrograms = 128;
-
     private readonly object _lock = new();
     private readonly WorkerPool _pool;
     private readonly int[]? _processors;
     private readonly List<ProgramHandle> _programs = [];       // under _lock
-    private readonly IReadOnlyList<IReadOnlyList<int>>? _cacheGroupSlots;
     private readonly Thread _repartitioner;
     private readonly AutoResetEvent _tickSignal = new(false);
     private readonly TimeSpan _interval;
     private readonly ProgramRemoval _disposeMode;
-    private readonly EqualSharesPolicy _fallback = new();
-    private Allocation? _previous;                              // under _lock
-    private int[]? _previousProgramIds;                         // under _lock
-    private volatile Applied _applied;                          // written under _lock; read by anyone (workers: lending)
-    private readonly bool _lendingOption;                       // MultiProgramSchedulerOptions.IdleLending
-    private bool _poolLending;                                  // under _lock: what the pool's lending switch was set to
-    private int[][]? _wideLendingBuffers;                       // under _lock: per slot, for more than StackallocPrograms programs
+    private readonly bool _demandDriven;
+    private readonly Mover _mover;
     private IPartitioningPolicy _policy;                        // under _lock
     private int _nextProgramId;                                 // under _lock
     private int _state;                                         // 0 running, 1 disposing (Interlocked)
     private volatile bool _stopRepartitioner;                   // set by DisposeCore after the programs are gone
+    private volatile bool _repartitionerExited;                 // the repartitioner thread's last write
+    private int _demandPending;                                 // 1 while a demand-driven decision is pending (Interlocked)
     private long _rejected;
     private long _repartitions;
+    private long _demandRepartitions;
     private string? _lastRejection;
+#if DEBUG
+    private volatile Thread? _lockHolder;                       // the explorer's view of _lock (EnterLock); holder only
+    private int _lockDepth;                                     // the holder's re-entries
+#endif
 
-    /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and equal shares.</summary>
+    /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and the default policy.</summary>
     public MultiProgramScheduler()
         : this(new MultiProgramSchedulerOptions())
     {
@@ -146,72 +126,28 @@ public sealed partial class MultiProgramScheduler : IDisposable
         int[] processors = ThreadAffinity.ValidateProcessors(
             options.Processors ?? Budget.SelectProcessors(), nameof(options.Processors)).ToArray();
         BudgetWarning = Budget.CheckWorkers(processors.Length);
-        Action<int>? pinner = null;
-        if (!options.Unpinned)
-        {
-            if (ThreadAffinity.IsSupported)
-            {
-                pinner = ThreadAffinity.PinCurrentThread;
-            }
-            else if (!options.BestEffortPinning)
-            {
-                throw new PlatformNotSupportedException(
-                    $"Pinning threads is not supported on {System.Runtime.InteropServices.RuntimeInformation.OSDescription}. Set BestEffortPinning or Unpinned to run the workers unpinned.");
-            }
-        }
-
-        if (options.CompensateBlocking)
-        {
-            WorkStealingSchedulerOptions.ValidateCompensation(options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
-        }
-
-        _policy = options.Policy ?? _fallback;
+        PoolPinning pinning = options.Unpinned
+            ? PoolPinning.Unpinned(processors.Length, processors, "Unpinned was requested.")
+            : PoolPinning.Pinned(processors, options.BestEffortPinning);
+        _pool = PoolConstruction.Build(
+            options.ThreadName, pinning, options.StealingScope, options.StealingGroups, options.StealingTopology,
+            options.CompensateBlocking, options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
+        _policy = options.Policy ?? new WorkConservingPolicy();
         _interval = options.RepartitionInterval;
         _disposeMode = options.DisposeMode;
-        if (!Enum.IsDefined(options.StealingScope))
-        {
-            throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
-        }
+        _demandDriven = options.RepartitionOnDemand;
+        _pool.DemandDriven = _demandDriven;
 
-        // Slot i is on processors[i] (pinned, or one per processor when unpinned).
-        StealGroups? groups = StealGroups.Resolve(
-            processors.Length, options.StealingGroups, options.StealingTopology, options.StealingScope == StealingScope.CacheGroupFirst, processors, nameof(options));
-        _pool = new WorkerPool(options.ThreadName, processors.Length, pinner is null ? null : processors, pinner);
-        _pool.StealGroups = groups;
-        _pool.StealingScope = options.StealingScope;
-        if (options.CompensateBlocking)
-        {
-            _pool.EnableCompensation(options.MaxCompensatingWorkers, options.CompensationDelay);
-            _pool.Compensated = RecordCompensation;
-            _pool.CompensationEnded = RecordCompensationEnded;
-        }
-
-        _lendingOption = options.IdleLending;
-        _applied = Applied.Empty(processors.Length);
-
-        // Always installed (see the header, lender): the finder also ends loans, whatever the lending in force. The pool's
-        // lending wake-ups stay off until an allocation puts lending in force (Apply).
-        _pool.IdleWorkFinder = FindIdleWork;
-        _pool.Lent = RecordLending;
-        _pool.Start();
-        _pool.SetLending(false); // no program yet, so no producer has run: nothing was woken for lending
-        Exception? pinError = _pool.Workers.Select(w => w.PinError).FirstOrDefault(e => e is not null);
-        if (pinError is not null && !options.BestEffortPinning)
-        {
-            _pool.BeginShutdown();
-            _pool.Join();
-            throw new PlatformNotSupportedException($"Could not pin the workers: {pinError.Message}", pinError);
-        }
-
-        _processors = pinner is not null && pinError is null ? processors : null;
-        UnpinnedReason = _processors is not null ? null
-            : options.Unpinned ? "Unpinned was requested."
-            : pinError is not null ? $"Pinning failed, the workers run unpinned: {pinError.Message}"
-            : "Pinning is not supported on this platform; the workers run unpinned.";
-        _cacheGroupSlots = CacheGroupSlots(_processors);
+        // The lender is the pool's owner from the start: it also brings lent workers home and records compensation,
+        // whatever the lending in force (the mover switches lending's wake-ups with the policy).
+        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending);
+        _pool.Owner = new Lender(this, _mover, processors.Length);
+        UnpinnedReason = PoolConstruction.Start(_pool, pinning, options.BestEffortPinning);
+        _processors = UnpinnedReason is null && pinning.Pinner is not null ? processors : null;
         Timeline = new AllocationTimeline(options.TimelineCapacity, processors.Length, Enumerable.Range(0, processors.Length).Select(ProcessorOf).ToArray());
         _meter = CreateMeter();
         _repartitioner = new Thread(RepartitionLoop) { IsBackground = true, Name = "DivCon repartitioner" };
+        ScheduleHook.Starting(_repartitioner);
         _repartitioner.Start();
     }
 
@@ -230,27 +166,30 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// <summary>Every move with its time and reason.</summary>
     public AllocationTimeline Timeline { get; }
 
-    /// <summary>Allocations the policy returned that were rejected as invalid (or that threw).</summary>
+    /// <summary>Decisions the policy returned that were rejected as invalid (or that threw), borrower choices included.</summary>
     public long RejectedAllocations => Interlocked.Read(ref _rejected);
 
-    /// <summary>Why the last rejected allocation was rejected; null if none was.</summary>
+    /// <summary>Why the last rejected decision was rejected; null if none was.</summary>
     public string? LastRejection => Volatile.Read(ref _lastRejection);
 
     /// <summary>Repartitionings carried out (policy calls, valid or not).</summary>
     public long Repartitions => Interlocked.Read(ref _repartitions);
 
+    /// <summary>Repartitionings started by a change of demand (<see cref="MultiProgramSchedulerOptions.RepartitionOnDemand"/>).</summary>
+    public long DemandRepartitions => Interlocked.Read(ref _demandRepartitions);
+
     /// <summary>The programs registered now, in arrival order.</summary>
-    public IReadOnlyList<ProgramHandle> Programs => _applied.Programs;
+    public IReadOnlyList<ProgramHandle> Programs => _mover.Snapshot.Programs;
 
     /// <summary>
-    /// The partitioning policy. Setting it repartitions at once; if the new policy's first allocation is invalid, the
+    /// The partitioning policy. Setting it repartitions at once; if the new policy's first decision is invalid, the
     /// previous policy and allocation are kept and <see cref="InvalidOperationException"/> says why.
     /// </summary>
     public IPartitioningPolicy Policy
     {
         get
         {
-            lock (_lock)
+            using (EnterLock())
             {
                 return _policy;
             }
@@ -259,7 +198,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         set
         {
             ArgumentNullException.ThrowIfNull(value);
-            lock (_lock)
+            using (EnterLock())
             {
                 ThrowIfDisposed();
                 IPartitioningPolicy old = _policy;
@@ -283,12 +222,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ValidateScalability(scalability, nameof(scalability));
-        lock (_lock)
+        using (EnterLock())
         {
             ThrowIfDisposed();
             var program = new ProgramHandle(this, _nextProgramId++, name, scalability, scalabilityTable, _pool, ProcessorOf);
-            program.Queues.Tag = program;
-            program.Queues.LateTaskQueued = RecordLateTask;
             _pool.Watch(program.Queues);
             _programs.Add(program);
             Timeline.NameProgram(program.Id, name);
@@ -335,10 +272,10 @@ public sealed partial class MultiProgramScheduler : IDisposable
     }
 
     /// <summary>Runs the policy now (trigger <see cref="RepartitionTrigger.Manual"/>).</summary>
-    /// <exception cref="InvalidOperationException">The policy's allocation was invalid; the allocation in force is kept.</exception>
+    /// <exception cref="InvalidOperationException">The policy's decision was invalid; the allocation in force is kept.</exception>
     public void Repartition()
     {
-        lock (_lock)
+        using (EnterLock())
         {
             ThrowIfDisposed();
             string? problem = RepartitionNeedsLock(RepartitionTrigger.Manual);
@@ -352,21 +289,21 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// <summary>Who each worker is assigned to and the counts in force, read under the repartitioning lock.</summary>
     public MultiProgramSnapshot GetSnapshot()
     {
-        lock (_lock)
+        using (EnterLock())
         {
-            Applied applied = _applied;
+            AllocationSnapshot snapshot = _mover.Snapshot;
             var workers = new int?[_pool.WorkerCount];
             for (int i = 0; i < workers.Length; i++)
             {
-                workers[i] = (_pool.Workers[i].Assigned?.Tag as ProgramHandle)?.Id;
+                workers[i] = _pool.Workers[i].Assigned?.Owner?.Id;
             }
 
             return new MultiProgramSnapshot(
                 Stopwatch.GetTimestamp(),
                 workers,
-                new Dictionary<int, int>(applied.CoresById),
-                applied.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
-                _pool.Workers.Select(w => (w.ServingForReaders?.Tag as ProgramHandle)?.Id).ToArray()) { BudgetWarning = BudgetWarning };
+                snapshot.Programs.ToDictionary(p => p.Id, p => snapshot.CoresOf(p.Id)),
+                snapshot.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
+                _pool.Workers.Select(w => w.ServingForReaders?.Owner?.Id).ToArray()) { BudgetWarning = BudgetWarning };
         }
     }
 
@@ -391,7 +328,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         DisposeCore();
     }
 
-    /// <summary>Waits until every thread of a disposed scheduler has exited; false on timeout (for callers of Dispose on a worker).</summary>
+    /// <summary>Waits until every thread of a disposed scheduler has exited; false on timeout.</summary>
     public bool WaitForShutdown(TimeSpan timeout) => _pool.Join(timeout) && _repartitioner.Join(timeout);
 
     internal WorkerPool Pool => _pool;
@@ -406,9 +343,36 @@ public sealed partial class MultiProgramScheduler : IDisposable
         }
     }
 
-    internal int CoresOf(ProgramHandle program) => _applied.CoresById.TryGetValue(program.Id, out int cores) ? cores : 0;
+    internal int CoresOf(ProgramHandle program) => _mover.Snapshot.CoresOf(program.Id);
 
-    private int? ProcessorOf(int slot) => _processors?[slot];
+    internal int? ProcessorOf(int slot) => _processors?[slot];
+
+    /// <summary>Lender: the policy's borrower rule gave an invalid answer (counted like a rejected allocation).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    internal void RejectBorrower(string problem)
+    {
+        Interlocked.Increment(ref _rejected);
+        Volatile.Write(ref _lastRejection, $"The partitioning policy's idle-lending rule returned an invalid borrower, so the worker was not lent: {problem}");
+        RecordRejection();
+    }
+
+    /// <summary>
+    /// Lender: a program's demand changed. With demand-driven repartitioning, wakes the repartitioner thread unless a
+    /// demand decision is already pending (Interlocked: one Set per decision, however many programs change meanwhile).
+    /// </summary>
+    internal void OnDemandChanged()
+    {
+        if (!_demandDriven)
+        {
+            return;
+        }
+
+        ScheduleHook.Yield("demand.signal");
+        if (Interlocked.Exchange(ref _demandPending, 1) == 0)
+        {
+            _tickSignal.Set();
+        }
+    }
 
     private void ThrowIfDisposed()
     {
@@ -420,7 +384,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     private void BeginRemoval(ProgramHandle program, ProgramRemoval mode)
     {
-        lock (_lock)
+        using (EnterLock())
         {
             if (program.IsRemoved || program.IsRemoving)
             {
@@ -436,7 +400,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
             program.Cancel();
         }
 
-        lock (_lock)
+        using (EnterLock())
         {
             // Gives it a worker now if the policy had left it none (see the header).
             EnsureServedNeedsLock(program);
@@ -445,8 +409,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     private void EnsureServedNeedsLock(ProgramHandle program)
     {
-        // No worker serving it now: none allocated, or every one it holds is on loan to a program that never runs dry.
-        // A repartitioning gives it one (below) and ends every loan (Apply), so its workers come back.
+        // No worker serving it now: none allocated, or every one it holds is on loan. A repartitioning (not a periodic one:
+        // those keep loans) gives it one (the Repartitioner's removal override) and moves every worker home.
         if (!program.IsRemoved && (CoresOf(program) == 0 || program.ServingWorkers == 0) && !program.Queues.IsIdle())
         {
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
@@ -479,7 +443,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
             EnsureServedIfUnserved(program);
         }
 
-        lock (_lock)
+        using (EnterLock())
         {
             _programs.Remove(program);
             program.IsRemoved = true;
@@ -493,8 +457,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
         if (CoresOf(program) == 0 || program.ServingWorkers == 0)
         {
             // A repartitioning since (or the number of programs being removed at once) left it no worker, or its
-            // workers are on loan (with no tick, a loan to a program that never runs dry would never end).
-            lock (_lock)
+            // workers are on loan to programs whose tasks do not end.
+            using (EnterLock())
             {
                 EnsureServedNeedsLock(program);
             }
@@ -504,7 +468,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private void DisposeCore()
     {
         ProgramHandle[] programs;
-        lock (_lock)
+        using (EnterLock())
         {
             programs = _programs.Where(p => !p.IsRemoving).ToArray();
             foreach (ProgramHandle p in programs)
@@ -531,7 +495,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         var spinner = default(SpinWait);
         while (true)
         {
-            lock (_lock)
+            using (EnterLock())
             {
                 if (_programs.Count == 0)
                 {
@@ -549,363 +513,117 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
         _stopRepartitioner = true;
         _tickSignal.Set();
+        ScheduleHook.BlockUntil(() => _repartitionerExited, "repartitioner.join");
         _repartitioner.Join();
-        _tickSignal.Dispose();
         _pool.BeginShutdown();
         _pool.Join();
+
+        // Required: after the workers are gone (a worker running dry signals a demand through it, OnDemandChanged).
+        _tickSignal.Dispose();
         _meter.Dispose();
     }
 
     private void RepartitionLoop()
     {
+        ScheduleHook.Yield("repartitioner.start");
         while (true)
         {
+            // Under the explorer (ticks off), the wait below is a block until a demand or the stop.
+            ScheduleHook.BlockUntil(() => _stopRepartitioner || Volatile.Read(ref _demandPending) != 0, "repartitioner.wait");
             _tickSignal.WaitOne(_interval);
             if (_stopRepartitioner)
             {
-                return;
+                break;
             }
 
-            lock (_lock)
+            // A pending demand is served first (the tick's decision would be the same decision, taken later).
+            bool demand = Interlocked.Exchange(ref _demandPending, 0) != 0;
+            if (!demand && _interval == Timeout.InfiniteTimeSpan)
+            {
+                continue; // a stale signal
+            }
+
+            using (EnterLock())
             {
                 if (_stopRepartitioner)
                 {
-                    return;
+                    break;
                 }
 
-                RepartitionNeedsLock(RepartitionTrigger.Interval);
+                if (demand)
+                {
+                    Interlocked.Increment(ref _demandRepartitions);
+                }
+
+                RepartitionNeedsLock(demand ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
             }
         }
+
+        _repartitionerExited = true;
+        ScheduleHook.Exiting();
     }
 
-    /// <summary>Gathers the input, asks the policy, validates and applies. Returns the rejection message, or null.</summary>
+    /// <summary>Asks the mover to repartition. Returns the rejection message, or null.</summary>
     private string? RepartitionNeedsLock(RepartitionTrigger trigger)
     {
-        Debug.Assert(Monitor.IsEntered(_lock));
+        AssertLockHeld();
         Interlocked.Increment(ref _repartitions);
         ProgramHandle[] programs = [.. _programs];
-        if (programs.Length == 0)
-        {
-            Apply(new Allocation(0, Enumerable.Repeat(-1, _pool.WorkerCount).ToArray()), programs, [], trigger);
-            return null;
-        }
-
-        var loads = new ProgramLoad[programs.Length];
-        for (int i = 0; i < programs.Length; i++)
-        {
-            loads[i] = new ProgramLoad(programs[i].Id, programs[i].Scalability, programs[i].AvailableTasks, programs[i].ScalabilityTable);
-        }
-
-        double[] scalabilities = new double[programs.Length];
-        for (int i = 0; i < programs.Length; i++)
-        {
-            scalabilities[i] = loads[i].Scalability;
-        }
-
-        var input = new PartitioningInput(_pool.WorkerCount, loads, _cacheGroupSlots, _previous, _previousProgramIds);
         IPartitioningPolicy policy = _policy;
-        string? problem;
-        Allocation? decided = null;
-        try
+        RepartitionResult result = _mover.RepartitionNeedsLock(policy, programs, trigger);
+        if (result.Rejection is null)
         {
-            decided = policy.Decide(input);
-            problem = decided is null
-                ? "it returned null"
-                : decided.Validate(input) is { Count: > 0 } problems ? string.Join(" ", problems) : null;
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            problem = $"it threw {ex.GetType().Name}: {ex.Message}";
-        }
-
-        if (problem is null)
-        {
-            Apply(ServeRemovingPrograms(decided!, programs), programs, scalabilities, trigger);
             return null;
         }
 
-        string message = $"The partitioning policy '{policy.Name}' returned an invalid allocation on a {trigger} repartitioning, so it was rejected: {problem}";
+        string message = $"The partitioning policy '{policy.Name}' returned an invalid allocation on a {trigger} repartitioning, so it was rejected: {result.Rejection}";
         Interlocked.Increment(ref _rejected);
         Volatile.Write(ref _lastRejection, message);
         RecordRejection();
-        if (trigger is RepartitionTrigger.ProgramArrival or RepartitionTrigger.ProgramExit)
-        {
-            // The allocation in force was for another set of programs: fall back to equal shares.
-            Apply(ServeRemovingPrograms(_fallback.Decide(input), programs), programs, scalabilities, trigger);
-            return message + " Equal shares were applied instead, because the programs changed.";
-        }
-
-        return message + " The allocation in force is kept.";
+        return result.Outcome == RepartitionOutcome.FellBack
+            ? message + " Equal shares were applied instead, because the programs changed."
+            : message + " The allocation in force is kept.";
     }
 
-    /// <summary>The override described in the header: a removing program with outstanding tasks keeps one worker.</summary>
-    private static Allocation ServeRemovingPrograms(Allocation allocation, ProgramHandle[] programs)
+    // The scheduler's lock, taken so that the explorer knows a controlled thread may block on it (see the header): only
+    // one controlled thread runs at a time, so once the wait says the lock is free, Monitor.Enter does not block.
+    private LockScope EnterLock()
     {
-        int[]? owners = null;
-        AllocationReason[]? reasons = null;
-        int[] counts = [.. allocation.Counts];
-        for (int i = 0; i < programs.Length; i++)
+#if DEBUG
+        // The thread is read here, not in the condition: the explorer evaluates the condition on whichever thread yields.
+        Thread me = Thread.CurrentThread;
+        ScheduleHook.BlockUntil(() => _lockHolder is null || _lockHolder == me, "lock.enter");
+        Monitor.Enter(_lock);
+        if (_lockHolder == me)
         {
-            if (!programs[i].IsRemoving || counts[i] > 0 || programs[i].Queues.IsIdle())
-            {
-                continue;
-            }
-
-            // Take the last slot of the program holding the most workers (more than one, so it keeps one).
-            int donor = Enumerable.Range(0, programs.Length).MaxBy(j => counts[j]);
-            if (counts[donor] < 2 && programs[donor].IsRemoving)
-            {
-                continue; // nothing to spare now; a later repartitioning, after a removal finishes, will give one
-            }
-
-            owners ??= [.. allocation.WorkerOwners];
-            reasons ??= [.. allocation.Reasons];
-            int slot = Array.LastIndexOf(owners, donor);
-            owners[slot] = i;
-            reasons[slot] = AllocationReason.ProgramExit;
-            counts[donor]--;
-            counts[i]++;
+            _lockDepth++;
         }
-
-        return owners is null ? allocation : new Allocation(allocation.ProgramCount, owners, reasons);
+        else
+        {
+            _lockHolder = me;
+            _lockDepth = 1;
+        }
+#else
+        Monitor.Enter(_lock);
+#endif
+        return new LockScope(this);
     }
 
-    private void Apply(Allocation allocation, ProgramHandle[] programs, double[] scalabilities, RepartitionTrigger trigger)
+    [Conditional("DEBUG")]
+    private void AssertLockHeld() => Debug.Assert(Monitor.IsEntered(_lock));
+
+    private readonly struct LockScope(MultiProgramScheduler owner) : IDisposable
     {
-        Debug.Assert(Monitor.IsEntered(_lock));
-        long now = Stopwatch.GetTimestamp();
-        int workers = _pool.WorkerCount;
-        int[] owners = new int[workers];
-        var homes = new WorkQueueSet?[workers];
-        var reasons = new AllocationReason[workers];
-        for (int slot = 0; slot < workers; slot++)
+        public void Dispose()
         {
-            owners[slot] = allocation.WorkerOwners[slot];
-            homes[slot] = owners[slot] >= 0 ? programs[owners[slot]].Queues : null;
-            reasons[slot] = allocation.Reasons[slot] != AllocationReason.None ? allocation.Reasons[slot] : trigger switch
+#if DEBUG
+            if (--owner._lockDepth == 0)
             {
-                RepartitionTrigger.ProgramArrival => AllocationReason.ProgramArrival,
-                RepartitionTrigger.ProgramExit => AllocationReason.ProgramExit,
-                _ => AllocationReason.None,
-            };
-        }
-
-        var cores = new Dictionary<int, int>(programs.Length);
-        for (int i = 0; i < programs.Length; i++)
-        {
-            cores[programs[i].Id] = allocation.Counts[i];
-        }
-
-        IIdleLendingPolicy? rule = _policy as IIdleLendingPolicy;
-        bool lending = rule is not null || _lendingOption;
-
-        // Published before the moves below (required: a move by the mover always wins over a self-move). A worker that
-        // reads this snapshot while its assignment still says otherwise treats it as a loan and goes to its new home
-        // itself, which is where the moves below put it anyway. Published after them, a worker already moved could read
-        // the old homes, take its new set for a loan, and move itself back over the mover's decision.
-        ScheduleHook.Yield("apply.publish");
-        var applied = new Applied(programs, cores, scalabilities, owners, homes, _applied.Homes, reasons, trigger, lending, rule, LendingBuffers(programs.Length));
-        _applied = applied;
-        if (lending != _poolLending)
-        {
-            _pool.SetLending(lending);
-            _poolLending = lending;
-        }
-
-        for (int slot = 0; slot < workers; slot++)
-        {
-            int owner = owners[slot];
-            ProgramHandle? target = owner >= 0 ? programs[owner] : null;
-            Worker worker = _pool.Workers[slot];
-            if (!Reassign(worker, target?.Queues, out WorkQueueSet? replaced))
-            {
-                continue; // already there (owned, or it came home from a loan by itself)
+                owner._lockHolder = null;
             }
-
-            // The worker's actual assignment may differ from what we last applied when it was on loan.
-            var current = replaced?.Tag as ProgramHandle;
-            current?.AddServingWorkers(-1);
-            target?.AddServingWorkers(1);
-            current?.CountMoveOut();
-            target?.CountMoveIn();
-            AllocationReason reason = reasons[slot];
-            Timeline.Record(new AllocationMove(now, slot, ProcessorOf(slot), current?.Id, target?.Id, reason, trigger));
-            RecordMove(reason, trigger);
+#endif
+            Monitor.Exit(owner._lock);
         }
-
-        // Release: a worker that reads it true sees the moves above as done (RecordLending's labels).
-        applied.MovesDone = true;
-        _previous = allocation;
-        _previousProgramIds = programs.Select(p => p.Id).ToArray();
-    }
-
-    /// <summary>
-    /// Mover: assigns <paramref name="worker"/> to <paramref name="target"/> unless it is there already (false).
-    /// <paramref name="replaced"/> is the assignment the move replaced, so that the serving counts follow every change.
-    /// </summary>
-    /// <remarks>
-    /// A CAS loop, not a plain write (required: exact serving counts). A worker changes its own assignment only by a CAS
-    /// from the set it serves (a loan or a return, WorkerPool.TryFindIdleWork); whoever's CAS succeeds counts that
-    /// change, so each change is counted once and against the set it really replaced. The mover retries until its value
-    /// is in: its decision always wins, a self-move can only come before it. The CAS is a full fence, as Worker.Assign's
-    /// write + TryWake (whose CAS pairs with Park's barrier before its re-check of the assignment: no lost wake-up).
-    /// With no set on either side a plain Assign is enough: a worker assigned to no set cannot move itself (its CAS
-    /// expects the set it serves), and no set as the target means no program is left, so a self-move that races with
-    /// it only miscounts programs already removed.
-    /// </remarks>
-    private static bool Reassign(Worker worker, WorkQueueSet? target, out WorkQueueSet? replaced)
-    {
-        while (true)
-        {
-            WorkQueueSet? current = worker.Assigned;
-            replaced = current;
-            if (ReferenceEquals(current, target))
-            {
-                return false;
-            }
-
-            if (current is null || target is null)
-            {
-                worker.Assign(target);
-                return true;
-            }
-
-            // Worker.TrySelfAssign is the worker's CAS on its assignment; used here by the mover (see the remarks).
-            if (worker.TrySelfAssign(current, target))
-            {
-                worker.TryWake();
-                return true;
-            }
-        }
-    }
-
-    // Per slot, room for the serving and task counts of more programs than fit on the stack; grown (never shrunk or
-    // written) under _lock, filled only by the worker of that slot.
-    private int[][]? LendingBuffers(int programs)
-    {
-        if (programs <= StackallocPrograms)
-        {
-            return null;
-        }
-
-        if (_wideLendingBuffers is null || _wideLendingBuffers[0].Length < 2 * programs)
-        {
-            _wideLendingBuffers = new int[_pool.WorkerCount][];
-            for (int i = 0; i < _wideLendingBuffers.Length; i++)
-            {
-                _wideLendingBuffers[i] = new int[2 * programs];
-            }
-        }
-
-        return _wideLendingBuffers;
-    }
-
-    /// <summary>
-    /// Idle lending (pool callback on a worker with nothing to do, before it parks, and in its park re-check: must not
-    /// change anything). A worker away from the set the allocation in force gives its slot (on loan, or not yet moved)
-    /// goes home: that ends a loan when the borrower has no task. A worker at home, with lending in force, asks the
-    /// borrower rule (the policy's <see cref="IIdleLendingPolicy.ChooseBorrower"/>, else
-    /// <see cref="IdleLending.ChooseBorrower"/>) with the scalabilities of the decision in force, each program's
-    /// serving workers and available tasks. Null: stay (and park).
-    /// </summary>
-    /// <remarks>
-    /// Runs on workers between tasks, several at once: no allocation (counts on the stack, or in the slot's own buffer)
-    /// and no lock; O(programs) reads of the serving counts, plus each program's AvailableTasks (a sum over slots). The
-    /// counts are racy: several idle workers may pick the same borrower, or a borrower whose tasks were just taken; a
-    /// wrong pick costs one idle pass there and a return.
-    /// </remarks>
-    private WorkQueueSet? FindIdleWork(Worker worker, WorkQueueSet serving)
-    {
-        // Volatile read: pairs with Apply's publication, which comes before its moves.
-        Applied applied = _applied;
-        int slot = worker.Slot;
-        WorkQueueSet? home = applied.Homes[slot];
-        if (!ReferenceEquals(serving, home))
-        {
-            return home; // null: no program left, stay
-        }
-
-        ProgramHandle[] programs = applied.Programs;
-        int m = programs.Length;
-        if (!applied.Lending || m < 2)
-        {
-            return null;
-        }
-
-        int[]? wide = applied.WideBuffers?[slot];
-        Span<int> servingWorkers = m <= StackallocPrograms ? stackalloc int[m] : wide.AsSpan(0, m);
-        Span<int> availableTasks = m <= StackallocPrograms ? stackalloc int[m] : wide.AsSpan(m, m);
-        for (int i = 0; i < m; i++)
-        {
-            servingWorkers[i] = programs[i].ServingWorkers;
-            availableTasks[i] = programs[i].AvailableTasks;
-        }
-
-        int lender = applied.Owners[slot];
-        int borrower;
-        try
-        {
-            borrower = applied.Rule is { } rule
-                ? rule.ChooseBorrower(applied.Scalabilities, servingWorkers, availableTasks, lender)
-                : IdleLending.ChooseBorrower(applied.Scalabilities, servingWorkers, availableTasks, lender);
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            // A worker never dies of a policy's exception: no loan, and the rejection is reported like an allocation's.
-            RejectBorrower($"it threw {ex.GetType().Name}: {ex.Message}");
-            return null;
-        }
-
-        if (borrower == -1)
-        {
-            return null;
-        }
-
-        if (borrower < 0 || borrower >= m || borrower == lender)
-        {
-            RejectBorrower($"it chose program index {borrower} for an idle worker of program index {lender}; allowed: -1 or another index in 0..{m - 1}");
-            return null;
-        }
-
-        ProgramHandle chosen = programs[borrower];
-        return chosen.IsRemoved ? null : chosen.Queues;
-    }
-
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private void RejectBorrower(string problem)
-    {
-        Interlocked.Increment(ref _rejected);
-        Volatile.Write(ref _lastRejection, $"The partitioning policy's idle-lending rule returned an invalid borrower, so the worker was not lent: {problem}");
-        RecordRejection();
-    }
-
-    // Pool callback on the worker's thread, after its CAS moved it from one set to another (a loan or a return).
-    private void RecordLending(Worker worker, WorkQueueSet from, WorkQueueSet to)
-    {
-        var fromProgram = from.Tag as ProgramHandle;
-        var toProgram = to.Tag as ProgramHandle;
-        fromProgram?.AddServingWorkers(-1);
-        toProgram?.AddServingWorkers(1);
-        fromProgram?.CountMoveOut();
-        toProgram?.CountMoveIn();
-
-        // Going to the slot's home is a return, anything else a loan; except, while Apply is still moving workers, a move
-        // from the slot's previous home to its new one: that is the allocation's own move, made by the worker just before
-        // the mover (Apply publishes first), recorded with the allocation's reason and trigger, once (the mover then
-        // finds the worker there). Racy against an Apply that publishes or finishes meanwhile: only the label can be off.
-        Applied applied = _applied;
-        int slot = worker.Slot;
-        AllocationReason reason = AllocationReason.IdleLending;
-        RepartitionTrigger trigger = RepartitionTrigger.IdleLending;
-        if (ReferenceEquals(to, applied.Homes[slot]))
-        {
-            bool allocationMove = !applied.MovesDone && ReferenceEquals(from, applied.PreviousHomes[slot]);
-            reason = allocationMove ? applied.Reasons[slot] : AllocationReason.LoanReturn;
-            trigger = allocationMove ? applied.Trigger : RepartitionTrigger.IdleLending;
-        }
-
-        Timeline.Record(new AllocationMove(Stopwatch.GetTimestamp(), slot, ProcessorOf(slot), fromProgram?.Id, toProgram?.Id, reason, trigger));
-        RecordMove(reason, trigger);
     }
 
     private static IReadOnlyList<IReadOnlyList<int>>? CacheGroupSlots(int[]? processors)
@@ -935,36 +653,5 @@ public sealed partial class MultiProgramScheduler : IDisposable
         {
             return null; // topology unknown: policies treat the machine as flat
         }
-    }
-
-    /// <summary>
-    /// The applied allocation, published as one immutable object (read without the lock): the programs, their counts,
-    /// the scalabilities the decision used, per slot its owner's index and set (its home), its home in the previous
-    /// allocation and the reason it was given its home, the trigger, and the lending in force.
-    /// </summary>
-    private sealed record Applied(
-        ProgramHandle[] Programs,
-        IReadOnlyDictionary<int, int> CoresById,
-        double[] Scalabilities,
-        int[] Owners,
-        WorkQueueSet?[] Homes,
-        WorkQueueSet?[] PreviousHomes,
-        AllocationReason[] Reasons,
-        RepartitionTrigger Trigger,
-        bool Lending,
-        IIdleLendingPolicy? Rule,
-        int[][]? WideBuffers)
-    {
-        private volatile bool _movesDone;
-
-        /// <summary>Set by the mover once Apply has moved every worker to its home (written once, under _lock).</summary>
-        public bool MovesDone
-        {
-            get => _movesDone;
-            set => _movesDone = value;
-        }
-
-        public static Applied Empty(int workers)
-            => new([], new Dictionary<int, int>(), [], Enumerable.Repeat(-1, workers).ToArray(), new WorkQueueSet?[workers], new WorkQueueSet?[workers], new AllocationReason[workers], RepartitionTrigger.Manual, false, null, null) { MovesDone = true };
     }
 }

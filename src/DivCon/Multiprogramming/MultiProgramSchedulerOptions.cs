@@ -30,7 +30,11 @@ public sealed class MultiProgramSchedulerOptions
     /// </summary>
     public bool Unpinned { get; init; }
 
-    /// <summary>The partitioning policy; null: <see cref="EqualSharesPolicy"/>. Can be replaced later (<see cref="MultiProgramScheduler.Policy"/>).</summary>
+    /// <summary>
+    /// The partitioning policy; null: <see cref="WorkConservingPolicy"/> (equal shares as guarantees, idle cores lent
+    /// at once by throughput, recalled at a task boundary; why it is the default: README, "Multiprogramming schemes").
+    /// Can be replaced later (<see cref="MultiProgramScheduler.Policy"/>).
+    /// </summary>
     public IPartitioningPolicy? Policy { get; init; }
 
     /// <summary>
@@ -40,13 +44,23 @@ public sealed class MultiProgramSchedulerOptions
     public TimeSpan RepartitionInterval { get; init; } = DefaultRepartitionInterval;
 
     /// <summary>
-    /// Idle lending with <see cref="Partitioning.IdleLending.ChooseBorrower"/>'s rule: a worker whose program has no task
-    /// it can find (after spinning) serves the program that rule chooses among those with queued tasks, until the next
-    /// allocation or until that program has no task it can find (then it goes back, and may be lent again). Off by
-    /// default: with it on, a program's tasks may run on processors outside its allocation between ticks. A policy
-    /// implementing <see cref="IIdleLendingPolicy"/> turns lending on by itself, with its own rule.
+    /// Idle lending with <see cref="Partitioning.IdleLending.ChooseBorrower"/>'s rule for a policy that has no borrower
+    /// rule of its own: a worker whose program has no task it can find (after spinning) serves the program that rule
+    /// chooses among those with queued tasks, until its own program has a queued task again (recall, at its next task
+    /// boundary), until that program has no task it can find (then it goes back, and may be lent again), or until an
+    /// allocation that changes something. Off by default. A policy implementing <see cref="IIdleLendingPolicy"/> (the
+    /// default policy does) turns lending on by itself, with its own rule.
     /// </summary>
     public bool IdleLending { get; init; }
+
+    /// <summary>
+    /// Demand-driven repartitioning, beside the periodic tick (as oneTBB's market re-divides workers when an arena's
+    /// demand changes): a program that gets work while none of its workers is parked, or runs dry, wakes the
+    /// repartitioner thread for a decision (trigger <see cref="RepartitionTrigger.Demand"/>; at most one pending at a
+    /// time). Off by default: under the default policy lending and recall already follow demand between decisions;
+    /// docs/simulation.md measures what it adds to the task-availability policy and what it costs.
+    /// </summary>
+    public bool RepartitionOnDemand { get; init; }
 
     /// <summary>What <see cref="MultiProgramScheduler.Dispose"/> does with programs still registered.</summary>
     public ProgramRemoval DisposeMode { get; init; } = ProgramRemoval.WaitForTasks;

@@ -7,7 +7,7 @@ namespace DivCon.Multiprogramming;
 /// A program registered with a <see cref="MultiProgramScheduler"/>: its own <see cref="TaskScheduler"/>, its
 /// current allocation, its load and its statistics. Remove it with <see cref="MultiProgramScheduler.RemoveProgram"/>.
 /// </summary>
-public sealed class ProgramHandle
+public sealed class ProgramHandle : IQueueSetOwner
 {
     private readonly ProgramTaskScheduler _scheduler;
     private readonly StatisticsWindow _statistics;
@@ -19,7 +19,8 @@ public sealed class ProgramHandle
     private long _movesOutBaseline;
 
     // Workers assigned to the program now (owned + lent in - lent out). Interlocked by whoever wins the CAS that changes
-    // a worker's assignment (the mover in Apply, or the worker in a loan or return); read by lenders choosing a borrower.
+    // a worker's assignment (the mover, or the worker in a loan, return or recall: IQueueSetOwner); read by lenders
+    // choosing a borrower.
     private int _servingWorkers;
 
     internal ProgramHandle(MultiProgramScheduler owner, int id, string name, double scalability, ScalabilityTable? table, WorkerPool pool, Func<int, int?> processorOf)
@@ -30,6 +31,7 @@ public sealed class ProgramHandle
         _scalability = scalability;
         ScalabilityTable = table;
         _scheduler = new ProgramTaskScheduler(pool, $"program '{name}' ({id})");
+        _scheduler.Queues.Owner = this;
         _statistics = new StatisticsWindow(_scheduler.Queues, processorOf);
     }
 
@@ -105,10 +107,6 @@ public sealed class ProgramHandle
 
     internal long TotalTasksExecuted => _statistics.Snapshot().TasksExecuted;
 
-    internal void CountMoveIn() => Interlocked.Increment(ref _movesIn);
-
-    internal void CountMoveOut() => Interlocked.Increment(ref _movesOut);
-
     internal long MovesInTotal => Interlocked.Read(ref _movesIn);
 
     /// <summary>
@@ -117,7 +115,19 @@ public sealed class ProgramHandle
     /// </summary>
     internal int ServingWorkers => Volatile.Read(ref _servingWorkers);
 
-    internal void AddServingWorkers(int delta) => Interlocked.Add(ref _servingWorkers, delta);
+    void IQueueSetOwner.WorkerArrived()
+    {
+        Interlocked.Increment(ref _servingWorkers);
+        Interlocked.Increment(ref _movesIn);
+    }
+
+    void IQueueSetOwner.WorkerLeft()
+    {
+        Interlocked.Decrement(ref _servingWorkers);
+        Interlocked.Increment(ref _movesOut);
+    }
+
+    void IQueueSetOwner.LateTaskQueued() => Owner.RecordLateTask();
 
     internal void Cancel() => _cancellation.Cancel();
 }

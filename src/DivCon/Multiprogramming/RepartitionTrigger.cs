@@ -16,8 +16,9 @@ public enum RepartitionTrigger
     Manual,
 
     /// <summary>
-    /// A worker with nothing to do lent itself to another program, or a lent worker whose borrower ran out of tasks went
-    /// back to its own (idle lending: the policy's borrower rule, no allocation).
+    /// A worker with nothing to do lent itself to another program, or a lent worker went back to its own (its borrower
+    /// ran out of tasks, or its own program had a queued task again: a recall) (idle lending: the policy's borrower
+    /// rule, no allocation).
     /// </summary>
     IdleLending,
 
@@ -26,4 +27,10 @@ public enum RepartitionTrigger
     /// queued, or one ended (MultiProgramSchedulerOptions.CompensateBlocking).
     /// </summary>
     BlockingCompensation,
+
+    /// <summary>
+    /// Demand-driven repartitioning (<see cref="MultiProgramSchedulerOptions.RepartitionOnDemand"/>): a program got work
+    /// while none of its workers was idle, or ran dry.
+    /// </summary>
+    Demand,
 }

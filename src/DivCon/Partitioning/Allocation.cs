@@ -1,62 +1,112 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// A policy's decision: which program each worker slot serves, and why. Immutable; the MultiProgramScheduler
+/// A placed decision: which program (by id) each worker slot serves, and why. Immutable; the
+/// <see cref="Repartitioner"/> produces it from a policy's <see cref="Shares"/>, and the MultiProgramScheduler
 /// publishes it as a snapshot that workers read between tasks.
 /// </summary>
 public sealed class Allocation
 {
+    private readonly int[] _programIds;
     private readonly int[] _owners;
     private readonly AllocationReason[] _reasons;
     private readonly int[] _counts;
+    private readonly Dictionary<int, int> _indexOf;
 
     /// <summary>Creates an allocation.</summary>
-    /// <param name="programCount">How many programs the decision was for.</param>
-    /// <param name="workerOwners">Per worker slot: the index of the program it serves, or -1 for none.</param>
+    /// <param name="programIds">The programs the decision was for (distinct ids, in the decision's order).</param>
+    /// <param name="workerOwners">Per worker slot: the id of the program it serves, or -1 for none.</param>
     /// <param name="reasons">Per worker slot: why; <see langword="null"/> for <see cref="AllocationReason.None"/> everywhere.</param>
-    public Allocation(int programCount, IReadOnlyList<int> workerOwners, IReadOnlyList<AllocationReason>? reasons = null)
+    /// <exception cref="ArgumentException">A repeated id, an owner that is not one of <paramref name="programIds"/>, or a reason count that differs from the slots.</exception>
+    public Allocation(IReadOnlyList<int> programIds, IReadOnlyList<int> workerOwners, IReadOnlyList<AllocationReason>? reasons = null)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(programCount);
+        ArgumentNullException.ThrowIfNull(programIds);
         ArgumentNullException.ThrowIfNull(workerOwners);
         if (reasons is not null && reasons.Count != workerOwners.Count)
         {
-            throw new ArgumentException(
-                $"There are {workerOwners.Count} worker slots but {reasons.Count} reasons.", nameof(reasons));
+            throw new ArgumentException($"There are {workerOwners.Count} worker slots but {reasons.Count} reasons.", nameof(reasons));
         }
 
-        _owners = workerOwners.ToArray();
-        _reasons = reasons?.ToArray() ?? new AllocationReason[_owners.Length];
-        _counts = new int[programCount];
+        _programIds = [.. programIds];
+        _indexOf = new Dictionary<int, int>(_programIds.Length);
+        for (int i = 0; i < _programIds.Length; i++)
+        {
+            if (!_indexOf.TryAdd(_programIds[i], i))
+            {
+                throw new ArgumentException($"Program id {_programIds[i]} appears twice; ids must be distinct.", nameof(programIds));
+            }
+        }
+
+        _owners = [.. workerOwners];
+        _reasons = reasons is null ? new AllocationReason[_owners.Length] : [.. reasons];
+        _counts = new int[_programIds.Length];
         foreach (int owner in _owners)
         {
-            if (owner < -1 || owner >= programCount)
+            if (owner == -1)
             {
-                throw new ArgumentOutOfRangeException(
-                    nameof(workerOwners), owner, $"A worker slot's owner must be -1 (none) or a program index in 0..{programCount - 1}.");
+                continue;
             }
 
-            if (owner >= 0)
+            if (!_indexOf.TryGetValue(owner, out int index))
             {
-                _counts[owner]++;
+                throw new ArgumentException($"A worker slot is owned by program id {owner}, which is not one of the decision's programs.", nameof(workerOwners));
             }
+
+            _counts[index]++;
         }
     }
 
-    /// <summary>Per worker slot: the index of the program it serves, or -1 for none.</summary>
+    /// <summary>The programs the decision was for, in its order.</summary>
+    public IReadOnlyList<int> ProgramIds => _programIds;
+
+    /// <summary>Per worker slot: the id of the program it serves, or -1 for none.</summary>
     public IReadOnlyList<int> WorkerOwners => _owners;
 
     /// <summary>Per worker slot: why it serves that program.</summary>
     public IReadOnlyList<AllocationReason> Reasons => _reasons;
 
-    /// <summary>Per program index: how many worker slots it holds.</summary>
+    /// <summary>Per program, in <see cref="ProgramIds"/> order: how many worker slots it holds.</summary>
     public IReadOnlyList<int> Counts => _counts;
 
-    /// <summary>How many programs the decision was for.</summary>
-    public int ProgramCount => _counts.Length;
+    /// <summary>Worker slots.</summary>
+    public int Cores => _owners.Length;
+
+    /// <summary>Whether <paramref name="programId"/> was one of the decision's programs.</summary>
+    public bool Contains(int programId) => _indexOf.ContainsKey(programId);
+
+    /// <summary>How many worker slots <paramref name="programId"/> holds (0 for a program the decision did not know).</summary>
+    public int CoresOf(int programId) => _indexOf.TryGetValue(programId, out int i) ? _counts[i] : 0;
+
+    /// <summary>An allocation of <paramref name="cores"/> slots to no program (no program registered).</summary>
+    public static Allocation Empty(int cores)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(cores);
+        return new Allocation([], Enumerable.Repeat(-1, cores).ToArray());
+    }
+
+    /// <summary>Whether the decision was for exactly the programs of <paramref name="programs"/> (in any order).</summary>
+    public bool IsFor(IReadOnlyList<ProgramLoad> programs)
+    {
+        ArgumentNullException.ThrowIfNull(programs);
+        if (programs.Count != _programIds.Length)
+        {
+            return false;
+        }
+
+        foreach (ProgramLoad p in programs)
+        {
+            if (!_indexOf.ContainsKey(p.ProgramId))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     /// <summary>
     /// The problems that make this allocation unusable for <paramref name="input"/>, each as one sentence; empty when
-    /// it is valid. Valid means: one owner per worker slot of the input, every program index known, and every slot
+    /// it is valid: one owner per worker slot of the input, every owner one of the input's programs, and every slot
     /// assigned whenever there is at least one program.
     /// </summary>
     public IReadOnlyList<string> Validate(PartitioningInput input)
@@ -68,9 +118,11 @@ public sealed class Allocation
             problems.Add($"The allocation covers {_owners.Length} worker slots but there are {input.Cores}.");
         }
 
-        if (_counts.Length != input.Programs.Count)
+        var ids = new HashSet<int>(input.Programs.Select(p => p.ProgramId));
+        int unknown = _owners.Count(o => o >= 0 && !ids.Contains(o));
+        if (unknown > 0)
         {
-            problems.Add($"The allocation is for {_counts.Length} programs but there are {input.Programs.Count}.");
+            problems.Add($"{unknown} worker slot(s) are given to a program id that is not in the input.");
         }
 
         if (input.Programs.Count > 0)
@@ -85,10 +137,8 @@ public sealed class Allocation
         return problems;
     }
 
-    /// <summary>
-    /// Worker moves needed to go from <paramref name="previous"/> to this allocation: the number of slots whose owner
-    /// differs. Both must cover the same slots and index programs the same way.
-    /// </summary>
+    /// <summary>Worker moves needed to go from <paramref name="previous"/> to this allocation: the slots whose owner differs.</summary>
+    /// <exception cref="ArgumentException">The two cover different numbers of worker slots.</exception>
     public int MovesFrom(Allocation previous)
     {
         ArgumentNullException.ThrowIfNull(previous);

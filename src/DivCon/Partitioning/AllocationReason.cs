@@ -25,8 +25,8 @@ public enum AllocationReason
     HillClimbing,
 
     /// <summary>
-    /// Lent because the worker's own program had no task: until the next allocation, or until the borrower has no task
-    /// (then <see cref="LoanReturn"/>).
+    /// Lent because the worker's own program had no task: until its own program has a queued task again
+    /// (<see cref="Recall"/>), the borrower has no task (<see cref="LoanReturn"/>) or the next allocation.
     /// </summary>
     IdleLending,
 
@@ -56,4 +56,10 @@ public enum AllocationReason
 
     /// <summary>A compensating worker ended: the worker it stood in for returned, or it found nothing to do.</summary>
     CompensationEnded,
+
+    /// <summary>
+    /// A lent worker went back to the program the allocation in force gives its slot, at its next task boundary,
+    /// because that program had a queued task again (idle lending's recall, <see cref="T:DivCon.Partitioning.IdleLending"/>).
+    /// </summary>
+    Recall,
 }

@@ -22,9 +22,9 @@ namespace DivCon.Partitioning;
 /// round strictly lowers the ANTT).</para>
 /// <para><b>Edges.</b> No programs: nothing to do. Fewer cores than programs: the proportional allocation is
 /// returned unchanged (every program with a core holds exactly one, and the predicted ANTT is infinite either way);
-/// <see cref="Decide"/> then rotates those single cores among the programs as <see cref="ScalabilityPolicy"/> does
-/// (<see cref="Rotation"/>: programs that held no core in the previous allocation first, round robin, each within
-/// ⌈programs / cores⌉ decisions; recorded as <see cref="AllocationReason.Rotation"/>).</para>
+/// the <see cref="Repartitioner"/> then rotates those single cores among the programs (<see cref="Rotation"/>:
+/// programs that held no core in the previous allocation first, round robin, each within ⌈programs / cores⌉
+/// decisions; recorded as <see cref="AllocationReason.Rotation"/>).</para>
 /// </remarks>
 public sealed class HillClimbingPolicy : IPartitioningPolicy
 {
@@ -35,7 +35,11 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
     public string Name => PolicyName;
 
     /// <inheritdoc/>
-    public Allocation Decide(PartitioningInput input)
+    /// <remarks>
+    /// Postconditions, asserted before returning: one share per program summing to the cores, and at least one core
+    /// each while cores suffice (at most one otherwise).
+    /// </remarks>
+    public Shares Decide(PartitioningInput input)
     {
         HillClimbingPlan plan = Plan(input);
         var reasons = new AllocationReason[plan.Final.Count][];
@@ -48,10 +52,8 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
                 .ToArray();
         }
 
-        int[]? rotated = Rotation.Apply(input, plan.Final, _ => true);
-        return rotated is null
-            ? Placement.Place(input, plan.Final, reasons)
-            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Final, reasons));
+        Postconditions.OneEachWhileCoresSuffice(input, plan.Final, PolicyName);
+        return Shares.FromCounts(input, plan.Final, reasons).Checked(input, PolicyName);
     }
 
     /// <summary>The search for <paramref name="input"/> with every accepted move.</summary>
@@ -68,6 +70,12 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         ArgumentNullException.ThrowIfNull(program);
         ArgumentOutOfRangeException.ThrowIfNegative(cores);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(totalCores);
+        return Ntt(program, cores, totalCores);
+    }
+
+    // PredictedNtt without the argument checks (the search's inner loop).
+    private static double Ntt(ProgramLoad program, int cores, int totalCores)
+    {
         if (cores == 0)
         {
             return double.PositiveInfinity;
@@ -120,27 +128,48 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         ScalabilityPlan start = ScalabilityPolicy.Compute(cores, programs.Select(p => p.Scalability).ToArray());
         int m = programs.Count;
         var counts = start.Base.ToArray();
-        double startAntt = PredictedAntt(programs, counts, cores);
         var moves = new List<HillClimbingMove>();
         if (m == 0 || cores < m)
         {
-            return new HillClimbingPlan(start, startAntt, moves, counts, startAntt);
+            double antt = PredictedAntt(programs, counts, cores);
+            return new HillClimbingPlan(start, antt, moves, counts, antt);
         }
 
         // loss[i]: change in Σ NTT if i gives a core (∞ when it would drop below one); gain[j]: change if j gets one.
+        // Each kept in an indexed min-heap by (value, index), so a round reads the two smallest of each in O(1) and
+        // updates the two programs it changed in O(log m): the same choice as scanning every program, m times cheaper.
+        // NTT at c − 1, c and c + 1 are kept per program, so a move evaluates one new NTT per program it changes.
+        var below = new double[m];
+        var at = new double[m];
+        var above = new double[m];
         var loss = new double[m];
         var gain = new double[m];
+        var models = new NttModel[m];
         for (int i = 0; i < m; i++)
         {
-            Refresh(i);
+            models[i] = new NttModel(programs[i], cores);
+            below[i] = counts[i] >= 2 ? models[i].At(counts[i] - 1) : double.PositiveInfinity;
+            at[i] = models[i].At(counts[i]);
+            above[i] = models[i].At(counts[i] + 1);
+            Differences(i);
         }
 
+        // The same NTTs PredictedAntt would evaluate, summed in index order: the same value, without evaluating them again.
+        double startSum = 0;
+        for (int i = 0; i < m; i++)
+        {
+            startSum += at[i];
+        }
+
+        double startAntt = startSum / m;
+        var losses = new IndexedMinHeap(loss);
+        var gains = new IndexedMinHeap(gain);
         double sum = startAntt * m;
         long maxRounds = (long)cores * m;
         for (long round = 0; round < maxRounds; round++)
         {
-            (int d1, int d2) = TwoSmallest(loss);
-            (int r1, int r2) = TwoSmallest(gain);
+            (int d1, int d2) = losses.TwoSmallest();
+            (int r1, int r2) = gains.TwoSmallest();
             (int from, int to) = d1 != r1
                 ? (d1, r1)
                 : Better(d1, r2, d2, r1);
@@ -158,18 +187,33 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
             counts[from]--;
             counts[to]++;
             sum += delta;
-            Refresh(from);
-            Refresh(to);
+            above[from] = at[from];
+            at[from] = below[from];
+            below[from] = counts[from] >= 2 ? models[from].At(counts[from] - 1) : double.PositiveInfinity;
+            below[to] = at[to];
+            at[to] = above[to];
+            above[to] = models[to].At(counts[to] + 1);
+            Differences(from);
+            Differences(to);
+            losses.Update(from);
+            losses.Update(to);
+            gains.Update(from);
+            gains.Update(to);
             moves.Add(new HillClimbingMove(from, to, sum / m));
         }
 
-        return new HillClimbingPlan(start, startAntt, moves, counts, PredictedAntt(programs, counts, cores));
-
-        void Refresh(int i)
+        double finalSum = 0;
+        for (int i = 0; i < m; i++)
         {
-            double now = PredictedNtt(programs[i], counts[i], cores);
-            loss[i] = counts[i] >= 2 ? PredictedNtt(programs[i], counts[i] - 1, cores) - now : double.PositiveInfinity;
-            gain[i] = PredictedNtt(programs[i], counts[i] + 1, cores) - now;
+            finalSum += at[i];
+        }
+
+        return new HillClimbingPlan(start, startAntt, moves, counts, finalSum / m);
+
+        void Differences(int i)
+        {
+            loss[i] = counts[i] >= 2 ? below[i] - at[i] : double.PositiveInfinity;
+            gain[i] = above[i] - at[i];
         }
 
         (int From, int To) Better(int fromA, int toA, int fromB, int toB)
@@ -191,29 +235,186 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         }
     }
 
-    /// <summary>Indices of the smallest and second-smallest finite values (ties: lower index); -1 where there is none.</summary>
-    private static (int First, int Second) TwoSmallest(double[] values)
+    /// <summary>
+    /// <see cref="Ntt"/> of one program with what does not depend on its cores computed once (S(N), or the Amdahl fit's
+    /// fraction and denominator): the same operations on the same values, so bit for bit the same NTTs.
+    /// </summary>
+    private readonly struct NttModel
     {
-        int first = -1, second = -1;
-        for (int i = 0; i < values.Length; i++)
-        {
-            double v = values[i];
-            if (double.IsPositiveInfinity(v) || double.IsNaN(v))
-            {
-                continue;
-            }
+        private readonly ScalabilityTable? _table;
+        private readonly double _full;       // S(N) with a table
+        private readonly double _serial;     // 1 − f
+        private readonly double _f;
+        private readonly double _denominator; // (1 − f) + f / N
+        private readonly bool _one;           // N = 1: NTT 1
 
-            if (first < 0 || v < values[first])
+        public NttModel(ProgramLoad program, int totalCores)
+        {
+            _table = program.ScalabilityTable;
+            _one = _table is null && totalCores == 1;
+            if (_table is not null)
             {
-                second = first;
-                first = i;
+                _full = _table.SpeedupAt(totalCores);
             }
-            else if (second < 0 || v < values[second])
+            else if (!_one)
             {
-                second = i;
+                _f = Math.Clamp((1 - (1 / program.Scalability)) / (1 - (1.0 / totalCores)), 0, 1);
+                _serial = 1 - _f;
+                _denominator = _serial + (_f / totalCores);
             }
         }
 
-        return (first, second);
+        public double At(int cores)
+        {
+            if (cores == 0)
+            {
+                return double.PositiveInfinity;
+            }
+
+            if (_table is not null)
+            {
+                return _full / _table.SpeedupAt(cores);
+            }
+
+            return _one ? 1 : (_serial + (_f / cores)) / _denominator;
+        }
+    }
+
+    /// <summary>
+    /// A min-heap of program indices over a value array the caller owns, ordered by (value, index); infinite and NaN
+    /// values are kept out (a program that cannot give a core). <see cref="Update"/> after changing one value.
+    /// </summary>
+    private sealed class IndexedMinHeap
+    {
+        private readonly double[] _values;
+        private readonly int[] _heap;
+        private readonly int[] _position; // index → heap position, or -1 when out
+        private int _count;
+
+        public IndexedMinHeap(double[] values)
+        {
+            _values = values;
+            _heap = new int[values.Length];
+            _position = new int[values.Length];
+            Array.Fill(_position, -1);
+            for (int i = 0; i < values.Length; i++)
+            {
+                if (In(i))
+                {
+                    _position[i] = _count;
+                    _heap[_count++] = i;
+                }
+            }
+
+            for (int k = (_count / 2) - 1; k >= 0; k--)
+            {
+                SiftDown(k);
+            }
+        }
+
+        /// <summary>The smallest and second smallest by (value, index); -1 where there is none.</summary>
+        public (int First, int Second) TwoSmallest()
+        {
+            if (_count == 0)
+            {
+                return (-1, -1);
+            }
+
+            int second = _count > 1 ? _heap[1] : -1;
+            if (_count > 2 && Less(_heap[2], _heap[1]))
+            {
+                second = _heap[2];
+            }
+
+            return (_heap[0], second);
+        }
+
+        public void Update(int i)
+        {
+            int pos = _position[i];
+            if (!In(i))
+            {
+                if (pos >= 0)
+                {
+                    RemoveAt(pos);
+                }
+
+                return;
+            }
+
+            if (pos < 0)
+            {
+                _position[i] = _count;
+                _heap[_count++] = i;
+                SiftUp(_count - 1);
+                return;
+            }
+
+            SiftUp(pos);
+            SiftDown(_position[i]);
+        }
+
+        private bool In(int i) => !double.IsPositiveInfinity(_values[i]) && !double.IsNaN(_values[i]);
+
+        private bool Less(int a, int b) => _values[a] < _values[b] || (_values[a] == _values[b] && a < b);
+
+        private void RemoveAt(int pos)
+        {
+            int removed = _heap[pos];
+            _position[removed] = -1;
+            int last = _heap[--_count];
+            if (pos == _count)
+            {
+                return;
+            }
+
+            _heap[pos] = last;
+            _position[last] = pos;
+            SiftUp(pos);
+            SiftDown(_position[last]);
+        }
+
+        private void SiftUp(int pos)
+        {
+            while (pos > 0)
+            {
+                int parent = (pos - 1) / 2;
+                if (!Less(_heap[pos], _heap[parent]))
+                {
+                    return;
+                }
+
+                Swap(pos, parent);
+                pos = parent;
+            }
+        }
+
+        private void SiftDown(int pos)
+        {
+            while (true)
+            {
+                int left = (2 * pos) + 1;
+                if (left >= _count)
+                {
+                    return;
+                }
+
+                int smallest = left + 1 < _count && Less(_heap[left + 1], _heap[left]) ? left + 1 : left;
+                if (!Less(_heap[smallest], _heap[pos]))
+                {
+                    return;
+                }
+
+                Swap(pos, smallest);
+                pos = smallest;
+            }
+        }
+
+        private void Swap(int a, int b)
+        {
+            (_heap[a], _heap[b]) = (_heap[b], _heap[a]);
+            _position[_heap[a]] = a;
+            _position[_heap[b]] = b;
+        }
     }
 }

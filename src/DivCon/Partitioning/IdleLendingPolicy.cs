@@ -1,10 +1,10 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Task-availability repartitioning at each tick (<see cref="TaskAvailabilityPolicy"/>) plus idle lending between
-/// ticks (<see cref="IdleLending.ChooseBorrower"/>): a worker whose program has no task serves the program with the
-/// lowest score that has one, until the next tick or until that program has no task (then it goes back). With fewer cores than programs with tasks, the ticks rotate the
-/// cores exactly as <see cref="TaskAvailabilityPolicy.Decide"/> does (<see cref="Rotation"/>).
+/// Task-availability shares at each decision (<see cref="TaskAvailabilityPolicy"/>) plus idle lending between
+/// decisions with <see cref="IdleLending.ChooseBorrower"/>: a worker whose program has no task serves the program
+/// with the lowest score that has one, until its own program has a task again (recall, at its next task boundary),
+/// that program runs dry or the next decision (<see cref="IdleLending"/>).
 /// </summary>
 public sealed class IdleLendingPolicy : IIdleLendingPolicy
 {
@@ -17,9 +17,11 @@ public sealed class IdleLendingPolicy : IIdleLendingPolicy
     public string Name => PolicyName;
 
     /// <inheritdoc/>
-    public Allocation Decide(PartitioningInput input) => s_tick.Decide(input);
+    public RotationScope Rotation => RotationScope.ProgramsWithTasks;
 
     /// <inheritdoc/>
-    public int ChooseBorrower(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender) =>
-        IdleLending.ChooseBorrower(scalabilities, servingWorkers, availableTasks, lender);
+    public Shares Decide(PartitioningInput input) => s_tick.Decide(input);
+
+    /// <inheritdoc/>
+    public int ChooseBorrower(LendingInput input) => IdleLending.ChooseBorrower(input);
 }

@@ -53,23 +53,9 @@ public static class PartitioningValidation
             AddCacheGroupProblems(input.Cores, input.CacheGroups, problems);
         }
 
-        if (input.Previous is not null)
+        if (input.Previous is not null && input.Cores > 0 && input.Previous.Cores != input.Cores)
         {
-            if (input.PreviousProgramIds is null)
-            {
-                problems.Add("A previous allocation needs PreviousProgramIds to say which program each of its indices was.");
-            }
-            else if (input.PreviousProgramIds.Count != input.Previous.ProgramCount)
-            {
-                problems.Add(
-                    $"The previous allocation is for {input.Previous.ProgramCount} programs but PreviousProgramIds has {input.PreviousProgramIds.Count} ids.");
-            }
-
-            if (input.Cores > 0 && input.Previous.WorkerOwners.Count != input.Cores)
-            {
-                problems.Add(
-                    $"The previous allocation covers {input.Previous.WorkerOwners.Count} worker slots but there are {input.Cores}.");
-            }
+            problems.Add($"The previous allocation covers {input.Previous.Cores} worker slots but there are {input.Cores}.");
         }
 
         return problems;

@@ -1,13 +1,14 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Turns per-program core counts into worker slot owners (docs/DESIGN.md §4, "Placement"). Pure, like the policies.
+/// Turns a decision's shares into worker slot owners (docs/DESIGN.md §4, "Placement"): the one placement, applied by
+/// the <see cref="Repartitioner"/> to every policy's shares. Pure, like the policies.
 /// </summary>
 /// <remarks>
 /// <para>Rules, in order:</para>
 /// <list type="number">
 /// <item><b>Keep.</b> With a previous allocation, each program that was already there (matched by
-/// <see cref="ProgramLoad.ProgramId"/> through <see cref="PartitioningInput.PreviousProgramIds"/>) keeps
+/// <see cref="ProgramLoad.ProgramId"/> in <see cref="PartitioningInput.Previous"/>) keeps
 /// min(old_i, new_i) of its slots: those in the cache groups where it holds most slots, then the lowest ids. No
 /// other placement can keep more, so the moves (slots whose owner changes) are the fewest possible; when the program
 /// set is unchanged and every slot was assigned, moves = Σ max(0, old_i − new_i).</item>
@@ -23,69 +24,75 @@ namespace DivCon.Partitioning;
 /// </remarks>
 public static class Placement
 {
-    /// <summary>Places <paramref name="counts"/> on the worker slots of <paramref name="input"/>.</summary>
+    /// <summary>Places <paramref name="shares"/> on the worker slots of <paramref name="input"/>.</summary>
     /// <param name="input">The decision's input (cores, programs, cache groups, previous allocation).</param>
-    /// <param name="counts">Per program, its cores; they sum to the cores when there is at least one program.</param>
-    /// <param name="reasons">
-    /// Optional: per program, one reason per core (length = its count), given to its slots in ascending slot order;
-    /// <see langword="null"/> for <see cref="AllocationReason.None"/>.
+    /// <param name="shares">
+    /// One share per program of the input, summing to the cores when there is at least one program; each program's
+    /// core reasons go to its slots in ascending slot order.
     /// </param>
-    /// <exception cref="ArgumentException">The input is invalid or the counts do not fit it.</exception>
-    public static Allocation Place(PartitioningInput input, IReadOnlyList<int> counts, IReadOnlyList<IReadOnlyList<AllocationReason>>? reasons = null)
+    /// <exception cref="ArgumentException">The input is invalid or the shares do not fit it.</exception>
+    public static Allocation Place(PartitioningInput input, Shares shares)
     {
         PartitioningValidation.ThrowIfInvalid(input);
-        ArgumentNullException.ThrowIfNull(counts);
+        ArgumentNullException.ThrowIfNull(shares);
+        IReadOnlyList<string> problems = shares.Problems(input);
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException(string.Join(" ", problems), nameof(shares));
+        }
+
+        return PlaceChecked(input, shares);
+    }
+
+    /// <summary><see cref="Place"/> for an input and shares already checked (the <see cref="Repartitioner"/>'s path).</summary>
+    internal static Allocation PlaceChecked(PartitioningInput input, Shares shares)
+    {
         int n = input.Cores;
         int m = input.Programs.Count;
-        CheckCounts(n, m, counts, reasons);
+        var ids = new int[m];
+        var need = new int[m];
+        var byIndex = new ProgramShare[m];
+        for (int i = 0; i < m; i++)
+        {
+            ids[i] = input.Programs[i].ProgramId;
+            byIndex[i] = shares.Find(ids[i])!;
+            need[i] = byIndex[i].Cores;
+        }
 
         var owners = new int[n];
         Array.Fill(owners, -1);
-        if (m == 0)
+        if (m > 0)
         {
-            return new Allocation(0, owners);
-        }
-
-        int[] groupOf = GroupOfSlots(n, input.CacheGroups);
-        var need = counts.ToArray();
-        KeepPrevious(input, need, owners, groupOf);
-
-        if (input.CacheGroups is not null)
-        {
-            TakeWholeGroups(input.CacheGroups, need, owners);
-            FillSameGroup(input.CacheGroups, need, owners, m);
-        }
-
-        FillContiguous(input.CacheGroups, need, owners, m);
-        return new Allocation(m, owners, ReasonsPerSlot(owners, reasons, m));
-    }
-
-    private static void CheckCounts(int n, int m, IReadOnlyList<int> counts, IReadOnlyList<IReadOnlyList<AllocationReason>>? reasons)
-    {
-        if (counts.Count != m)
-        {
-            throw new ArgumentException($"There are {m} programs but {counts.Count} counts.", nameof(counts));
-        }
-
-        long sum = 0;
-        for (int i = 0; i < m; i++)
-        {
-            if (counts[i] < 0)
+            int[] groupOf = GroupOfSlots(n, input.CacheGroups);
+            KeepPrevious(input, need, owners, groupOf);
+            if (input.CacheGroups is not null)
             {
-                throw new ArgumentException($"Program {i} has a negative count ({counts[i]}).", nameof(counts));
+                TakeWholeGroups(input.CacheGroups, need, owners);
+                FillSameGroup(input.CacheGroups, need, owners, m);
             }
 
-            sum += counts[i];
-            if (reasons is not null && (reasons.Count != m || reasons[i].Count != counts[i]))
+            FillContiguous(input.CacheGroups, need, owners, m);
+        }
+
+        // Owners by index -> by id, with each program's reasons in ascending slot order.
+        var next = new int[m];
+        var ownerIds = new int[n];
+        var reasons = new AllocationReason[n];
+        for (int slot = 0; slot < n; slot++)
+        {
+            int p = owners[slot];
+            if (p >= 0)
             {
-                throw new ArgumentException($"Program {i} needs exactly one reason per core.", nameof(reasons));
+                ownerIds[slot] = ids[p];
+                reasons[slot] = byIndex[p].CoreReasons[next[p]++];
+            }
+            else
+            {
+                ownerIds[slot] = -1;
             }
         }
 
-        if (m > 0 && sum != n)
-        {
-            throw new ArgumentException($"The counts sum to {sum} but there are {n} worker slots; every slot must be placed.", nameof(counts));
-        }
+        return new Allocation(ids, ownerIds, reasons);
     }
 
     private static int[] GroupOfSlots(int n, IReadOnlyList<IReadOnlyList<int>>? groups)
@@ -109,7 +116,7 @@ public static class Placement
 
     private static void KeepPrevious(PartitioningInput input, int[] need, int[] owners, int[] groupOf)
     {
-        if (input.Previous is null || input.PreviousProgramIds is null)
+        if (input.Previous is null)
         {
             return;
         }
@@ -120,14 +127,11 @@ public static class Placement
             indexOfId[input.Programs[i].ProgramId] = i;
         }
 
-        var oldToNew = input.PreviousProgramIds.Select(id => indexOfId.TryGetValue(id, out int i) ? i : -1).ToArray();
         var slotsOf = new List<int>?[need.Length];
         IReadOnlyList<int> previous = input.Previous.WorkerOwners;
         for (int slot = 0; slot < previous.Count; slot++)
         {
-            int old = previous[slot];
-            int p = old >= 0 ? oldToNew[old] : -1;
-            if (p >= 0)
+            if (previous[slot] >= 0 && indexOfId.TryGetValue(previous[slot], out int p))
             {
                 (slotsOf[p] ??= []).Add(slot);
             }
@@ -267,9 +271,34 @@ public static class Placement
 
     private static void FillContiguous(IReadOnlyList<IReadOnlyList<int>>? groups, int[] need, int[] owners, int m)
     {
-        IEnumerable<int> slotOrder = groups is null ? Enumerable.Range(0, owners.Length) : groups.SelectMany(g => g);
-        var free = slotOrder.Where(slot => owners[slot] < 0).ToList();
-        if (free.Count == 0)
+        // The free slots, in group order (or ascending id).
+        var free = new int[owners.Length];
+        int freeCount = 0;
+        if (groups is null)
+        {
+            for (int slot = 0; slot < owners.Length; slot++)
+            {
+                if (owners[slot] < 0)
+                {
+                    free[freeCount++] = slot;
+                }
+            }
+        }
+        else
+        {
+            foreach (IReadOnlyList<int> group in groups)
+            {
+                foreach (int slot in group)
+                {
+                    if (owners[slot] < 0)
+                    {
+                        free[freeCount++] = slot;
+                    }
+                }
+            }
+        }
+
+        if (freeCount == 0)
         {
             return;
         }
@@ -285,42 +314,33 @@ public static class Placement
             }
         }
 
-        var programs = Enumerable.Range(0, m).Where(p => need[p] > 0).ToList();
-        programs.Sort((a, b) =>
+        var programs = new int[m];
+        int needing = 0;
+        for (int p = 0; p < m; p++)
         {
-            int c = lowest[a].CompareTo(lowest[b]);
-            return c != 0 ? c : a.CompareTo(b);
-        });
+            if (need[p] > 0)
+            {
+                programs[needing++] = p;
+            }
+        }
 
-        int f = 0;
-        foreach (int p in programs)
+        // By the lowest slot held (programs holding none after, by index): a stable key, so an unstable sort is exact.
+        var keys = new long[needing];
+        for (int k = 0; k < needing; k++)
         {
+            keys[k] = ((long)lowest[programs[k]] << 32) | (uint)programs[k];
+        }
+
+        Array.Sort(keys, programs, 0, needing);
+        int f = 0;
+        for (int k = 0; k < needing; k++)
+        {
+            int p = programs[k];
             while (need[p] > 0)
             {
                 owners[free[f++]] = p;
                 need[p]--;
             }
         }
-    }
-
-    private static AllocationReason[]? ReasonsPerSlot(int[] owners, IReadOnlyList<IReadOnlyList<AllocationReason>>? reasons, int m)
-    {
-        if (reasons is null)
-        {
-            return null;
-        }
-
-        var next = new int[m];
-        var perSlot = new AllocationReason[owners.Length];
-        for (int slot = 0; slot < owners.Length; slot++)
-        {
-            int p = owners[slot];
-            if (p >= 0)
-            {
-                perSlot[slot] = reasons[p][next[p]++];
-            }
-        }
-
-        return perSlot;
     }
 }

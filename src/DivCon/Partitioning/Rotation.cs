@@ -1,18 +1,19 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// The one rotation rule every policy applies when there are fewer cores than programs that want one (so some
-/// program must go without): cores rotate, so no program is starved for good.
+/// The one rotation rule, applied by the <see cref="Repartitioner"/> to every policy's shares when there are fewer
+/// cores than programs that want one (so some program must go without): cores rotate, so no program is starved for
+/// good.
 /// </summary>
 /// <remarks>
-/// <para>Applies only when the number of eligible programs (all programs, or for task availability those with
-/// available tasks) exceeds the cores and a previous allocation is known. In that regime every policy gives one
-/// core each to the <c>cores</c> eligible programs that come first in the order "higher scalability, then lower
-/// index" (<see cref="ProgramPriority.Compare"/> with equal scores). Rotation keeps the one-core-each result but
-/// picks the programs in this order instead: first the eligible programs that held no core in the previous
-/// allocation (mapped through <see cref="PartitioningInput.PreviousProgramIds"/>; a program that has just arrived
-/// held none), in the policy order read cyclically from just after the block of previous holders (the first
-/// holder, in policy order, followed by a non-holder); then the previous holders in policy order.</para>
+/// <para>Applies only when the number of eligible programs (<see cref="IPartitioningPolicy.Rotation"/>: all
+/// programs, or those with available tasks) exceeds the cores and a previous allocation is known. In that regime
+/// every built-in policy gives one core each to <c>cores</c> eligible programs. Rotation keeps the one-core-each
+/// result but picks the programs in this order instead: first the eligible programs that held no core in the
+/// previous allocation (by program id; a program that has just arrived held none), in the order "higher
+/// scalability, then lower index" (<see cref="ProgramPriority.Compare"/> with equal scores) read cyclically from
+/// just after the block of previous holders (the first holder, in that order, followed by a non-holder); then the
+/// previous holders in that order.</para>
 /// <para>With an unchanged input the holders form one cyclic block in policy order after the first decision, and
 /// each decision moves the block forward by <c>cores</c> programs: round robin, so every eligible program gets a
 /// core within ⌈m / cores⌉ decisions for m eligible programs. (Ordering the waiting programs by plain policy order
@@ -29,7 +30,7 @@ internal static class Rotation
     {
         int m = input.Programs.Count;
         int cores = input.Cores;
-        if (m <= cores || input.Previous is null || input.PreviousProgramIds is null)
+        if (m <= cores || input.Previous is null)
         {
             return null;
         }
@@ -43,14 +44,8 @@ internal static class Rotation
 
         Array.Sort(order, (a, b) => ProgramPriority.Compare(0, input.Programs[a].Scalability, a, 0, input.Programs[b].Scalability, b));
 
-        var heldById = new Dictionary<int, bool>();
-        for (int i = 0; i < input.PreviousProgramIds.Count; i++)
-        {
-            heldById[input.PreviousProgramIds[i]] = input.Previous.Counts[i] > 0;
-        }
-
         int e = order.Length;
-        var held = order.Select(p => heldById.TryGetValue(input.Programs[p].ProgramId, out bool h) && h).ToArray();
+        var held = order.Select(p => input.Previous.CoresOf(input.Programs[p].ProgramId) > 0).ToArray();
 
         // Start just after the block of holders: the first holder (in policy order) whose successor is waiting.
         int start = 0;
@@ -91,7 +86,7 @@ internal static class Rotation
     /// Per program, the reason of each of its cores after rotation: a program that keeps the policy's count keeps
     /// its policy reasons; one that gains a core it would not have had gets <see cref="AllocationReason.Rotation"/>.
     /// </summary>
-    public static AllocationReason[][] Reasons(IReadOnlyList<int> rotated, IReadOnlyList<int> policyCounts, AllocationReason[][] policyReasons)
+    public static AllocationReason[][] Reasons(IReadOnlyList<int> rotated, IReadOnlyList<int> policyCounts, IReadOnlyList<IReadOnlyList<AllocationReason>> policyReasons)
     {
         var reasons = new AllocationReason[rotated.Count][];
         for (int i = 0; i < rotated.Count; i++)

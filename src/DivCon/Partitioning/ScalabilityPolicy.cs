@@ -3,7 +3,7 @@ namespace DivCon.Partitioning;
 /// <summary>
 /// Static scalability-based partitioning (thesis §5.3.2, docs/DESIGN.md §4): each program's share of the cores is
 /// proportional to its scalability (its speedup alone on the whole machine), rounded to integers by largest
-/// remainder, and placed as contiguous ranges (or along cache groups). Ignores available tasks.
+/// remainder. Ignores available tasks.
 /// </summary>
 /// <remarks>
 /// <para>Rounding: share_i = cores · s_i / Σs; every program gets ⌊share_i⌋; the k = cores − Σ⌊share_i⌋ cores left
@@ -16,11 +16,10 @@ namespace DivCon.Partitioning;
 /// <para>Fewer cores than programs: no program gets a second core while another has none. The cores go one each to
 /// the programs with the highest scalability (ties: lower index); the others get zero cores until a later decision
 /// (for example after a program leaves) gives them some. This is what the lowest-score rule gives when started
-/// from zero cores everywhere. <see cref="Decide"/> then rotates the cores (<see cref="Rotation"/>): when a previous
-/// allocation is given, programs that held no core in it come first, round robin in that same order, so over
+/// from zero cores everywhere. The <see cref="Repartitioner"/> then rotates the cores (<see cref="Rotation"/>): when a
+/// previous allocation is given, programs that held no core in it come first, round robin in that same order, so over
 /// successive decisions every program gets a core within ⌈programs / cores⌉ decisions; such cores are recorded as
-/// <see cref="AllocationReason.Rotation"/>. <see cref="Plan"/> and <see cref="Compute"/> show the decision without
-/// rotation. With cores ≥ programs rotation never applies.</para>
+/// <see cref="AllocationReason.Rotation"/>. With cores ≥ programs rotation never applies.</para>
 /// <para>Cost: O(m) expected for m programs (a quickselect picks the remainder receivers), plus O(z log m) when z
 /// programs need the at-least-one transfer.</para>
 /// </remarks>
@@ -33,14 +32,28 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
     public string Name => PolicyName;
 
     /// <inheritdoc/>
-    public Allocation Decide(PartitioningInput input)
+    /// <remarks>
+    /// Postconditions, asserted before returning: one share per program summing to the cores; at least one core each
+    /// while cores suffice (at most one otherwise); each program within its cap ⌊share_i⌋ + 1.
+    /// </remarks>
+    public Shares Decide(PartitioningInput input)
     {
         ScalabilityPlan plan = Plan(input);
-        var reasons = plan.Base.Select(c => Enumerable.Repeat(AllocationReason.ScalabilityShare, c).ToArray()).ToArray();
-        int[]? rotated = Rotation.Apply(input, plan.Base, _ => true);
-        return rotated is null
-            ? Placement.Place(input, plan.Base, reasons)
-            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Base, reasons));
+        Postconditions.OneEachWhileCoresSuffice(input, plan.Base, PolicyName);
+        Postconditions.WithinCaps(plan.Base, Caps(plan), PolicyName, "⌊share⌋ + 1");
+        return Shares.FromCounts(input, plan.Base, reason: AllocationReason.ScalabilityShare).Checked(input, PolicyName);
+    }
+
+    /// <summary>Each program's cap: ⌊share_i⌋ + 1 (largest remainder adds at most one core; transfers only take away or give a first core).</summary>
+    internal static int[] Caps(ScalabilityPlan plan)
+    {
+        var caps = new int[plan.Base.Count];
+        for (int i = 0; i < caps.Length; i++)
+        {
+            caps[i] = plan.Floors[i] + 1;
+        }
+
+        return caps;
     }
 
     /// <summary>The base allocation for <paramref name="input"/> with its intermediate steps.</summary>
@@ -73,7 +86,7 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
             }
         }
 
-        double[] shares = Shares(cores, s);
+        double[] shares = ProportionalShares(cores, s);
         var floors = new int[m];
         var baseCounts = new int[m];
         var receivers = new List<int>();
@@ -133,7 +146,7 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
     }
 
     /// <summary>share_i = cores · s_i / Σs, with Σs summed in ascending order so it does not depend on program order.</summary>
-    internal static double[] Shares(int cores, double[] s)
+    internal static double[] ProportionalShares(int cores, double[] s)
     {
         var sorted = (double[])s.Clone();
         Array.Sort(sorted);

@@ -20,11 +20,12 @@ namespace DivCon.Partitioning;
 /// capped to 0, step 3 has no eligible program, and step 4 deals all cores by lowest score (one each first while
 /// cores ≥ programs, then by scalability), so idle cores stay spread as the scores say.</para>
 /// <para>Rotation: when more programs have available tasks than there are cores, the steps above give one core each
-/// to the most scalable of them, for good while the input stays the same. <see cref="Decide"/> then rotates the
-/// cores (<see cref="Rotation"/>): given a previous allocation, programs with tasks that held no core in it come
-/// first, round robin in the same order, so each gets a core within ⌈programs with tasks / cores⌉ decisions
-/// (recorded as <see cref="AllocationReason.Rotation"/>). <see cref="Plan"/> and <see cref="Compute"/> show the
-/// thesis's decision without rotation; with cores ≥ programs rotation never applies.</para>
+/// to the most scalable of them, for good while the input stays the same. The <see cref="Repartitioner"/> then
+/// rotates the cores among the programs with tasks (<see cref="RotationScope.ProgramsWithTasks"/>): given a previous
+/// allocation, programs with tasks that held no core in it come first, round robin in the same order, so each gets a
+/// core within ⌈programs with tasks / cores⌉ decisions (recorded as <see cref="AllocationReason.Rotation"/>).
+/// <see cref="Plan"/> and <see cref="Compute"/> show the thesis's decision; with cores ≥ programs rotation never
+/// applies.</para>
 /// <para>Property: a program exceeds its available tasks only when no other program is short of tasks.</para>
 /// </remarks>
 public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
@@ -36,14 +37,19 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
     public string Name => PolicyName;
 
     /// <inheritdoc/>
-    public Allocation Decide(PartitioningInput input)
+    public RotationScope Rotation => RotationScope.ProgramsWithTasks;
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// Postconditions, asserted before returning: one share per program summing to the cores, and Figure 5.20's
+    /// availability property (a program holds more cores than its available tasks only when no program is short of
+    /// tasks: its cap is its tasks while another program is short).
+    /// </remarks>
+    public Shares Decide(PartitioningInput input)
     {
         TaskAvailabilityPlan plan = Plan(input);
-        AllocationReason[][] reasons = ReasonsOf(plan);
-        int[]? rotated = Rotation.Apply(input, plan.Final, i => input.Programs[i].AvailableTasks > 0);
-        return rotated is null
-            ? Placement.Place(input, plan.Final, reasons)
-            : Placement.Place(input, rotated, Rotation.Reasons(rotated, plan.Final, reasons));
+        Postconditions.Availability(input, plan.Final, PolicyName);
+        return Shares.FromCounts(input, plan.Final, ReasonsOf(plan)).Checked(input, PolicyName);
     }
 
     /// <summary>The decision for <paramref name="input"/> with every intermediate step.</summary>

@@ -43,10 +43,19 @@
 //   The strict form of the promise — every task queued while a worker is parked wakes a worker — is deliberately
 //   given up: a task may wait for a searcher that is still spinning, never for a worker that is blocked.
 //   Outside producers (EnqueueExternal) use Interlocked operations anyway, which are full fences.
-//   With idle lending (a MultiProgramScheduler option) a producer with no parked worker of its own set wakes a worker
-//   parked on any set (WorkerPool.HasParkedLender, same asymmetric pairing, no token), so a program whose own workers
-//   are busy, or which holds none, can borrow an idle worker of another program (MultiProgramScheduler.cs: the loan
-//   ends when the borrower runs dry or at the next repartitioning).
+//   With idle lending (a MultiProgramScheduler option) a producer with no parked worker of its own set marks the set as
+//   wanting workers (_wantsWorkers, below) and wakes a worker parked on any set (WorkerPool.HasParkedLender, same
+//   asymmetric pairing, no token), so a program whose own workers are busy, lent, or which holds none, gets an idle
+//   worker of another program at once (Lender.cs: the loan ends when the lender's home wants it back, when the
+//   borrower runs dry, or at the next allocation).
+//
+// Demand (lending or demand-driven repartitioning only; a speed-up, never what a set's own tasks rely on): _wantsWorkers is 1 from a producer that
+// queued a task while no worker of the set was parked (RequestWorkers), until a worker serving the set runs out of
+// work (ClearWantsWorkers). A worker lent away from this set reads it at each task boundary and comes home when it is
+// set (recall). Pairing (required: no task stranded by a lender leaving): the producer publishes its task, then sets
+// the flag; the clearing worker clears it with an Interlocked exchange (a full fence), then re-checks the queues
+// (HasVisibleWork) before it lends itself away. Either the re-check sees the task, or the producer's set comes after
+// the clear and stays. A lost demand (a clear racing a set) only delays a recall until the next push or decision.
 //
 // Compensating slots: besides one slot per pool worker, a set has pool.MaxCompensatingWorkers more, lent one at a
 // time to a compensating worker (Worker.cs, BlockingMonitor.cs) and returned when it exits. Thieves and HasVisibleWork
@@ -127,11 +136,13 @@ internal sealed class WorkQueueSet
     private PaddedCounter _dedicatedRunning;
     private long _dedicatedTasks;
 
-    /// <summary>Optional: called once per late task (the MultiProgramScheduler's meter).</summary>
-    public Action? LateTaskQueued { get; set; }
 
     // Compensating workers started for this set (Interlocked by the blocking monitor).
     private long _compensations;
+
+    // 1 while the set wants workers (header, Demand): set by producers (lending only), cleared by a worker serving the
+    // set that ran out of work (Interlocked); read by workers lent away from it at each task boundary.
+    private PaddedCounter _wantsWorkers;
 
     public WorkQueueSet(WorkerPool pool, ITaskExecutor executor, string name, int dequeInitialCapacity = WorkStealingDeque<Task>.DefaultInitialCapacity, int dequeStartIndex = 0)
     {
@@ -220,8 +231,40 @@ internal sealed class WorkQueueSet
     internal bool IsRunningTask(int slot)
         => Volatile.Read(ref _counters[slot].Taken) > Volatile.Read(ref _counters[slot].Finished);
 
-    /// <summary>The owner's object for this set (the MultiProgramScheduler's program handle); set once, before use.</summary>
-    public object? Tag { get; set; }
+    /// <summary>The set's owner in a shared pool (a MultiProgramScheduler program); null for a standalone scheduler. Set once, before use.</summary>
+    public IQueueSetOwner? Owner { get; set; }
+
+    /// <summary>Any thread: whether the set wants workers (a task queued while none of its workers was parked; header, Demand).</summary>
+    public bool WantsWorkers
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            ScheduleHook.Yield("demand.read");
+            return Volatile.Read(ref _wantsWorkers.Value) != 0;
+        }
+    }
+
+    /// <summary>
+    /// Worker serving this set that found no work and is about to lend itself away (header, Demand): clears the flag
+    /// with a full fence. The caller re-checks the queues afterwards. True when the flag was set.
+    /// </summary>
+    public bool ClearWantsWorkers()
+    {
+        if (Volatile.Read(ref _wantsWorkers.Value) == 0)
+        {
+            return false;
+        }
+
+        ScheduleHook.Yield("demand.clear");
+        if (Interlocked.Exchange(ref _wantsWorkers.Value, 0) == 0)
+        {
+            return false;
+        }
+
+        _pool.Owner?.OnDemandChanged(this, wantsWorkers: false);
+        return true;
+    }
 
     /// <summary>The pool's worker slots (compensating slots come after these).</summary>
     public int SlotCount => _pool.WorkerCount;
@@ -371,7 +414,7 @@ internal sealed class WorkQueueSet
     private void RunLate(Task task)
     {
         Interlocked.Increment(ref _lateTasks);
-        LateTaskQueued?.Invoke();
+        Owner?.LateTaskQueued();
         ThreadPool.UnsafeQueueUserWorkItem(static state => state.Executor.ExecuteTask(state.Task), (Executor: _executor, Task: task), preferLocal: false);
     }
 
@@ -392,7 +435,28 @@ internal sealed class WorkQueueSet
                 WakeSearcher();
             }
         }
-        else if (_pool.HasParkedLender)
+        else if (_pool.TracksDemand && (Volatile.Read(ref _wantsWorkers.Value) == 0 || _pool.HasParkedLender))
+        {
+            RequestWorkers(); // inline above: the common case (demand already marked, no parked lender) costs two reads
+        }
+    }
+
+    /// <summary>
+    /// Producer, lending (or demand-driven repartitioning) on, no worker of this set parked: marks the set as wanting
+    /// workers (its lent workers come home at their next task boundary; header, Demand) and, with lending, wakes a worker
+    /// parked on any set, which may lend itself here.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RequestWorkers()
+    {
+        // After the task's publication (program order; the clearing side's exchange and re-check pair with it).
+        ScheduleHook.Yield("demand.set");
+        if (Volatile.Read(ref _wantsWorkers.Value) == 0 && Interlocked.Exchange(ref _wantsWorkers.Value, 1) == 0)
+        {
+            _pool.Owner?.OnDemandChanged(this, wantsWorkers: true);
+        }
+
+        if (_pool.HasParkedLender)
         {
             _pool.WakeOneFor(this);
         }

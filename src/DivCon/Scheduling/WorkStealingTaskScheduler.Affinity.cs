@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace DivCon.Scheduling;
 
 /// <summary>Worker count and pinning: which processors, and what happens where pinning is impossible.</summary>
@@ -22,8 +20,7 @@ public sealed partial class WorkStealingTaskScheduler
         });
     }
 
-    private static (int WorkerCount, int[]? Processors, Action<int>? Pinner, string? UnpinnedReason) ResolveWorkers(
-        WorkStealingSchedulerOptions options, CpuBudget budget)
+    private static PoolPinning ResolveWorkers(WorkStealingSchedulerOptions options, CpuBudget budget)
     {
         if (options.WorkerCount is int requested)
         {
@@ -32,7 +29,7 @@ public sealed partial class WorkStealingTaskScheduler
 
         if (options.Processors is null)
         {
-            return (options.WorkerCount ?? Math.Min(budget.Cores, WorkStealingSchedulerOptions.MaxWorkerCount), null, null, null);
+            return PoolPinning.Unpinned(options.WorkerCount ?? Math.Min(budget.Cores, WorkStealingSchedulerOptions.MaxWorkerCount));
         }
 
         int[] processors = ThreadAffinity.ValidateProcessors(options.Processors, nameof(options.Processors)).ToArray();
@@ -43,17 +40,6 @@ public sealed partial class WorkStealingTaskScheduler
                 nameof(options));
         }
 
-        if (!ThreadAffinity.IsSupported)
-        {
-            string reason = $"Pinning threads is not supported on {RuntimeInformation.OSDescription}.";
-            if (!options.BestEffortPinning)
-            {
-                throw new PlatformNotSupportedException($"{reason} Set BestEffortPinning to run the workers unpinned.");
-            }
-
-            return (processors.Length, processors, null, reason + " The workers run unpinned.");
-        }
-
-        return (processors.Length, processors, ThreadAffinity.PinCurrentThread, null);
+        return PoolPinning.Pinned(processors, options.BestEffortPinning);
     }
 }

@@ -68,24 +68,12 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
         ArgumentException.ThrowIfNullOrWhiteSpace(options.ThreadName, nameof(options));
         Budget = options.Budget ?? CpuBudget.Detect();
         Budget.Validate(nameof(options));
-        (int workerCount, _processors, Action<int>? pinner, UnpinnedReason) = ResolveWorkers(options, Budget);
-        BudgetWarning = Budget.CheckWorkers(workerCount);
-        if (!Enum.IsDefined(options.StealingScope))
-        {
-            throw new ArgumentOutOfRangeException(nameof(options), options.StealingScope, "StealingScope must be All or CacheGroupFirst.");
-        }
-
-        StealGroups? groups = StealGroups.Resolve(
-            workerCount, options.StealingGroups, options.StealingTopology, options.StealingScope == StealingScope.CacheGroupFirst, _processors, nameof(options));
-        _pool = new WorkerPool(options.ThreadName, workerCount, _processors, pinner);
-        _pool.StealGroups = groups;
-        _pool.StealingScope = options.StealingScope;
-        if (options.CompensateBlocking)
-        {
-            WorkStealingSchedulerOptions.ValidateCompensation(options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
-            _pool.EnableCompensation(options.MaxCompensatingWorkers, options.CompensationDelay);
-        }
-
+        PoolPinning pinning = ResolveWorkers(options, Budget);
+        _processors = pinning.Processors;
+        BudgetWarning = Budget.CheckWorkers(pinning.Workers);
+        _pool = PoolConstruction.Build(
+            options.ThreadName, pinning, options.StealingScope, options.StealingGroups, options.StealingTopology,
+            options.CompensateBlocking, options.CompensationDelay, options.MaxCompensatingWorkers, nameof(options));
         _queues = new WorkQueueSet(_pool, this, $"{nameof(WorkStealingTaskScheduler)} {Id}", dequeInitialCapacity, dequeStartIndex);
         _pool.Watch(_queues);
         foreach (Worker worker in _pool.Workers)
@@ -93,20 +81,8 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
             worker.SetInitialAssignment(_queues);
         }
 
-        _pool.Start();
-        Exception? pinError = _pool.Workers.Select(w => w.PinError).FirstOrDefault(e => e is not null);
-        if (pinError is not null)
-        {
-            if (!options.BestEffortPinning)
-            {
-                Dispose();
-                throw new PlatformNotSupportedException($"Could not pin the workers: {pinError.Message}", pinError);
-            }
-
-            UnpinnedReason = $"Pinning failed, the workers run unpinned: {pinError.Message}";
-        }
-
-        IsPinned = _processors is not null && UnpinnedReason is null;
+        UnpinnedReason = PoolConstruction.Start(_pool, pinning, options.BestEffortPinning);
+        IsPinned = pinning.Pinner is not null && UnpinnedReason is null;
         _statistics = new StatisticsWindow(_queues, i => IsPinned ? _processors![i] : null, BudgetWarning);
         _meterStatistics = new StatisticsWindow(_queues, _ => null);
         _meter = CreateMeter();

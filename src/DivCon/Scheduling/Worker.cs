@@ -2,8 +2,13 @@
 //
 // Roles
 //   worker - this thread: serves the queue set it is assigned to, one task at a time.
-//   mover  - any thread changing the assignment (WorkerPool.Assign): writes _assigned, then wakes the worker.
+//   mover  - any thread changing the assignment (the MultiProgramScheduler's mover, Mover.cs: Assign, or a CAS that
+//            wins over the worker's own): writes _assigned, then wakes the worker.
 //   waker  - a producer that queued work on a set this worker is parked on (WorkerPool.WakeOneFor).
+//   lender - this worker, when the pool has an owner (IPoolOwner, the MultiProgramScheduler's Lender.cs): with nothing
+//            to do it asks the owner where to go and moves itself by a CAS on _assigned from the set it serves (a loan
+//            or a return); lent, it asks at each task boundary whether its home wants it back (recall: one read of a
+//            worker-owned flag while not lent, so the standalone scheduler pays nothing).
 //
 // The park word (_parkWord) holds a state and the number of the park episode (epoch): Running -> Parked (worker,
 // before its re-check, with a new epoch) -> Notified (a waker's CAS on that same word, then Set) -> Running (worker,
@@ -81,6 +86,12 @@ internal sealed class Worker
 
     /// <summary>Tests only (the explorer): spin iterations before parking, instead of SpinLimit; 0 keeps SpinLimit.</summary>
     internal static int s_spinLimitForTests;
+
+    /// <summary>
+    /// Tests only: a deliberately broken recall (a lent worker never looks at its home at a task boundary), so that the
+    /// explorer can show it finds the starvation that causes. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_recallOffForTests;
 #endif
 
     [ThreadStatic]
@@ -90,7 +101,8 @@ internal sealed class Worker
     private readonly Thread _thread;
     private readonly ManualResetEventSlim _wake = new(initialState: false, spinCount: 1);
 
-    // Written by a mover (WorkerPool.Assign); read by this worker between tasks and in its park re-check.
+    // Written by a mover (Assign, or its CAS) and by this worker's own CAS (a loan, a return, a recall); read by this
+    // worker between tasks and in its park re-check.
     private volatile WorkQueueSet? _assigned;
 
     // Written by this worker around a park; read by wakers looking for a worker parked on their set.
@@ -110,6 +122,10 @@ internal sealed class Worker
 
     // Written by this worker at each switch; read by snapshots.
     private volatile WorkQueueSet? _servingForReaders;
+
+    // This worker only: true from its own loan until a self-move home or until the owner says it is at home again (the
+    // mover may have moved it meanwhile). While false, a task boundary costs nothing more than before lending existed.
+    private bool _away;
 
     public Worker(WorkerPool pool, int slot, int? processorId, string threadName, bool compensating = false)
     {
@@ -441,6 +457,12 @@ internal sealed class Worker
                 ReturnFromStall();
             }
 
+            // Lent: back home at this task boundary if home wants it (recall; the owner decides, rare path).
+            if (_away)
+            {
+                RecallIfWanted(serving);
+            }
+
             // A move takes effect at this task boundary (volatile read, as above): the caller switches sets.
             if (!ReferenceEquals(_assigned, serving))
             {
@@ -462,6 +484,22 @@ internal sealed class Worker
         return true;
     }
 
+    // Lent worker at a task boundary (Lender.cs): asks the owner whether its home wants it back; a successful recall
+    // changes _assigned, which the caller's next read turns into a switch.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RecallIfWanted(WorkQueueSet serving)
+    {
+#if DEBUG
+        if (s_recallOffForTests)
+        {
+            return;
+        }
+#endif
+        ScheduleHook.Yield("recall.boundary");
+        _pool.TryRecall(this, serving, out bool away);
+        _away = away;
+    }
+
     private void SwitchTo(ref WorkQueueSet? serving, WorkQueueSet? next, long now)
     {
         if (ReferenceEquals(serving, next))
@@ -476,7 +514,6 @@ internal sealed class Worker
         Serving = next;
         _servingForReaders = next;
         next?.Enter(Slot, now);
-        _pool.OnSwitched(this, next, now);
     }
 
     /// <summary>The idle path: global queue, steals, spinning, parking. Null when reassigned or free to exit.</summary>
@@ -586,11 +623,20 @@ internal sealed class Worker
                 return null;
             }
 
-            WorkQueueSet? lent = _pool.TryFindIdleWork(this, serving);
-            if (lent is not null)
+            // Ran dry: the set no longer wants workers (WorkQueueSet.cs header, Demand). A demand cleared here may have
+            // come with a task this search missed (required: no task stranded by a lender leaving): look again first.
+            if (serving.ClearWantsWorkers() && serving.HasVisibleWork())
             {
+                spins = 0;
+                continue;
+            }
+
+            WorkQueueSet? moved = _pool.TryFindIdleWork(this, serving, out SelfMove kind);
+            if (moved is not null)
+            {
+                _away = kind == SelfMove.Loan;
                 StopSearching(serving, searching);
-                return null; // lending (MultiProgramScheduler option): the caller switches
+                return null; // lent, or back home (MultiProgramScheduler's lender): the caller switches
             }
 
             // Park ends our search before its barrier and starts a new one when it returns (woken or not).

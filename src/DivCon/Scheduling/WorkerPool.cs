@@ -1,8 +1,10 @@
 // A WorkerPool supplies threads to queue sets. It owns the threads (one per slot, optionally pinned), and
 // assigns each to at most one queue set at a time. The standalone WorkStealingTaskScheduler assigns all of them to
-// its own set for good; the MultiProgramScheduler moves them between programs' sets. The protocols of parking,
+// its own set for good; the MultiProgramScheduler moves them between programs' sets (its mover, Mover.cs) and lets
+// idle ones lend themselves (its lender, Lender.cs, the pool's typed owner: IPoolOwner). The protocols of parking,
 // moving and shutdown are in Worker.cs; the queues' side in WorkQueueSet.cs. Compensating workers (threads added for
-// a while when every worker of a set is stuck in a task, BlockingMonitor.cs) are created and joined here too.
+// a while when every worker of a set is stuck in a task, BlockingMonitor.cs) are created and joined here too. One
+// construction for both schedulers: PoolConstruction.cs.
 using System.Diagnostics;
 
 namespace DivCon.Scheduling;
@@ -22,10 +24,10 @@ internal sealed class WorkerPool
     // own parked count (the sleeper's process-wide barrier).
     private PaddedCounter _parkedLenders;
 
-    // Whether lending's wake-ups are on. Set by Start from IdleWorkFinder; switched later only by SetLending (the
-    // MultiProgramScheduler, when the lending in force changes). Read on every push without a fence: a producer that
-    // reads a stale value only wakes (or fails to wake) a lender it need not (or could have): lending is a speed-up,
-    // never what a set's own tasks rely on.
+    // Whether lending's wake-ups and demand marks are on. Off at start; switched only by SetLending (the
+    // MultiProgramScheduler's mover, when the lending in force changes). Read on every push without a fence: a producer
+    // that reads a stale value only wakes (or fails to wake) a lender it need not (or could have), or marks a demand
+    // nobody reads: lending is a speed-up, never what a set's own tasks rely on.
     private bool _lending;
 
     // Compensation: the monitor (null when off), the compensating workers alive (under _compensatingLock), and the
@@ -63,11 +65,12 @@ internal sealed class WorkerPool
     /// </summary>
     public int MaxCompensatingWorkers { get; private set; }
 
-    /// <summary>Optional: a compensating worker started for a set (set, stuck worker, compensating worker).</summary>
-    public Action<WorkQueueSet, Worker, Worker>? Compensated { get; set; }
-
-    /// <summary>Optional: a compensating worker exited (set it served, the worker).</summary>
-    public Action<WorkQueueSet, Worker>? CompensationEnded { get; set; }
+    /// <summary>
+    /// The pool's owner when its workers serve several sets (the MultiProgramScheduler's lender): asked where idle
+    /// workers go, told of their own moves and of compensating workers. Null for a standalone scheduler. Set before
+    /// <see cref="Start"/>.
+    /// </summary>
+    public IPoolOwner? Owner { get; set; }
 
     /// <summary>
     /// Turns blocking compensation on (before any queue set is created): at most <paramref name="maxPerSet"/>
@@ -157,7 +160,7 @@ internal sealed class WorkerPool
 
         // Counted and recorded before the thread starts: its tasks and its end (which may come at once) come after.
         set.CountCompensation();
-        Compensated?.Invoke(set, stuck, worker);
+        Owner?.OnCompensationStarted(set, stuck, worker);
         try
         {
             worker.Start();
@@ -172,7 +175,7 @@ internal sealed class WorkerPool
                 _compensating.Remove(worker);
             }
 
-            CompensationEnded?.Invoke(set, worker);
+            Owner?.OnCompensationEnded(set, worker);
             throw;
         }
 
@@ -191,7 +194,7 @@ internal sealed class WorkerPool
 
         if (set is not null)
         {
-            CompensationEnded?.Invoke(set, worker);
+            Owner?.OnCompensationEnded(set, worker);
         }
     }
 
@@ -207,25 +210,12 @@ internal sealed class WorkerPool
 
     public bool IsShuttingDown => _shuttingDown;
 
-    /// <summary>
-    /// Optional (MultiProgramScheduler idle lending): given a worker whose set has no work, another set it may serve
-    /// until its next reassignment, or null. Set before <see cref="Start"/>.
-    /// </summary>
-    public Func<Worker, WorkQueueSet, WorkQueueSet?>? IdleWorkFinder { get; set; }
-
-    /// <summary>Optional: called on the worker's thread after it lent itself (from, to). Set before <see cref="Start"/>.</summary>
-    public Action<Worker, WorkQueueSet, WorkQueueSet>? Lent { get; set; }
-
-    /// <summary>Optional: called on the worker's thread each time it switches sets. Set before <see cref="Start"/>.</summary>
-    public Action<Worker, WorkQueueSet?, long>? Switched { get; set; }
-
     /// <summary>True when the calling thread is one of this pool's workers.</summary>
     public bool IsCurrentThreadAWorker => ReferenceEquals(Worker.Current?.Pool, this);
 
     /// <summary>Starts every worker and waits until each has pinned itself (or failed to) and entered its set.</summary>
     public void Start()
     {
-        _lending = IdleWorkFinder is not null;
         foreach (Worker worker in _workers)
         {
             worker.Start();
@@ -247,6 +237,15 @@ internal sealed class WorkerPool
     }
 
     internal bool IsLending => _lending;
+
+    /// <summary>
+    /// Producers mark demand (WorkQueueSet.RequestWorkers) when lending is in force or the owner repartitions on demand
+    /// (<see cref="DemandDriven"/>); read on a push only while no worker of the set is parked.
+    /// </summary>
+    internal bool TracksDemand => _lending || DemandDriven;
+
+    /// <summary>The owner repartitions when a set's demand changes (set before <see cref="Start"/>).</summary>
+    internal bool DemandDriven { get; set; }
 
     /// <summary>
     /// Switches lending's wake-ups on or off after <see cref="Start"/> (the MultiProgramScheduler, when the lending in
@@ -277,8 +276,6 @@ internal sealed class WorkerPool
     internal void ReportStarted() => _started.Signal();
 
     internal void ReportExited() => _exited.Signal();
-
-    internal void OnSwitched(Worker worker, WorkQueueSet? next, long now) => Switched?.Invoke(worker, next, now);
 
     /// <summary>Waker: wakes one worker parked on <paramref name="set"/>, if any (or, with lending, any parked worker).</summary>
     public void WakeOneFor(WorkQueueSet set)
@@ -323,33 +320,54 @@ internal sealed class WorkerPool
     }
 
     /// <summary>
-    /// Worker about to park with nothing to do in <paramref name="serving"/>: with lending enabled, moves it (by a CAS
-    /// on its own assignment, so a concurrent mover wins) to a set that has work. Returns that set or null.
+    /// Worker with nothing to do in <paramref name="serving"/> (after spinning, before parking): asks the owner where to
+    /// go, and moves itself there by a CAS on its own assignment (a concurrent mover wins). Returns that set, or null.
     /// </summary>
-    internal WorkQueueSet? TryFindIdleWork(Worker worker, WorkQueueSet serving)
+    internal WorkQueueSet? TryFindIdleWork(Worker worker, WorkQueueSet serving, out SelfMove kind)
     {
-        Func<Worker, WorkQueueSet, WorkQueueSet?>? finder = IdleWorkFinder;
-        if (finder is null)
+        kind = SelfMove.Return;
+        if (Owner is not { } owner)
         {
             return null;
         }
 
-        WorkQueueSet? target = finder(worker, serving);
-        if (target is not null && worker.TrySelfAssign(serving, target))
+        IdleMove move = owner.FindIdleWork(worker, serving);
+        if (move.Target is { } target && worker.TrySelfAssign(serving, target))
         {
-            Lent?.Invoke(worker, serving, target);
+            kind = move.Kind;
+            owner.OnSelfMove(worker, serving, target, move.Kind);
             return target;
         }
 
         return null;
     }
 
-    /// <summary>Park re-check: with lending enabled, whether some set other than <paramref name="parkedOn"/> has work.</summary>
-    internal bool HasIdleWorkFor(Worker worker, WorkQueueSet? parkedOn)
-        => parkedOn is not null && IdleWorkFinder is { } finder && finder(worker, parkedOn) is not null;
+    /// <summary>
+    /// Worker that lent itself, at a task boundary: moves itself home when its home wants it back (recall, by the same
+    /// CAS). Returns the home it moved to, or null; <paramref name="away"/> false once it is no longer away.
+    /// </summary>
+    internal WorkQueueSet? TryRecall(Worker worker, WorkQueueSet serving, out bool away)
+    {
+        away = false;
+        if (Owner is not { } owner)
+        {
+            return null;
+        }
 
-    /// <summary>Mover: assigns worker <paramref name="slot"/> to <paramref name="set"/> (null: to no set).</summary>
-    public void Assign(int slot, WorkQueueSet? set) => _workers[slot].Assign(set);
+        WorkQueueSet? home = owner.FindRecall(worker, serving, out away);
+        if (home is not null && worker.TrySelfAssign(serving, home))
+        {
+            owner.OnSelfMove(worker, serving, home, SelfMove.Recall);
+            away = false;
+            return home;
+        }
+
+        return null;
+    }
+
+    /// <summary>Park re-check: whether the owner would move <paramref name="worker"/> away from <paramref name="parkedOn"/>.</summary>
+    internal bool HasIdleWorkFor(Worker worker, WorkQueueSet? parkedOn)
+        => parkedOn is not null && Owner is { } owner && owner.FindIdleWork(worker, parkedOn).Target is not null;
 
     /// <summary>Shutdown steps 2 and 3 (Worker.cs): workers finish the visible work of their sets, then exit.</summary>
     public void BeginShutdown()

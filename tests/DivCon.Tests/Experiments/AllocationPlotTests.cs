@@ -31,6 +31,9 @@ public sealed class AllocationPlotTests : IDisposable
         {
             RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
             BestEffortPinning = true,
+
+            // Without lending (the default policy lends): the samples read allocations, which loans do not change.
+            Policy = new DivCon.Partitioning.TaskAvailabilityPolicy(),
         });
         var samples = new List<(long, Dictionary<int, int>)>();
         void Sample(params ProgramHandle[] programs)

@@ -83,12 +83,14 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
         _coldSwitch = 0.002 + (0.05 * _random.NextDouble());
     }
 
-    // The points where Focused switches threads often: the wake / park / search protocol itself.
+    // The points where Focused switches threads often: the wake / park / search protocol itself, and work
+    // conservation's recall and demand marks (not the lender's read of the snapshot, which every idle worker passes).
     private static bool IsHot(string? point)
         => point is not null && (point.StartsWith("signal.", StringComparison.Ordinal) || point.StartsWith("wake", StringComparison.Ordinal)
             || point.StartsWith("trywake.", StringComparison.Ordinal) || point.StartsWith("unpark.", StringComparison.Ordinal)
             || point.StartsWith("park.", StringComparison.Ordinal) || point.StartsWith("search.", StringComparison.Ordinal)
-            || point.StartsWith("assign.", StringComparison.Ordinal) || point.StartsWith("self-assign.", StringComparison.Ordinal));
+            || point.StartsWith("assign.", StringComparison.Ordinal) || point.StartsWith("self-assign.", StringComparison.Ordinal)
+            || point.StartsWith("demand.", StringComparison.Ordinal) || point.StartsWith("recall.", StringComparison.Ordinal));
 
     public int Seed { get; }
 

@@ -16,7 +16,7 @@ public sealed class SchemeArrangementRunTests
 {
     /// <summary>The partitioned schemes whose decision follows the load; the static ones re-decide every interval only to rotate cores.</summary>
     private static readonly string[] DynamicSchemes =
-        [SchemeCatalog.DynamicPartitioned, SchemeCatalog.EqualShares, SchemeCatalog.IdleLending];
+        [SchemeCatalog.DynamicPartitioned, SchemeCatalog.EqualShares, SchemeCatalog.IdleLending, SchemeCatalog.DemandPartitioned, SchemeCatalog.WorkConserving];
 
     private static readonly string[] StaticSchemes = [SchemeCatalog.StaticPartitioned, SchemeCatalog.HillClimbing];
 

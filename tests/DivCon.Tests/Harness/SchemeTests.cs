@@ -15,12 +15,12 @@ public sealed class SchemeTests
 
         Assert.Equal(
             ["oversubscribed-free", "oversubscribed-pinned", "shared", "tpl-default", "static-partitioned", "dynamic-partitioned",
-             "equal-shares", "hill-climbing", "idle-lending"],
+             "equal-shares", "hill-climbing", "idle-lending", "demand-partitioned", "work-conserving"],
             registry.All.Select(s => s.Name));
         Assert.Equal(SchemeCatalog.All.Select(s => s.Name), registry.All.Select(s => s.Name));
-        Assert.Equal(["tpl-default", "equal-shares"], SchemeCatalog.All.Where(s => !s.Simulated).Select(s => s.Name));
+        Assert.Equal(["tpl-default"], SchemeCatalog.All.Where(s => !s.Simulated).Select(s => s.Name));
         Assert.Equal(
-            ["static-partitioned", "dynamic-partitioned", "equal-shares", "hill-climbing", "idle-lending"],
+            ["static-partitioned", "dynamic-partitioned", "equal-shares", "hill-climbing", "idle-lending", "demand-partitioned", "work-conserving"],
             registry.All.Where(s => s.RequiresScalability).Select(s => s.Name));
     }
 

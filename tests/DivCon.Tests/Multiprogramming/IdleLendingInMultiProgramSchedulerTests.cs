@@ -65,9 +65,13 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             ProgramHandle a = mps.AddProgram("a", 2.0);
             ProgramHandle b = mps.AddProgram("b", 1.0);
             const int L = 0, A = 1, B = 2; // indexes in arrival order, as policies see them
-            BorrowerRule preferA = (s, serving, tasks, lender) => tasks[A] > 0 && lender != A ? A : IdleLending.ChooseBorrower(s, serving, tasks, lender);
-            var policy = new FixedLendingPolicy(new Dictionary<int, int> { [l.Id] = 1, [a.Id] = 1, [b.Id] = 0 }, ruleThatPrefersA ? preferA : null);
-            mps.Policy = policy;
+            BorrowerRule preferA = input => input.AvailableTasks[A] > 0 && input.Lender != A ? A : IdleLending.ChooseBorrower(input);
+            var shares = new Dictionary<int, int> { [l.Id] = 1, [a.Id] = 1, [b.Id] = 0 };
+            var policy = new FixedLendingPolicy(shares, ruleThatPrefersA ? preferA : null);
+
+            // The same shares without lending first, so that each blocking task below runs on its own program's worker
+            // (with lending in force an idle worker is lent at once, and could run the other program's blocking task).
+            mps.Policy = new FixedAllocationPolicy(shares);
             WaitUntilEveryWorkerServesItsAssignment(mps);
             int lenderSlot = mps.GetSnapshot().WorkerPrograms.ToList().IndexOf(l.Id);
             Assert.True(lenderSlot >= 0);
@@ -77,6 +81,8 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             Task blockL = Run(l, () => { started.Signal(); gateL.Wait(Timeout); });
             Task blockA = Run(a, () => { started.Signal(); gateA.Wait(Timeout); });
             Assert.True(started.Wait(Timeout), "The blocking tasks did not start.");
+            mps.Policy = policy; // the same owners: no worker moves, lending is now in force
+            Assert.Equal(lenderSlot, mps.GetSnapshot().WorkerPrograms.ToList().IndexOf(l.Id));
             Task[] tasksA = Enumerable.Range(0, 20).Select(_ => Run(a, () => Thread.SpinWait(200))).ToArray();
             Task[] tasksB = Enumerable.Range(0, 20).Select(_ => Run(b, () => Thread.SpinWait(200))).ToArray();
             Assert.Equal(20, a.AvailableTasks);
@@ -241,8 +247,8 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             ProgramHandle l = mps.AddProgram("home");
             ProgramHandle b = mps.AddProgram("starved");
             BorrowerRule rule = how == "throws"
-                ? (_, _, _, _) => throw new InvalidOperationException("broken rule")
-                : (_, _, _, lender) => lender;
+                ? _ => throw new InvalidOperationException("broken rule")
+                : input => input.Lender;
             mps.Policy = new FixedLendingPolicy(new Dictionary<int, int> { [l.Id] = mps.WorkerCount, [b.Id] = 0 }, rule);
             WaitUntilEveryWorkerServesItsAssignment(mps);
 
@@ -280,31 +286,33 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
         {
             ProgramHandle[] handles = Enumerable.Range(0, programs).Select(i => mps.AddProgram($"p{i}", 1.0 + (i % 5))).ToArray();
             long calls = 0;
-            BorrowerRule counting = (s, serving, tasks, lender) =>
+            BorrowerRule counting = input =>
             {
                 Interlocked.Increment(ref calls);
-                return IdleLending.ChooseBorrower(s, serving, tasks, lender);
+                return IdleLending.ChooseBorrower(input);
             };
             mps.Policy = new FixedLendingPolicy(handles.ToDictionary(h => h.Id, h => h == handles[0] || h == handles[1] ? 1 : 0), counting);
             WaitUntilEveryWorkerServesItsAssignment(mps);
-            Func<Worker, WorkQueueSet, WorkQueueSet?> finder = mps.Pool.IdleWorkFinder!;
+            IPoolOwner lender = mps.Pool.Owner!;
             Worker worker = mps.Pool.Workers[0];
             WorkQueueSet home = worker.Assigned!;
             for (int i = 0; i < 100; i++)
             {
-                Assert.Null(finder(worker, home)); // warm-up; nothing has tasks: no loan
+                Assert.Null(lender.FindIdleWork(worker, home).Target); // warm-up; nothing has tasks: no loan
+                Assert.Null(lender.FindRecall(worker, home, out _));
             }
 
             long callsBefore = Interlocked.Read(ref calls);
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int i = 0; i < 1000; i++)
             {
-                finder(worker, home);
+                lender.FindIdleWork(worker, home);
+                lender.FindRecall(worker, home, out _);
             }
 
             long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
             Assert.Equal(0, allocated);
-            Assert.True(Interlocked.Read(ref calls) - callsBefore >= 1000, "The finder did not ask the rule.");
+            Assert.True(Interlocked.Read(ref calls) - callsBefore >= 1000, "The lender did not ask the rule.");
         }
         finally
         {
@@ -314,7 +322,8 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
 
     /// <summary>
     /// A program whose only worker is on loan to a program that never runs dry, with no tick: removing it (it has a
-    /// queued task) still finishes, because the removal repartitions when nobody serves the program, which ends the loan.
+    /// queued task) still finishes: its task recalls the worker at its next task boundary, and failing that the removal
+    /// repartitions when nobody serves the program, which ends the loan.
     /// </summary>
     [ProcessorFact(2)]
     public void Removing_a_program_whose_worker_is_on_loan_to_a_never_dry_program_finishes()
@@ -354,7 +363,9 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
             Assert.True(Task.Run(() => mps.RemoveProgram(home)).Wait(Timeout), "RemoveProgram did not finish while its worker was on loan.");
             Assert.True(queued.IsCompletedSuccessfully);
             Assert.Equal(1, ran);
-            Assert.Contains(mps.Timeline.GetMoves(), m => m.Trigger == RepartitionTrigger.ProgramExit);
+
+            // Home's worker came back either by recall (home got a task) or by the removal's repartitioning.
+            Assert.Contains(mps.Timeline.GetMoves(), m => m.ToProgramId == home.Id && (m.Reason == AllocationReason.Recall || m.Trigger == RepartitionTrigger.ProgramExit));
         }
         finally
         {

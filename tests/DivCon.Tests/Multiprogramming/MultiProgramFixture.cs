@@ -33,29 +33,33 @@ internal sealed class SingleProgramFixture : ISchedulerFixture
     public void Dispose() => Assert.True(Task.Run(_mps.Dispose).Wait(TimeSpan.FromSeconds(30)), "Dispose did not return within 30 s.");
 }
 
-/// <summary>A test policy that reassigns every worker at random on every call (chaos): valid, but never stable.</summary>
+/// <summary>A test policy that gives every core to a random program on every call (chaos): valid, but never stable.</summary>
 internal sealed class ChaosPolicy(int seed) : IPartitioningPolicy
 {
     private readonly Random _random = new(seed);
 
     public string Name => "chaos";
 
-    public Allocation Decide(PartitioningInput input)
+    public Shares Decide(PartitioningInput input)
     {
         int m = input.Programs.Count;
-        int[] owners;
+        var counts = new int[m];
         lock (_random)
         {
-            owners = Enumerable.Range(0, input.Cores).Select(_ => m == 0 ? -1 : _random.Next(m)).ToArray();
+            for (int core = 0; m > 0 && core < input.Cores; core++)
+            {
+                counts[_random.Next(m)]++;
+            }
         }
 
-        return new Allocation(m, owners, owners.Select(o => o >= 0 ? AllocationReason.Fixed : AllocationReason.None).ToArray());
+        return Shares.FromCounts(input, counts, reason: AllocationReason.Fixed);
     }
 }
 
 /// <summary>
 /// Chaos with idle lending: random allocations, and a borrower rule that lends an idle worker to a random other program
-/// (with or without tasks) or to none, so that loans, returns from borrowers without tasks and the mover's moves all race.
+/// (with or without tasks) or to none, so that loans, returns from borrowers without tasks, recalls and the mover's
+/// moves all race.
 /// </summary>
 internal sealed class ChaosLendingPolicy(int seed) : IIdleLendingPolicy
 {
@@ -68,18 +72,18 @@ internal sealed class ChaosLendingPolicy(int seed) : IIdleLendingPolicy
     /// <summary>Borrowers chosen (not -1).</summary>
     public long Loans => Interlocked.Read(ref _loans);
 
-    public Allocation Decide(PartitioningInput input) => _allocations.Decide(input);
+    public Shares Decide(PartitioningInput input) => _allocations.Decide(input);
 
-    public int ChooseBorrower(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender)
+    public int ChooseBorrower(LendingInput input)
     {
-        int m = scalabilities.Length;
+        int m = input.Programs.Count;
         int pick;
         lock (_random)
         {
             pick = _random.Next(-1, m);
         }
 
-        if (pick == lender)
+        if (pick == input.Lender)
         {
             return -1;
         }
@@ -93,8 +97,8 @@ internal sealed class ChaosLendingPolicy(int seed) : IIdleLendingPolicy
     }
 }
 
-/// <summary>A borrower rule as a delegate (spans cannot be generic arguments of Func).</summary>
-internal delegate int BorrowerRule(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender);
+/// <summary>A borrower rule as a delegate (a ref struct cannot be a generic argument of Func).</summary>
+internal delegate int BorrowerRule(LendingInput input);
 
 /// <summary>
 /// A fixed allocation (per program id) whose idle lending follows a given rule (default: IdleLending.ChooseBorrower),
@@ -119,13 +123,15 @@ internal sealed class FixedLendingPolicy(IReadOnlyDictionary<int, int> coresByPr
         }
     }
 
-    public Allocation Decide(PartitioningInput input) => _fixed.Decide(input);
+    public RotationScope Rotation => _fixed.Rotation;
 
-    public int ChooseBorrower(ReadOnlySpan<double> scalabilities, ReadOnlySpan<int> servingWorkers, ReadOnlySpan<int> availableTasks, int lender)
+    public Shares Decide(PartitioningInput input) => _fixed.Decide(input);
+
+    public int ChooseBorrower(LendingInput input)
     {
-        int chosen = _rule(scalabilities, servingWorkers, availableTasks, lender);
+        int chosen = _rule(input);
         bool anyTasks = false;
-        foreach (int t in availableTasks)
+        foreach (int t in input.AvailableTasks)
         {
             anyTasks |= t > 0;
         }
@@ -134,7 +140,7 @@ internal sealed class FixedLendingPolicy(IReadOnlyDictionary<int, int> coresByPr
         {
             lock (_calls)
             {
-                _calls.Add(new BorrowerCall(scalabilities.ToArray(), servingWorkers.ToArray(), availableTasks.ToArray(), lender, chosen));
+                _calls.Add(new BorrowerCall(input.Programs.Select(p => p.Scalability).ToArray(), input.ServingWorkers.ToArray(), input.AvailableTasks.ToArray(), input.Lender, chosen));
             }
         }
 
@@ -150,14 +156,18 @@ internal sealed class BrokenPolicy(string how) : IPartitioningPolicy
 {
     public string Name => "broken-" + how;
 
-    public Allocation Decide(PartitioningInput input) => how switch
+    public Shares Decide(PartitioningInput input)
     {
-        "wrong-sum" => new Allocation(input.Programs.Count, Enumerable.Repeat(0, input.Cores + 1).ToArray()),
-        "unassigned" => new Allocation(input.Programs.Count, Enumerable.Repeat(-1, input.Cores).ToArray()),
-        "unknown-program" => new Allocation(input.Programs.Count, Enumerable.Repeat(input.Programs.Count, input.Cores).ToArray()),
-        "wrong-program-count" => new Allocation(input.Programs.Count + 1, Enumerable.Repeat(0, input.Cores).ToArray()),
-        _ => throw new InvalidOperationException("unknown breakage"),
-    };
+        int[] ids = input.Programs.Select(p => p.ProgramId).ToArray();
+        return how switch
+        {
+            "wrong-sum" => new Shares(ids.Select((id, i) => new ProgramShare(id, i == 0 ? input.Cores + 1 : 0, AllocationReason.Fixed))),
+            "unassigned" => new Shares(ids.Select(id => new ProgramShare(id, 0, AllocationReason.Fixed))),
+            "unknown-program" => new Shares([.. ids.Select(id => new ProgramShare(id, 0, AllocationReason.Fixed)), new ProgramShare(ids.Max() + 1, input.Cores, AllocationReason.Fixed)]),
+            "wrong-program-count" => new Shares(ids.Skip(1).Select((id, i) => new ProgramShare(id, i == 0 ? input.Cores : 0, AllocationReason.Fixed))),
+            _ => throw new InvalidOperationException("unknown breakage"),
+        };
+    }
 }
 
 /// <summary>A spawn tree where every node has an id and marks itself, so each task's runs can be counted.</summary>

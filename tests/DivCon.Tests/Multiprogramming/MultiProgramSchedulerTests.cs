@@ -343,10 +343,10 @@ public sealed class MultiProgramSchedulerTests
     }
 
     [Theory]
-    [InlineData("wrong-sum", "worker slots")]
-    [InlineData("unassigned", "assigned to no program")]
-    [InlineData("wrong-program-count", "programs but there are")]
-    [InlineData("unknown-program", "program index")]
+    [InlineData("wrong-sum", "shares sum to")]
+    [InlineData("unassigned", "sum to 0 cores but there are")]
+    [InlineData("wrong-program-count", "has no share")]
+    [InlineData("unknown-program", "not in the input")]
     public void An_invalid_policy_result_is_rejected_naming_the_problem_and_the_previous_allocation_is_kept(string how, string expected)
     {
         var mps = Create(new EqualSharesPolicy());

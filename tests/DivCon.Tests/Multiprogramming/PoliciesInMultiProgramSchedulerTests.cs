@@ -148,11 +148,13 @@ public sealed class PoliciesInMultiProgramSchedulerTests
             }
         }
 
-        public Allocation Decide(PartitioningInput input)
+        public RotationScope Rotation => inner.Rotation;
+
+        public Shares Decide(PartitioningInput input)
         {
-            Allocation allocation = inner.Decide(input);
+            Shares allocation = inner.Decide(input);
             var tasks = input.Programs.ToDictionary(p => p.ProgramId, p => p.AvailableTasks);
-            var cores = input.Programs.Select((p, i) => (p.ProgramId, allocation.Counts[i])).ToDictionary(x => x.ProgramId, x => x.Item2);
+            var cores = input.Programs.ToDictionary(p => p.ProgramId, p => allocation.CoresOf(p.ProgramId));
             lock (_decisions)
             {
                 _decisions.Add(new Decision(tasks, cores));

@@ -36,10 +36,10 @@ public sealed class HillClimbingPolicyTests
     {
         var input = new PartitioningInput(8, NonMonotone());
 
-        Allocation a = new HillClimbingPolicy().Decide(input);
+        Allocation a = PartitioningKit.Decided(new HillClimbingPolicy(), input);
 
-        Assert.Equal([3, 5], a.Counts);
-        Assert.Equal([0, 0, 0, 1, 1, 1, 1, 1], a.WorkerOwners);
+        Assert.Equal([3, 5], a.CountsByIndex(input));
+        Assert.Equal([0, 0, 0, 1, 1, 1, 1, 1], a.OwnerIndices(input));
         Assert.Equal(
             [AllocationReason.ScalabilityShare, AllocationReason.ScalabilityShare, AllocationReason.HillClimbing, .. Enumerable.Repeat(AllocationReason.ScalabilityShare, 5)],
             a.Reasons);

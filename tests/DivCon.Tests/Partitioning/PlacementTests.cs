@@ -22,7 +22,7 @@ public sealed class PlacementTests
     [Theory]
     [MemberData(nameof(ContiguousCases))]
     public void Default_IsContiguousInProgramOrder(int cores, int[] counts, int[] expected) =>
-        Assert.Equal(expected, Placement.Place(Input(cores, counts.Length), counts).WorkerOwners);
+        Assert.Equal(expected, PartitioningKit.Place(Input(cores, counts.Length), counts).OwnerIndices(Input(cores, counts.Length)));
 
     // Two cache groups of four: {0,1,2,3} {4,5,6,7}, and an interleaved layout {0,2,4,6} {1,3,5,7}.
     public static TheoryData<int[][], int[], int[]> GroupCases => new()
@@ -44,18 +44,18 @@ public sealed class PlacementTests
     {
         var input = Input(expected.Length, counts.Length, groups.Select(g => (IReadOnlyList<int>)g).ToArray());
 
-        Assert.Equal(expected, Placement.Place(input, counts).WorkerOwners);
+        Assert.Equal(expected, PartitioningKit.Place(input, counts).OwnerIndices(input));
     }
 
     [Fact]
     public void Previous_ShrinkingProgramKeepsItsLowestSlots_GrowingOneTakesTheFreedOnes()
     {
-        var old = new Allocation(2, [0, 0, 0, 0, 1, 1, 1, 1]);
-        var input = Input(8, 2) with { Previous = old, PreviousProgramIds = [10, 20] };
+        var old = PartitioningKit.ByIndex([10, 20], [0, 0, 0, 0, 1, 1, 1, 1]);
+        var input = Input(8, 2) with { Previous = old };
 
-        Allocation next = Placement.Place(input, [2, 6]);
+        Allocation next = PartitioningKit.Place(input, [2, 6]);
 
-        Assert.Equal([0, 0, 1, 1, 1, 1, 1, 1], next.WorkerOwners);
+        Assert.Equal([0, 0, 1, 1, 1, 1, 1, 1], next.OwnerIndices(input));
         Assert.Equal(2, next.MovesFrom(old));
     }
 
@@ -63,13 +63,13 @@ public sealed class PlacementTests
     public void Previous_ProgramIdsAreMappedAcrossArrivalsAndExits()
     {
         // Before: ids 10 (slots 0-3) and 20 (slots 4-7). Now: ids 20 and 30 (10 left, 30 arrived).
-        var old = new Allocation(2, [0, 0, 0, 0, 1, 1, 1, 1]);
-        var input = new PartitioningInput(8, [P(20), P(30)], Previous: old, PreviousProgramIds: [10, 20]);
+        var old = PartitioningKit.ByIndex([10, 20], [0, 0, 0, 0, 1, 1, 1, 1]);
+        var input = new PartitioningInput(8, [P(20), P(30)], Previous: old);
 
-        Allocation next = Placement.Place(input, [4, 4]);
+        Allocation next = PartitioningKit.Place(input, [4, 4]);
 
         // Program 20 (now index 0) keeps slots 4-7; program 30 takes the slots 10 left.
-        Assert.Equal([1, 1, 1, 1, 0, 0, 0, 0], next.WorkerOwners);
+        Assert.Equal([1, 1, 1, 1, 0, 0, 0, 0], next.OwnerIndices(input));
     }
 
     [Fact]
@@ -77,12 +77,12 @@ public sealed class PlacementTests
     {
         int[][] groups = [[0, 1, 2, 3], [4, 5, 6, 7]];
         // Program 0 holds 0-4 (four in group 0, one in group 1); shrinking to 4 it gives up slot 4.
-        var old = new Allocation(2, [0, 0, 0, 0, 0, 1, 1, 1]);
-        var input = Input(8, 2, groups) with { Previous = old, PreviousProgramIds = [10, 20] };
+        var old = PartitioningKit.ByIndex([10, 20], [0, 0, 0, 0, 0, 1, 1, 1]);
+        var input = Input(8, 2, groups) with { Previous = old };
 
-        Allocation next = Placement.Place(input, [4, 4]);
+        Allocation next = PartitioningKit.Place(input, [4, 4]);
 
-        Assert.Equal([0, 0, 0, 0, 1, 1, 1, 1], next.WorkerOwners);
+        Assert.Equal([0, 0, 0, 0, 1, 1, 1, 1], next.OwnerIndices(input));
     }
 
     [Fact]
@@ -94,7 +94,7 @@ public sealed class PlacementTests
             [AllocationReason.SpareCore],
         ];
 
-        Allocation a = Placement.Place(Input(3, 2), [2, 1], reasons);
+        Allocation a = PartitioningKit.Place(Input(3, 2), [2, 1], reasons);
 
         Assert.Equal([AllocationReason.ScalabilityShare, AllocationReason.AvailabilityCap, AllocationReason.SpareCore], a.Reasons);
     }
@@ -102,14 +102,14 @@ public sealed class PlacementTests
     [Fact]
     public void CountsNotSummingToCores_Throw()
     {
-        var e = Assert.Throws<ArgumentException>(() => Placement.Place(Input(4, 2), [1, 2]));
-        Assert.Contains("sum to 3 but there are 4", e.Message, StringComparison.Ordinal);
+        var e = Assert.Throws<ArgumentException>(() => PartitioningKit.Place(Input(4, 2), [1, 2]));
+        Assert.Contains("sum to 3 cores but there are 4", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public void BadCacheGroups_Throw()
     {
-        var e = Assert.Throws<ArgumentException>(() => Placement.Place(Input(4, 1, [[0, 1], [1, 2]]), [4]));
+        var e = Assert.Throws<ArgumentException>(() => PartitioningKit.Place(Input(4, 1, [[0, 1], [1, 2]]), [4]));
         Assert.Contains("more than one cache group", e.Message, StringComparison.Ordinal);
         Assert.Contains("in no cache group", e.Message, StringComparison.Ordinal);
     }
@@ -126,16 +126,16 @@ public sealed class PlacementTests
             IReadOnlyList<IReadOnlyList<int>>? groups = rng.Next(2) == 0 ? null : RandomGroups(rng, cores);
             var oldInput = new PartitioningInput(cores, ids.Select(P).ToArray(), groups);
             int[] oldCounts = RandomCounts(rng, cores, m);
-            Allocation old = Placement.Place(oldInput, oldCounts);
+            Allocation old = PartitioningKit.Place(oldInput, oldCounts);
 
             // The same programs, possibly in another order, with new counts.
             var newIds = ids.OrderBy(_ => rng.Next()).ToArray();
             int[] newCounts = RandomCounts(rng, cores, m);
-            var input = new PartitioningInput(cores, newIds.Select(P).ToArray(), groups, old, ids);
-            Allocation next = Placement.Place(input, newCounts);
+            var input = new PartitioningInput(cores, newIds.Select(P).ToArray(), groups, old);
+            Allocation next = PartitioningKit.Place(input, newCounts);
 
-            Assert.Equal(newCounts, next.Counts);
-            int moves = Enumerable.Range(0, cores).Count(slot => ids[old.WorkerOwners[slot]] != newIds[next.WorkerOwners[slot]]);
+            Assert.Equal(newCounts, next.CountsByIndex(input));
+            int moves = next.MovesFrom(old);
             int expected = Enumerable.Range(0, m).Sum(i =>
             {
                 int oldCount = oldCounts[i];
@@ -156,13 +156,13 @@ public sealed class PlacementTests
             var oldIds = Enumerable.Range(0, rng.Next(1, 8)).Select(i => rng.Next(0, 12)).Distinct().ToArray();
             var newIds = Enumerable.Range(0, rng.Next(1, 8)).Select(i => rng.Next(0, 12)).Distinct().ToArray();
             int[] oldCounts = RandomCounts(rng, cores, oldIds.Length);
-            Allocation old = Placement.Place(new PartitioningInput(cores, oldIds.Select(P).ToArray()), oldCounts);
+            Allocation old = PartitioningKit.Place(new PartitioningInput(cores, oldIds.Select(P).ToArray()), oldCounts);
             int[] newCounts = RandomCounts(rng, cores, newIds.Length);
-            var input = new PartitioningInput(cores, newIds.Select(P).ToArray(), Previous: old, PreviousProgramIds: oldIds);
+            var input = new PartitioningInput(cores, newIds.Select(P).ToArray(), Previous: old);
 
-            Allocation next = Placement.Place(input, newCounts);
+            Allocation next = PartitioningKit.Place(input, newCounts);
 
-            int moves = Enumerable.Range(0, cores).Count(slot => oldIds[old.WorkerOwners[slot]] != newIds[next.WorkerOwners[slot]]);
+            int moves = next.MovesFrom(old);
             int kept = newIds.Sum(id => Array.IndexOf(oldIds, id) is int o and >= 0
                 ? Math.Min(oldCounts[o], newCounts[Array.IndexOf(newIds, id)])
                 : 0);
@@ -183,13 +183,13 @@ public sealed class PlacementTests
                 continue;
             }
 
-            Allocation a = policy.Decide(first);
+            Allocation a = PartitioningKit.Decided(policy, first);
             var changed = first.Programs.Select(p => p with { AvailableTasks = rng.Next(0, 40) }).ToArray();
-            var second = first with { Programs = changed, Previous = a, PreviousProgramIds = first.Programs.Select(p => p.ProgramId).ToArray() };
+            var second = first with { Programs = changed, Previous = a };
 
-            Allocation b = policy.Decide(second);
+            Allocation b = PartitioningKit.Decided(policy, second);
 
-            Assert.Equal(Enumerable.Range(0, a.ProgramCount).Sum(i => Math.Max(0, a.Counts[i] - b.Counts[i])), b.MovesFrom(a));
+            Assert.Equal(Enumerable.Range(0, a.ProgramIds.Count).Sum(i => Math.Max(0, a.Counts[i] - b.Counts[i])), b.MovesFrom(a));
         }
     }
 

@@ -11,16 +11,16 @@ public sealed class PolicyPropertyTests
     public void CountsSumToCores_AndEveryProgramHasACoreWhileCoresSuffice()
     {
         var rng = new Random(5301);
-        IPartitioningPolicy[] policies = [new ScalabilityPolicy(), new TaskAvailabilityPolicy(), new HillClimbingPolicy(), new IdleLendingPolicy()];
+        IPartitioningPolicy[] policies = PartitioningPolicies.Names.Select(PartitioningPolicies.Create).ToArray();
         for (int c = 0; c < Cases; c++)
         {
             PartitioningInput input = RandomInput(rng, withTables: c % 2 == 0);
             foreach (IPartitioningPolicy policy in policies)
             {
-                Allocation a = policy.Decide(input);
+                Allocation a = PartitioningKit.Decided(policy, input);
                 Assert.Empty(a.Validate(input));
                 Assert.Equal(input.Programs.Count == 0 ? 0 : input.Cores, a.Counts.Sum());
-                if (input.Programs.Count > 0 && policy is ScalabilityPolicy or HillClimbingPolicy)
+                if (input.Programs.Count > 0 && policy is ScalabilityPolicy or HillClimbingPolicy or EqualSharesPolicy or WorkConservingPolicy)
                 {
                     if (input.Cores >= input.Programs.Count)
                     {
@@ -142,8 +142,10 @@ public sealed class PolicyPropertyTests
     {
         // Two identical programs, 3 cores: the remainder tie goes to the lower index, whichever program that is.
         ProgramLoad a = new(1, 2.0, 10), b = new(2, 2.0, 10);
-        Assert.Equal([2, 1], new TaskAvailabilityPolicy().Decide(new PartitioningInput(3, [a, b])).Counts);
-        Assert.Equal([2, 1], new TaskAvailabilityPolicy().Decide(new PartitioningInput(3, [b, a])).Counts);
+        var ab = new PartitioningInput(3, [a, b]);
+        var ba = new PartitioningInput(3, [b, a]);
+        Assert.Equal([2, 1], new TaskAvailabilityPolicy().Decide(ab).CountsByIndex(ab));
+        Assert.Equal([2, 1], new TaskAvailabilityPolicy().Decide(ba).CountsByIndex(ba));
     }
 
     [Fact]
@@ -277,8 +279,8 @@ public sealed class PolicyPropertyTests
 
     private static void AssertSameById(PartitioningInput a, PartitioningInput b, IPartitioningPolicy policy, int c)
     {
-        var ca = policy.Decide(a).Counts;
-        var cb = policy.Decide(b).Counts;
+        var ca = policy.Decide(a).CountsByIndex(a);
+        var cb = policy.Decide(b).CountsByIndex(b);
         var byIdA = a.Programs.Select((p, i) => (p.ProgramId, ca[i])).OrderBy(x => x.ProgramId);
         var byIdB = b.Programs.Select((p, i) => (p.ProgramId, cb[i])).OrderBy(x => x.ProgramId);
         Assert.True(byIdA.SequenceEqual(byIdB), $"{policy.Name}, case {c}: the result depends on program order");

@@ -62,7 +62,7 @@ public sealed class RotationTests
     {
         var loads = Enumerable.Range(0, programs).Select(i => new ProgramLoad(100 + i, 1.0 + i, 50 + i)).ToArray();
         int window = (programs + cores - 1) / cores;
-        var history = Decisions(new DivCon.Multiprogramming.EqualSharesPolicy(), cores, loads, 4 * window);
+        var history = Decisions(new EqualSharesPolicy(), cores, loads, 4 * window);
 
         Assert.All(history, a => Assert.Equal(cores, a.Counts.Sum()));
         for (int start = 0; start + window <= history.Count; start++)
@@ -83,7 +83,7 @@ public sealed class RotationTests
         var loads = new[] { new ProgramLoad(1, 2.0, 9), new ProgramLoad(2, 5.0, 9), new ProgramLoad(3, 3.0, 9) };
         foreach (string name in PartitioningPolicies.Names)
         {
-            Allocation a = PartitioningPolicies.Create(name).Decide(new PartitioningInput(2, loads));
+            Allocation a = PartitioningKit.Decided(PartitioningPolicies.Create(name), new PartitioningInput(2, loads));
             Assert.Equal([0, 1, 1], a.Counts);
             Assert.DoesNotContain(AllocationReason.Rotation, a.Reasons);
         }
@@ -129,8 +129,8 @@ public sealed class RotationTests
         foreach (string name in PartitioningPolicies.Names)
         {
             IPartitioningPolicy policy = PartitioningPolicies.Create(name);
-            Allocation first = policy.Decide(new PartitioningInput(4, loads));
-            Allocation next = policy.Decide(new PartitioningInput(4, loads, Previous: first, PreviousProgramIds: [1, 2, 3]));
+            Allocation first = PartitioningKit.Decided(policy, new PartitioningInput(4, loads));
+            Allocation next = PartitioningKit.Decided(policy, new PartitioningInput(4, loads, Previous: first));
             Assert.Equal(first.Counts, next.Counts);
             Assert.Equal(0, next.MovesFrom(first));
             Assert.DoesNotContain(AllocationReason.Rotation, next.Reasons);
@@ -182,12 +182,12 @@ public sealed class RotationTests
 
             // Any previous allocation over the same programs, even a lopsided one.
             var owners = Enumerable.Range(0, cores).Select(_ => rng.Next(programs)).ToArray();
-            var previous = new Allocation(programs, owners);
+            Allocation previous = PartitioningKit.ByIndex(loads.Select(l => l.ProgramId).ToArray(), owners);
             foreach (string name in PartitioningPolicies.Names)
             {
                 IPartitioningPolicy policy = PartitioningPolicies.Create(name);
-                Allocation fresh = policy.Decide(new PartitioningInput(cores, loads));
-                Allocation next = policy.Decide(new PartitioningInput(cores, loads, Previous: previous, PreviousProgramIds: loads.Select(l => l.ProgramId).ToArray()));
+                Allocation fresh = PartitioningKit.Decided(policy, new PartitioningInput(cores, loads));
+                Allocation next = PartitioningKit.Decided(policy, new PartitioningInput(cores, loads, Previous: previous));
                 Assert.Equal(fresh.Counts, next.Counts);
                 Assert.DoesNotContain(AllocationReason.Rotation, next.Reasons);
             }
@@ -196,12 +196,11 @@ public sealed class RotationTests
 
     private static List<Allocation> Decisions(IPartitioningPolicy policy, int cores, ProgramLoad[] loads, int count)
     {
-        var ids = loads.Select(l => l.ProgramId).ToArray();
         var history = new List<Allocation>();
         Allocation? previous = null;
         for (int d = 0; d < count; d++)
         {
-            previous = policy.Decide(new PartitioningInput(cores, loads, Previous: previous, PreviousProgramIds: previous is null ? null : ids));
+            previous = PartitioningKit.Decided(policy, new PartitioningInput(cores, loads, Previous: previous));
             Assert.Empty(previous.Validate(new PartitioningInput(cores, loads)));
             history.Add(previous);
         }

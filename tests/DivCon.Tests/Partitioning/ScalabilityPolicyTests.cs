@@ -62,13 +62,13 @@ public sealed class ScalabilityPolicyTests
     {
         var input = new PartitioningInput(64, [new ProgramLoad(1, 23, 0), new ProgramLoad(2, 13, 0), new ProgramLoad(3, 12, 0)]);
 
-        Allocation allocation = new ScalabilityPolicy().Decide(input);
+        Allocation allocation = PartitioningKit.Decided(new ScalabilityPolicy(), input);
 
         Assert.Equal([31, 17, 16], allocation.Counts);
-        Assert.Equal(0, allocation.WorkerOwners[30]);
-        Assert.Equal(1, allocation.WorkerOwners[31]);
-        Assert.Equal(1, allocation.WorkerOwners[47]);
-        Assert.Equal(2, allocation.WorkerOwners[48]);
+        Assert.Equal(1, allocation.WorkerOwners[30]);
+        Assert.Equal(2, allocation.WorkerOwners[31]);
+        Assert.Equal(2, allocation.WorkerOwners[47]);
+        Assert.Equal(3, allocation.WorkerOwners[48]);
         Assert.All(allocation.Reasons, r => Assert.Equal(AllocationReason.ScalabilityShare, r));
     }
 

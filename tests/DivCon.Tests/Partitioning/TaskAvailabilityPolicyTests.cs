@@ -73,11 +73,11 @@ public sealed class TaskAvailabilityPolicyTests
     {
         var input = new PartitioningInput(32, Loads(s_figureSpeedups, s_figureTasks));
 
-        Allocation allocation = new TaskAvailabilityPolicy().Decide(input);
+        Allocation allocation = PartitioningKit.Decided(new TaskAvailabilityPolicy(), input);
 
         Assert.Empty(allocation.Validate(input));
         Assert.Equal([18, 2, 12], allocation.Counts);
-        Assert.Equal(Enumerable.Repeat(0, 18).Concat(Enumerable.Repeat(1, 2)).Concat(Enumerable.Repeat(2, 12)), allocation.WorkerOwners);
+        Assert.Equal(Enumerable.Repeat(0, 18).Concat(Enumerable.Repeat(1, 2)).Concat(Enumerable.Repeat(2, 12)), allocation.OwnerIndices(input));
         Assert.Equal(14, Count(allocation, 0, AllocationReason.ScalabilityShare));
         Assert.Equal(4, Count(allocation, 0, AllocationReason.AvailabilityCap));
         Assert.Equal(1, Count(allocation, 1, AllocationReason.ScalabilityShare));
@@ -113,7 +113,7 @@ public sealed class TaskAvailabilityPolicyTests
     {
         Assert.Equal(expected, TaskAvailabilityPolicy.Compute(cores, speedups, tasks).Final);
         var input = new PartitioningInput(cores, Loads(speedups, tasks));
-        Assert.Equal(expected, new TaskAvailabilityPolicy().Decide(input).Counts);
+        Assert.Equal(expected, new TaskAvailabilityPolicy().Decide(input).CountsByIndex(input));
     }
 
     [Fact]
@@ -123,20 +123,19 @@ public sealed class TaskAvailabilityPolicyTests
         // speedups 8/4/4 → base 8/4/4. Tick 2: program 1 has no task → capped 8/0/4; its 4 cores go by score
         // (a/s): tie 1 vs 1 → higher s → P0 (9); P2 (1 < 1.125) → 5; P0 (1.125 < 1.25) → 10; tie 1.25 → P0 → 11.
         var policy = new TaskAvailabilityPolicy();
-        int[] ids = [1, 2, 3];
         PartitioningInput Tick(int[] tasks, Allocation? previous) =>
-            new(16, [new(1, 8, tasks[0]), new(2, 4, tasks[1]), new(3, 4, tasks[2])], Previous: previous, PreviousProgramIds: previous is null ? null : ids);
+            new(16, [new(1, 8, tasks[0]), new(2, 4, tasks[1]), new(3, 4, tasks[2])], Previous: previous);
 
-        Allocation first = policy.Decide(Tick([100, 100, 100], null));
-        Allocation second = policy.Decide(Tick([100, 0, 100], first));
-        Allocation third = policy.Decide(Tick([100, 100, 100], second));
+        Allocation first = PartitioningKit.Decided(policy, Tick([100, 100, 100], null));
+        Allocation second = PartitioningKit.Decided(policy, Tick([100, 0, 100], first));
+        Allocation third = PartitioningKit.Decided(policy, Tick([100, 100, 100], second));
 
         Assert.Equal([8, 4, 4], first.Counts);
         Assert.Equal([11, 0, 5], second.Counts);
         Assert.Equal(4, second.MovesFrom(first));
         Assert.Equal([8, 4, 4], third.Counts);
         Assert.Equal(4, third.MovesFrom(second));
-        Assert.Equal(3, Enumerable.Range(0, 16).Count(s => second.WorkerOwners[s] == 0 && second.Reasons[s] == AllocationReason.AvailabilityCap));
+        Assert.Equal(3, Enumerable.Range(0, 16).Count(s => second.WorkerOwners[s] == 1 && second.Reasons[s] == AllocationReason.AvailabilityCap));
     }
 
     [Fact]
@@ -154,7 +153,7 @@ public sealed class TaskAvailabilityPolicyTests
     {
         var input = new PartitioningInput(4, []);
 
-        Allocation allocation = new TaskAvailabilityPolicy().Decide(input);
+        Allocation allocation = PartitioningKit.Decided(new TaskAvailabilityPolicy(), input);
 
         Assert.Equal([-1, -1, -1, -1], allocation.WorkerOwners);
         Assert.Empty(allocation.Validate(input));
@@ -189,5 +188,5 @@ public sealed class TaskAvailabilityPolicyTests
         speedups.Select((s, i) => new ProgramLoad(100 + i, s, tasks[i])).ToArray();
 
     private static int Count(Allocation allocation, int program, AllocationReason reason) =>
-        Enumerable.Range(0, allocation.WorkerOwners.Count).Count(i => allocation.WorkerOwners[i] == program && allocation.Reasons[i] == reason);
+        Enumerable.Range(0, allocation.WorkerOwners.Count).Count(i => allocation.WorkerOwners[i] == 100 + program && allocation.Reasons[i] == reason);
 }

@@ -7,24 +7,22 @@ namespace DivCon.Tests.Simulation;
 /// <summary>The MultiProgramScheduler's policies are called through IPartitioningPolicy with the simulated program state.</summary>
 public sealed class SimulatorPolicyTests
 {
-    /// <summary>Records every input; gives slots alternately to the programs, shifted by one at each call, so workers move.</summary>
+    /// <summary>Records every input; gives the first program 2 cores and the second the rest, then the reverse, alternately, so workers move.</summary>
     private sealed class RecordingPolicy : IPartitioningPolicy
     {
         public List<PartitioningInput> Inputs { get; } = [];
 
-        public List<Allocation> Outputs { get; } = [];
+        public List<Shares> Outputs { get; } = [];
 
         public string Name => "recording";
 
-        public Allocation Decide(PartitioningInput input)
+        public Shares Decide(PartitioningInput input)
         {
             Inputs.Add(input);
-            int m = input.Programs.Count;
-            int shift = Inputs.Count;
-            var owners = Enumerable.Range(0, input.Cores).Select(slot => (slot + shift) % m).ToArray();
-            var allocation = new Allocation(m, owners);
-            Outputs.Add(allocation);
-            return allocation;
+            int first = Inputs.Count % 2 == 1 ? 2 : input.Cores - 2;
+            var shares = Shares.FromCounts(input, [first, input.Cores - first], reason: AllocationReason.Fixed);
+            Outputs.Add(shares);
+            return shares;
         }
     }
 
@@ -70,15 +68,20 @@ public sealed class SimulatorPolicyTests
             Assert.Equal([0, 1], input.Programs.Select(p => p.ProgramId));
             Assert.Equal(isolated.Select(i => i.Scalability), input.Programs.Select(p => p.Scalability));
             Assert.All(input.Programs, p => Assert.True(p.AvailableTasks >= 0));
-            Assert.Same(call == 0 ? null : policy.Outputs[call - 1], input.Previous);
+            // The allocation in force is the previous decision, placed (keyed by program id).
+            Assert.Equal(call == 0, input.Previous is null);
+            if (call > 0)
+            {
+                Assert.Equal([policy.Outputs[call - 1].CoresOf(0), policy.Outputs[call - 1].CoresOf(1)], [input.Previous!.CoresOf(0), input.Previous.CoresOf(1)]);
+            }
         }
 
         // The first decision sees each program's first run queued and nothing else: one task each.
         Assert.Equal([1, 1], policy.Inputs[0].Programs.Select(p => p.AvailableTasks));
         // Later ticks see the trees' queued tasks.
         Assert.Contains(policy.Inputs.Skip(1), i => i.Programs.Any(p => p.AvailableTasks > 1));
-        // Each shift of the allocation moves every worker.
-        Assert.True(m.WorkerMoves >= 8 * 5, $"only {m.WorkerMoves} moves");
+        // Each change of the allocation moves four workers (2 + 6 -> 6 + 2), at ten ticks.
+        Assert.True(m.WorkerMoves >= 4 * 10, $"only {m.WorkerMoves} moves");
         Assert.True(m.TasksAccountedFor);
         Assert.All(m.Programs, p => Assert.NotEmpty(p.Durations));
     }

@@ -1,20 +1,20 @@
-using DivCon.Partitioning;
-
-namespace DivCon.Multiprogramming;
+namespace DivCon.Partitioning;
 
 /// <summary>
-/// A fixed number of worker slots per program id, set from outside (replace the policy to change it). Programs not
-/// listed get none. When the counts of the programs present do not add up to the cores, <see cref="Decide"/>
-/// throws <see cref="InvalidOperationException"/> saying so, and the scheduler rejects the decision (keeping the
-/// allocation in force): a fixed allocation is a statement, not a suggestion. Placement
-/// keeps workers where they were as far as the counts allow (<see cref="MinimalMovePlacement"/>).
+/// A fixed number of cores per program id, set from outside (replace the policy to change it). Programs not listed
+/// get none. When the counts of the programs present do not add up to the cores, <see cref="Decide"/> throws
+/// <see cref="InvalidOperationException"/> saying so, and the repartitioner rejects the decision (keeping the
+/// allocation in force): a fixed allocation is a statement, not a suggestion.
 /// </summary>
 public sealed class FixedAllocationPolicy : IPartitioningPolicy
 {
+    /// <summary>The name used in reports and on the command line (<c>fixed:4,6,6</c> in <see cref="PartitioningPolicies.Create"/>).</summary>
+    public const string PolicyName = "fixed";
+
     private readonly Dictionary<int, int> _cores;
 
     /// <summary>Creates the policy.</summary>
-    /// <param name="coresByProgramId">Worker slots per program id; each count from 0 up.</param>
+    /// <param name="coresByProgramId">Cores per program id; each count from 0 up.</param>
     public FixedAllocationPolicy(IReadOnlyDictionary<int, int> coresByProgramId)
     {
         ArgumentNullException.ThrowIfNull(coresByProgramId);
@@ -30,13 +30,18 @@ public sealed class FixedAllocationPolicy : IPartitioningPolicy
     }
 
     /// <inheritdoc/>
-    public string Name => "fixed";
+    public string Name => PolicyName;
+
+    /// <inheritdoc/>
+    /// <remarks>None: the counts are applied as given, also with fewer cores than programs.</remarks>
+    public RotationScope Rotation => RotationScope.None;
 
     /// <summary>The counts, per program id.</summary>
     public IReadOnlyDictionary<int, int> CoresByProgramId => _cores;
 
     /// <inheritdoc/>
-    public Allocation Decide(PartitioningInput input)
+    /// <remarks>Postconditions: one share per program summing to the cores, each exactly its fixed count (its cap).</remarks>
+    public Shares Decide(PartitioningInput input)
     {
         ArgumentNullException.ThrowIfNull(input);
         int[] counts = input.Programs.Select(p => _cores.GetValueOrDefault(p.ProgramId)).ToArray();
@@ -46,6 +51,6 @@ public sealed class FixedAllocationPolicy : IPartitioningPolicy
                 $"The fixed allocation gives {counts.Sum()} cores to the {input.Programs.Count} programs present, but there are {input.Cores}.");
         }
 
-        return MinimalMovePlacement.Place(input, counts, AllocationReason.Fixed);
+        return Shares.FromCounts(input, counts, reason: AllocationReason.Fixed).Checked(input, PolicyName);
     }
 }

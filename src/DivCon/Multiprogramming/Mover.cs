@@ -1,0 +1,242 @@
+// The mover: carries out a repartitioning. It reads every program's load, asks the Repartitioner (which asks the
+// policy, validates, falls back, rotates, places and serves removing programs: Partitioning/Repartitioner.cs, the
+// same code the simulator calls), then moves the workers whose slot changed owner. It never decides.
+//
+// Roles
+//   mover   - the thread running a repartitioning, always under the scheduler's lock (the repartitioner thread on a
+//             tick or a demand, or the caller of AddProgram / RemoveProgram / Repartition / Policy), so decisions are
+//             taken by one thread at a time.
+//   workers - read their assignment with one volatile read between tasks (Worker.cs) and, when lent, the snapshot
+//             (Lender.cs).
+//
+// Publication (required: a move by the mover always wins over a self-move): the new AllocationSnapshot is published
+// (one volatile write) before any worker is moved, and workers are moved by CAS (Reassign), retrying until the mover's
+// value is in. A self-move decided on an older snapshot either comes before the mover's CAS (which then replaces it)
+// or fails. A worker that reads the new snapshot while its assignment still says otherwise treats it as away from home
+// and goes there itself, which is where the mover puts it anyway. Published after the moves, a worker already moved
+// could read the old homes, take its new set for a loan, and move itself back over the mover's decision.
+//
+// Exact serving counts (required by the borrower rule): every assignment change is a successful CAS (or the only write,
+// when one side is no set), counted once by the thread that made it, against the set it really replaced.
+//
+// A periodic (or demand) decision that changes nothing (same programs, scalabilities, owners and lending) publishes
+// nothing and touches no worker: an idle scheduler's tick wakes nobody (measured: `idle-cost` in
+// benchmarks/DivCon.Benchmarks). Such a tick does not end loans either: loans end by recall, by the borrower running
+// dry, or at a decision that changes something (or any arrival, exit, policy change or explicit Repartition), which
+// moves every worker to its home.
+using System.Diagnostics;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+
+namespace DivCon.Multiprogramming;
+
+/// <summary>Applies repartitionings (see the file header); every member needs the scheduler's lock.</summary>
+internal sealed class Mover
+{
+    // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers (Lender.cs).
+    internal const int StackallocPrograms = 128;
+
+    private readonly MultiProgramScheduler _scheduler;
+    private readonly WorkerPool _pool;
+    private readonly Repartitioner _repartitioner;
+    private readonly bool _lendingOption;
+    private volatile AllocationSnapshot _snapshot;
+    private Allocation? _inForce;
+    private bool _poolLending;
+    private int[][]? _wideLendingBuffers;
+
+    public Mover(MultiProgramScheduler scheduler, WorkerPool pool, Repartitioner repartitioner, bool lendingOption)
+    {
+        _scheduler = scheduler;
+        _pool = pool;
+        _repartitioner = repartitioner;
+        _lendingOption = lendingOption;
+        _snapshot = AllocationSnapshot.Empty(pool.WorkerCount);
+    }
+
+    /// <summary>The allocation in force (any thread, one volatile read).</summary>
+    public AllocationSnapshot Snapshot => _snapshot;
+
+    /// <summary>
+    /// Gathers the loads, asks the repartitioner, applies its allocation. Returns the policy's rejection (null when the
+    /// decision was valid) and what was done with it.
+    /// </summary>
+    public RepartitionResult RepartitionNeedsLock(IPartitioningPolicy policy, ProgramHandle[] programs, RepartitionTrigger trigger)
+    {
+        var loads = new ProgramLoad[programs.Length];
+        List<int>? mustServe = null;
+        for (int i = 0; i < programs.Length; i++)
+        {
+            ProgramHandle p = programs[i];
+            loads[i] = new ProgramLoad(p.Id, p.Scalability, p.AvailableTasks, p.ScalabilityTable);
+
+            // The removal override's input (Repartitioner): a program being removed must keep a worker while it has tasks.
+            if (p.IsRemoving && !p.Queues.IsIdle())
+            {
+                (mustServe ??= []).Add(p.Id);
+            }
+        }
+
+        RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe);
+        Apply(result.Allocation, programs, loads, policy, trigger);
+        return result;
+    }
+
+    private void Apply(Allocation allocation, ProgramHandle[] programs, ProgramLoad[] loads, IPartitioningPolicy policy, RepartitionTrigger trigger)
+    {
+        long now = Stopwatch.GetTimestamp();
+        IIdleLendingPolicy? rule = policy as IIdleLendingPolicy;
+        bool lending = rule is not null || _lendingOption;
+        AllocationSnapshot previous = _snapshot;
+        if (trigger is RepartitionTrigger.Interval or RepartitionTrigger.Demand && Unchanged(previous, allocation, programs, loads, rule, lending))
+        {
+            // A quiet periodic or demand decision: no new snapshot, no worker touched, no loan ended (a loan ends by
+            // recall, by its borrower running dry, or at a decision that changes something: see Lender.cs).
+            _inForce = allocation;
+            return;
+        }
+
+        int workers = _pool.WorkerCount;
+        var indexOfId = new Dictionary<int, int>(programs.Length);
+        for (int i = 0; i < programs.Length; i++)
+        {
+            indexOfId[programs[i].Id] = i;
+        }
+
+        var owners = new int[workers];
+        var homes = new WorkQueueSet?[workers];
+        var reasons = new AllocationReason[workers];
+        for (int slot = 0; slot < workers; slot++)
+        {
+            int id = allocation.WorkerOwners[slot];
+            owners[slot] = id >= 0 ? indexOfId[id] : -1;
+            homes[slot] = owners[slot] >= 0 ? programs[owners[slot]].Queues : null;
+            reasons[slot] = allocation.Reasons[slot] != AllocationReason.None ? allocation.Reasons[slot] : trigger switch
+            {
+                RepartitionTrigger.ProgramArrival => AllocationReason.ProgramArrival,
+                RepartitionTrigger.ProgramExit => AllocationReason.ProgramExit,
+                _ => AllocationReason.None,
+            };
+        }
+
+        // Published before the moves below (see the header).
+        ScheduleHook.Yield("apply.publish");
+        var snapshot = new AllocationSnapshot(programs, loads, allocation, owners, homes, previous.Homes, reasons, trigger, rule, lending, LendingBuffers(programs.Length));
+        _snapshot = snapshot;
+        if (lending != _poolLending)
+        {
+            _pool.SetLending(lending);
+            _poolLending = lending;
+        }
+
+        for (int slot = 0; slot < workers; slot++)
+        {
+            WorkQueueSet? target = homes[slot];
+            Worker worker = _pool.Workers[slot];
+            if (!Reassign(worker, target, out WorkQueueSet? replaced))
+            {
+                continue; // already there (owned, or it came home from a loan by itself)
+            }
+
+            // The worker's actual assignment may differ from what we last applied when it was on loan.
+            replaced?.Owner?.WorkerLeft();
+            target?.Owner?.WorkerArrived();
+            _scheduler.RecordMove(new AllocationMove(now, slot, _scheduler.ProcessorOf(slot), replaced?.Owner?.Id, target?.Owner?.Id, reasons[slot], trigger));
+        }
+
+        // Release: a worker that reads it true sees the moves above as done (Lender.OnSelfMove's labels).
+        snapshot.MovesDone = true;
+        _inForce = allocation;
+    }
+
+    // Same programs in the same order, same scalabilities and tables, same owner per slot, same lending.
+    private static bool Unchanged(
+        AllocationSnapshot previous, Allocation allocation, ProgramHandle[] programs, ProgramLoad[] loads, IIdleLendingPolicy? rule, bool lending)
+    {
+        if (previous.Programs.Length != programs.Length || previous.Lending != lending || !ReferenceEquals(previous.LendingRule, rule))
+        {
+            return false;
+        }
+
+        for (int i = 0; i < programs.Length; i++)
+        {
+            if (!ReferenceEquals(previous.Programs[i], programs[i])
+                || previous.Loads[i].Scalability != loads[i].Scalability
+                || !ReferenceEquals(previous.Loads[i].ScalabilityTable, loads[i].ScalabilityTable))
+            {
+                return false;
+            }
+        }
+
+        for (int slot = 0; slot < allocation.Cores; slot++)
+        {
+            if (allocation.WorkerOwners[slot] != previous.Allocation.WorkerOwners[slot])
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Assigns <paramref name="worker"/> to <paramref name="target"/> unless it is there already (false).
+    /// <paramref name="replaced"/> is the assignment the move replaced, so that the serving counts follow every change.
+    /// </summary>
+    /// <remarks>
+    /// A CAS loop, not a plain write (required: exact serving counts). A worker changes its own assignment only by a CAS
+    /// from the set it serves (a loan, a return, a recall: Lender.cs); whoever's CAS succeeds counts that change, so each
+    /// change is counted once and against the set it really replaced. The mover retries until its value is in: its
+    /// decision always wins, a self-move can only come before it. The CAS is a full fence, as Worker.Assign's write +
+    /// TryWake (whose CAS pairs with Park's barrier before its re-check of the assignment: no lost wake-up). With no set
+    /// on either side a plain Assign is enough: a worker assigned to no set cannot move itself (its CAS expects the set
+    /// it serves), and no set as the target means no program is left, so a self-move that races with it only miscounts
+    /// programs already removed.
+    /// </remarks>
+    private static bool Reassign(Worker worker, WorkQueueSet? target, out WorkQueueSet? replaced)
+    {
+        while (true)
+        {
+            WorkQueueSet? current = worker.Assigned;
+            replaced = current;
+            if (ReferenceEquals(current, target))
+            {
+                return false;
+            }
+
+            if (current is null || target is null)
+            {
+                worker.Assign(target);
+                return true;
+            }
+
+            // Worker.TrySelfAssign is the worker's CAS on its assignment; used here by the mover (see the remarks).
+            if (worker.TrySelfAssign(current, target))
+            {
+                worker.TryWake();
+                return true;
+            }
+        }
+    }
+
+    // Per slot, room for the serving and task counts of more programs than fit on the stack; grown (never shrunk or
+    // written) under the lock, filled only by the worker of that slot.
+    private int[][]? LendingBuffers(int programs)
+    {
+        if (programs <= StackallocPrograms)
+        {
+            return null;
+        }
+
+        if (_wideLendingBuffers is null || _wideLendingBuffers[0].Length < 2 * programs)
+        {
+            _wideLendingBuffers = new int[_pool.WorkerCount][];
+            for (int i = 0; i < _wideLendingBuffers.Length; i++)
+            {
+                _wideLendingBuffers[i] = new int[2 * programs];
+            }
+        }
+
+        return _wideLendingBuffers;
+    }
+}

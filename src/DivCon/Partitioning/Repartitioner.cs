@@ -1,0 +1,173 @@
+namespace DivCon.Partitioning;
+
+/// <summary>
+/// Everything between "the programs' loads" and "the allocation to apply", once, for every policy and every
+/// mechanism: the MultiProgramScheduler and the simulator both call it (docs/DESIGN.md §4). Pure: the result depends
+/// only on the arguments; it never touches a thread.
+/// </summary>
+/// <remarks>
+/// <para>Steps, in order:</para>
+/// <list type="number">
+/// <item><b>Input.</b> A <see cref="PartitioningInput"/> of the cores, the loads, the cache groups and the allocation
+/// in force (keyed by program id). No program: every slot to none, and the policy is not asked.</item>
+/// <item><b>Decide.</b> The policy's <see cref="Shares"/>. It asserts its own postconditions; the contract every
+/// decision keeps (one share per program, Σ = cores: <see cref="Shares.Problems"/>) is checked here again, for
+/// policies written elsewhere.</item>
+/// <item><b>Reject.</b> A policy that throws, returns null or breaks the contract is rejected, with one sentence why.
+/// When the programs are those of the allocation in force, that allocation is kept; when one arrived or left, it no
+/// longer fits them, and equal shares (<see cref="EqualSharesPolicy"/>) are used instead.</item>
+/// <item><b>Rotate.</b> With fewer cores than programs that want one (<see cref="IPartitioningPolicy.Rotation"/>),
+/// the single cores rotate (<see cref="Rotation"/>); a policy whose scope is <see cref="RotationScope.None"/> (a fixed
+/// allocation) is not rotated.</item>
+/// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
+/// groups first).</item>
+/// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
+/// removed, tasks outstanding) that holds no slot gets one, taken from the program holding the most (reason
+/// <see cref="AllocationReason.ProgramExit"/>). Without it a policy that starves the program (a fixed allocation, an
+/// availability cap reading zero while a task runs) would make its removal wait forever.</item>
+/// </list>
+/// </remarks>
+public sealed class Repartitioner
+{
+    private static readonly EqualSharesPolicy s_fallback = new();
+
+    /// <summary>Creates a repartitioner for <paramref name="cores"/> worker slots.</summary>
+    /// <param name="cores">Worker slots; positive.</param>
+    /// <param name="cacheGroups">Slots grouped by shared last-level cache (every slot in exactly one group), or null.</param>
+    /// <exception cref="ArgumentException">The cores or the groups are invalid; the message says what is allowed.</exception>
+    public Repartitioner(int cores, IReadOnlyList<IReadOnlyList<int>>? cacheGroups = null)
+    {
+        PartitioningValidation.ThrowIfInvalid(new PartitioningInput(cores, [], cacheGroups));
+        Cores = cores;
+        CacheGroups = cacheGroups;
+    }
+
+    /// <summary>Worker slots.</summary>
+    public int Cores { get; }
+
+    /// <summary>Slots grouped by shared last-level cache, or null.</summary>
+    public IReadOnlyList<IReadOnlyList<int>>? CacheGroups { get; }
+
+    /// <summary>Decides the allocation for <paramref name="programs"/> under <paramref name="policy"/> (see the remarks).</summary>
+    /// <param name="policy">The policy to ask.</param>
+    /// <param name="programs">The programs' loads, in a stable order (arrival order); ids distinct.</param>
+    /// <param name="inForce">The allocation in force, or null before the first decision.</param>
+    /// <param name="mustServe">Ids of programs that must hold at least one slot (being removed with tasks outstanding), or null.</param>
+    /// <exception cref="ArgumentException">The loads are invalid (the mechanism's mistake, not the policy's).</exception>
+    public RepartitionResult Decide(IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null)
+    {
+        ArgumentNullException.ThrowIfNull(policy);
+        ArgumentNullException.ThrowIfNull(programs);
+        var input = new PartitioningInput(Cores, programs, CacheGroups, inForce);
+        PartitioningValidation.ThrowIfInvalid(input);
+        if (programs.Count == 0)
+        {
+            return new RepartitionResult(Allocation.Empty(Cores), RepartitionOutcome.NoPrograms, null);
+        }
+
+        string? rejection;
+        Shares? shares = null;
+        try
+        {
+            shares = policy.Decide(input);
+            rejection = shares is null ? "it returned null" : string.Join(" ", shares.Problems(input)) is { Length: > 0 } problems ? problems : null;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            rejection = $"it threw {ex.GetType().Name}: {ex.Message}";
+        }
+
+        RepartitionOutcome outcome = RepartitionOutcome.Applied;
+        RotationScope scope = policy.Rotation;
+        if (rejection is not null)
+        {
+            if (inForce is not null && inForce.IsFor(programs))
+            {
+                return new RepartitionResult(ServeRemoving(inForce, programs, mustServe), RepartitionOutcome.Kept, rejection);
+            }
+
+            shares = s_fallback.Decide(input);
+            scope = RotationScope.AllPrograms;
+            outcome = RepartitionOutcome.FellBack;
+        }
+
+        Shares rotated = Rotate(input, shares!, scope);
+        return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated), programs, mustServe), outcome, rejection);
+    }
+
+    private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope)
+    {
+        if (scope == RotationScope.None || input.Programs.Count <= input.Cores || input.Previous is null)
+        {
+            return shares;
+        }
+
+        int[] counts = shares.CountsFor(input);
+        int[]? rotated = Rotation.Apply(
+            input, counts, scope == RotationScope.ProgramsWithTasks ? i => input.Programs[i].AvailableTasks > 0 : _ => true);
+        if (rotated is null)
+        {
+            return shares;
+        }
+
+        var reasons = new IReadOnlyList<AllocationReason>[counts.Length];
+        for (int i = 0; i < reasons.Length; i++)
+        {
+            reasons[i] = shares.Find(input.Programs[i].ProgramId)!.CoreReasons;
+        }
+
+        return Shares.FromCounts(input, rotated, Rotation.Reasons(rotated, counts, reasons));
+    }
+
+    /// <summary>The removal override (see the remarks): each program of <paramref name="mustServe"/> without a slot gets one.</summary>
+    private static Allocation ServeRemoving(Allocation allocation, IReadOnlyList<ProgramLoad> programs, IReadOnlyCollection<int>? mustServe)
+    {
+        if (mustServe is null || mustServe.Count == 0)
+        {
+            return allocation;
+        }
+
+        int[]? owners = null;
+        AllocationReason[]? reasons = null;
+        int m = programs.Count;
+        var counts = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            counts[i] = allocation.CoresOf(programs[i].ProgramId);
+        }
+
+        for (int i = 0; i < m; i++)
+        {
+            int id = programs[i].ProgramId;
+            if (counts[i] > 0 || !mustServe.Contains(id))
+            {
+                continue;
+            }
+
+            // Take the last slot of the program holding the most (ties: the first in program order).
+            int donor = 0;
+            for (int j = 1; j < m; j++)
+            {
+                if (counts[j] > counts[donor])
+                {
+                    donor = j;
+                }
+            }
+
+            if (counts[donor] == 0 || (counts[donor] < 2 && mustServe.Contains(programs[donor].ProgramId)))
+            {
+                continue; // nothing to spare now; a later repartitioning, after a removal finishes, will give one
+            }
+
+            owners ??= [.. allocation.WorkerOwners];
+            reasons ??= [.. allocation.Reasons];
+            int slot = Array.LastIndexOf(owners, programs[donor].ProgramId);
+            owners[slot] = id;
+            reasons[slot] = AllocationReason.ProgramExit;
+            counts[donor]--;
+            counts[i]++;
+        }
+
+        return owners is null ? allocation : new Allocation(allocation.ProgramIds, owners, reasons);
+    }
+}

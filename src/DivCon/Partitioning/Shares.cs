@@ -1,0 +1,143 @@
+using System.Collections;
+
+namespace DivCon.Partitioning;
+
+/// <summary>
+/// A policy's decision before placement: per program id, its cores and why (<see cref="ProgramShare"/>), in the
+/// input's program order. Immutable.
+/// </summary>
+public sealed class Shares : IReadOnlyList<ProgramShare>
+{
+    private readonly ProgramShare[] _shares;
+    private readonly Dictionary<int, int> _indexOf;
+
+    /// <summary>Creates the decision from one share per program.</summary>
+    /// <exception cref="ArgumentException">Two shares name the same program.</exception>
+    public Shares(IEnumerable<ProgramShare> shares)
+    {
+        ArgumentNullException.ThrowIfNull(shares);
+        _shares = [.. shares];
+        _indexOf = new Dictionary<int, int>(_shares.Length);
+        for (int i = 0; i < _shares.Length; i++)
+        {
+            ArgumentNullException.ThrowIfNull(_shares[i], nameof(shares));
+            if (!_indexOf.TryAdd(_shares[i].ProgramId, i))
+            {
+                throw new ArgumentException($"Program id {_shares[i].ProgramId} has two shares.", nameof(shares));
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    public int Count => _shares.Length;
+
+    /// <inheritdoc/>
+    public ProgramShare this[int index] => _shares[index];
+
+    /// <summary>The cores given to <paramref name="programId"/> (0 when it has no share).</summary>
+    public int CoresOf(int programId) => _indexOf.TryGetValue(programId, out int i) ? _shares[i].Cores : 0;
+
+    /// <summary>The share of <paramref name="programId"/>, or null.</summary>
+    public ProgramShare? Find(int programId) => _indexOf.TryGetValue(programId, out int i) ? _shares[i] : null;
+
+    /// <summary>
+    /// Per program index of <paramref name="input"/>, its counts and reasons as one decision: the usual way for a
+    /// policy that computes by index to return its result.
+    /// </summary>
+    /// <param name="input">The input the counts are for.</param>
+    /// <param name="counts">Per program index, its cores.</param>
+    /// <param name="reasons">Per program index, one reason per core; null: <paramref name="reason"/> for every core.</param>
+    /// <param name="reason">The reason of every core when <paramref name="reasons"/> is null.</param>
+    public static Shares FromCounts(
+        PartitioningInput input, IReadOnlyList<int> counts, IReadOnlyList<IReadOnlyList<AllocationReason>>? reasons = null, AllocationReason reason = AllocationReason.None)
+    {
+        ArgumentNullException.ThrowIfNull(input);
+        ArgumentNullException.ThrowIfNull(counts);
+        if (counts.Count != input.Programs.Count)
+        {
+            throw new ArgumentException($"There are {input.Programs.Count} programs but {counts.Count} counts.", nameof(counts));
+        }
+
+        var shares = new ProgramShare[counts.Count];
+        for (int i = 0; i < shares.Length; i++)
+        {
+            int id = input.Programs[i].ProgramId;
+            if (reasons is null)
+            {
+                shares[i] = new ProgramShare(id, counts[i], reason);
+            }
+            else if (reasons[i].Count != counts[i])
+            {
+                throw new ArgumentException($"Program {i} needs exactly one reason per core ({counts[i]}), not {reasons[i].Count}.", nameof(reasons));
+            }
+            else
+            {
+                shares[i] = new ProgramShare(id, reasons[i]);
+            }
+        }
+
+        return new Shares(shares);
+    }
+
+    /// <summary>
+    /// The contract every decision keeps, as one sentence per broken rule (empty when kept): exactly one share per
+    /// program of <paramref name="input"/> and none for another id, and the shares sum to the cores whenever there is
+    /// a program (so that placement assigns every worker slot).
+    /// </summary>
+    public IReadOnlyList<string> Problems(PartitioningInput input)
+    {
+        ArgumentNullException.ThrowIfNull(input);
+        List<string>? problems = null;
+        long sum = 0;
+        int matched = 0;
+        foreach (ProgramLoad p in input.Programs)
+        {
+            if (_indexOf.TryGetValue(p.ProgramId, out int i))
+            {
+                matched++;
+                sum += _shares[i].Cores;
+            }
+            else
+            {
+                (problems ??= []).Add($"Program id {p.ProgramId} has no share.");
+            }
+        }
+
+        if (matched < _shares.Length)
+        {
+            // Some share names an id that is not in the input (found only on this rare path).
+            var ids = new HashSet<int>(input.Programs.Select(p => p.ProgramId));
+            foreach (ProgramShare share in _shares.Where(s => !ids.Contains(s.ProgramId)))
+            {
+                (problems ??= []).Add($"There is a share for program id {share.ProgramId}, which is not in the input.");
+                sum += share.Cores;
+            }
+        }
+
+        long expected = input.Programs.Count == 0 ? 0 : input.Cores;
+        if (sum != expected)
+        {
+            (problems ??= []).Add($"The shares sum to {sum} cores but there are {expected} to divide.");
+        }
+
+        return problems ?? (IReadOnlyList<string>)[];
+    }
+
+    /// <summary>The cores per program index of <paramref name="input"/> (0 for a program without a share).</summary>
+    public int[] CountsFor(PartitioningInput input)
+    {
+        ArgumentNullException.ThrowIfNull(input);
+        var counts = new int[input.Programs.Count];
+        for (int i = 0; i < counts.Length; i++)
+        {
+            counts[i] = CoresOf(input.Programs[i].ProgramId);
+        }
+
+        return counts;
+    }
+
+    /// <inheritdoc/>
+    public IEnumerator<ProgramShare> GetEnumerator() => ((IEnumerable<ProgramShare>)_shares).GetEnumerator();
+
+    IEnumerator IEnumerable.GetEnumerator() => _shares.GetEnumerator();
+}

@@ -1,0 +1,52 @@
+namespace DivCon.Scheduling;
+
+/// <summary>
+/// The owner of a <see cref="WorkerPool"/> whose workers serve several queue sets (the MultiProgramScheduler): what
+/// the pool asks it, on the workers' own threads, instead of deciding itself. The standalone scheduler's pool has no
+/// owner. Implementations must not block or allocate: they run between two tasks.
+/// </summary>
+internal interface IPoolOwner
+{
+    /// <summary>
+    /// Lender: where a worker with nothing to do in <paramref name="serving"/> should go (its home, a borrower), or
+    /// nowhere. Called before it parks and in its park re-check: must not change anything.
+    /// </summary>
+    IdleMove FindIdleWork(Worker worker, WorkQueueSet serving);
+
+    /// <summary>
+    /// Lender, at a task boundary of a worker that lent itself: its home when the allocation in force still gives its
+    /// slot to another set than <paramref name="serving"/> and that set wants its workers back (recall); else null,
+    /// with <paramref name="away"/> false when the worker is no longer away from its home.
+    /// </summary>
+    WorkQueueSet? FindRecall(Worker worker, WorkQueueSet serving, out bool away);
+
+    /// <summary>After a worker's own CAS moved it from <paramref name="from"/> to <paramref name="to"/> (a loan, a return or a recall).</summary>
+    void OnSelfMove(Worker worker, WorkQueueSet from, WorkQueueSet to, SelfMove kind);
+
+    /// <summary>A set's demand changed: it wants workers (a task was queued while none of its workers was parked) or ran dry.</summary>
+    void OnDemandChanged(WorkQueueSet set, bool wantsWorkers);
+
+    /// <summary>Blocking monitor: a compensating worker started for <paramref name="set"/>, standing in for <paramref name="stuck"/>.</summary>
+    void OnCompensationStarted(WorkQueueSet set, Worker stuck, Worker compensating);
+
+    /// <summary>A compensating worker of <paramref name="set"/> exited.</summary>
+    void OnCompensationEnded(WorkQueueSet set, Worker compensating);
+}
+
+/// <summary>An idle worker's destination (<see cref="IPoolOwner.FindIdleWork"/>): none, or a set and whether going there is a loan.</summary>
+/// <param name="Target">The set to serve next, or null to stay.</param>
+/// <param name="Kind">A loan (to a borrower) or a return (to its home).</param>
+internal readonly record struct IdleMove(WorkQueueSet? Target, SelfMove Kind);
+
+/// <summary>Why a worker moved itself.</summary>
+internal enum SelfMove
+{
+    /// <summary>Lent to a borrower (its home had no task).</summary>
+    Loan,
+
+    /// <summary>Back home: the borrower had no task it could find.</summary>
+    Return,
+
+    /// <summary>Back home at a task boundary: its home wanted workers (a queued task).</summary>
+    Recall,
+}

@@ -1,0 +1,301 @@
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
+using DivCon.Tests.Scheduling;
+
+namespace DivCon.Tests.Exploration;
+
+/// <summary>
+/// Work conservation's protocol explored schedule by schedule (ScheduleExplorer, as ProtocolExplorationTests): recall
+/// of a lent worker at a task boundary, lending an idle core at once (a parked worker woken by another program's
+/// producer), and demand-driven repartitioning (the repartitioner thread, woken by a program that gets work, under the
+/// explorer too). Real MultiProgramScheduler code, ticks off, compensation off, two workers. In each scenario the
+/// mechanism under test is the only way the waiting task can ever run, so a broken one shows up as a schedule that
+/// never finishes: the deliberately broken recall (Worker.s_recallOffForTests) is found that way.
+/// </summary>
+[Collection(nameof(NotParallel))]
+public sealed class WorkConservationExplorationTests
+{
+    private static readonly TimeSpan ScheduleTimeout = TimeSpan.FromSeconds(60);
+
+    // A schedule of these scenarios takes a few thousand steps; one that runs this many is spinning for good.
+    private const int MaxSteps = 40_000;
+
+    /// <summary>
+    /// Recall: the default policy (equal shares, throughput lending) gives programs a and b one worker each. b runs two
+    /// chains of tasks that queue their own successors until told to stop, so b never runs dry; a has nothing, so its
+    /// worker is lent to b (woken by b's producer: lending at once). Then a task is queued to a, which stops b's chains.
+    /// Both workers run b's chains for ever unless a's lent worker goes home at a task boundary when a has a task: the
+    /// recall is the only way that task runs.
+    /// </summary>
+    [ProcessorTheory(2)]
+    [InlineData(ExplorationStrategy.Focused, 1, 150)]
+    [InlineData(ExplorationStrategy.Pct, 1000, 100)]
+    [InlineData(ExplorationStrategy.StickyRandom, 2000, 100)]
+    public void A_lent_worker_is_recalled_at_a_task_boundary_when_its_home_gets_a_task(ExplorationStrategy strategy, int firstSeed, int schedules)
+    {
+        for (int seed = firstSeed; seed < firstSeed + schedules; seed++)
+        {
+            string? failure = RecallScenario(seed, strategy);
+            Assert.True(failure is null, Replay(seed, strategy, failure, "recall"));
+        }
+    }
+
+    [StressTheory]
+    [Trait("Category", "Stress")]
+    [InlineData(ExplorationStrategy.Focused, 100_000, 5_000)]
+    [InlineData(ExplorationStrategy.Pct, 200_000, 5_000)]
+    public void Stress_recall_under_explored_schedules(ExplorationStrategy strategy, int firstSeed, int schedules)
+        => A_lent_worker_is_recalled_at_a_task_boundary_when_its_home_gets_a_task(strategy, firstSeed, schedules);
+
+    /// <summary>
+    /// The same scenario with the recall switched off (Worker.s_recallOffForTests, Debug only): the explorer must find a
+    /// schedule in which a's task never runs (the schedule spins until its step budget: a livelock), from a fixed seed
+    /// within a small budget.
+    /// </summary>
+    [ProcessorFact(2)]
+    public void With_the_recall_switched_off_the_explorer_finds_the_starved_program()
+    {
+        string? found = null;
+        int tried = 0;
+        Worker.s_recallOffForTests = true;
+        try
+        {
+            for (int seed = 1; seed < 1 + 20 && found is null; seed++)
+            {
+                tried++;
+                string? failure = RecallScenario(seed, ExplorationStrategy.Focused);
+                if (failure is not null)
+                {
+                    found = $"seed {seed}: {failure}";
+                    Assert.True(failure.Contains("livelock", StringComparison.Ordinal) || failure.Contains("steps", StringComparison.Ordinal), found);
+                }
+            }
+        }
+        finally
+        {
+            Worker.s_recallOffForTests = false;
+        }
+
+        Assert.True(found is not null, $"the explorer did not find the starved program in {tried} schedules");
+    }
+
+    /// <summary>
+    /// Demand-driven repartitioning: a policy that gives program b a core only while b has available tasks, with
+    /// RepartitionOnDemand on and no lending. a runs endless chains (so its workers never idle) until a task of b stops
+    /// them. b holds no core when its task is queued; only a decision taken because b got work can give it one.
+    /// </summary>
+    [ProcessorTheory(2)]
+    [InlineData(ExplorationStrategy.Focused, 1, 100)]
+    [InlineData(ExplorationStrategy.Pct, 1000, 100)]
+    [InlineData(ExplorationStrategy.StickyRandom, 2000, 100)]
+    public void A_program_that_gets_work_gets_a_core_from_a_demand_decision(ExplorationStrategy strategy, int firstSeed, int schedules)
+    {
+        for (int seed = firstSeed; seed < firstSeed + schedules; seed++)
+        {
+            string? failure = DemandScenario(seed, strategy);
+            Assert.True(failure is null, Replay(seed, strategy, failure, "demand"));
+        }
+    }
+
+    /// <summary>
+    /// Replays the schedule named by DIVCON_EXPLORE_SEED / DIVCON_EXPLORE_STRATEGY with DIVCON_EXPLORE_SCENARIO=recall or
+    /// demand (skipped without them); DIVCON_EXPLORE_WITHOUT_RECALL=1 switches the recall off.
+    /// </summary>
+    [EnvironmentFact("DIVCON_EXPLORE_SEED")]
+    public void Replay_one_work_conservation_schedule()
+    {
+        string? scenario = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SCENARIO");
+        if (scenario is not ("recall" or "demand"))
+        {
+            return; // ProtocolExplorationTests.Replay_one_schedule replays the other scenarios
+        }
+
+        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
+        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        Worker.s_recallOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_RECALL") == "1";
+        try
+        {
+            string? failure = scenario == "recall" ? RecallScenario(seed, strategy) : DemandScenario(seed, strategy);
+            Assert.True(failure is null, Replay(seed, strategy, failure, scenario));
+        }
+        finally
+        {
+            Worker.s_recallOffForTests = false;
+        }
+    }
+
+    private static string Replay(int seed, ExplorationStrategy strategy, string? failure, string scenario)
+        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy} DIVCON_EXPLORE_SCENARIO={scenario}"
+            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_work_conservation_schedule";
+
+    private static MultiProgramScheduler NewScheduler(IPartitioningPolicy policy, bool onDemand)
+        => new(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+            Unpinned = true,
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            Policy = policy,
+            RepartitionOnDemand = onDemand,
+            CompensateBlocking = false,
+        });
+
+    // See the recall test. Null when the schedule finished with every task run, else the explorer's failure.
+    private static string? RecallScenario(int seed, ExplorationStrategy strategy)
+    {
+        MultiProgramScheduler? mps = null;
+        ProgramHandle? a = null, b = null;
+        var chains = new Chains();
+        bool ready = false;
+        using var explorer = new ScheduleExplorer(seed, strategy, MaxSteps);
+        explorer.Run(
+        [
+            ("mover", () =>
+            {
+                mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+                {
+                    Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+                    Unpinned = true,
+                    RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+                    CompensateBlocking = false, // the default policy: equal shares, throughput lending
+                });
+                a = mps.AddProgram("a");
+                b = mps.AddProgram("b");
+                Volatile.Write(ref ready, true);
+            }),
+            ("b's producer", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref ready), "the programs");
+                chains.Start(b!.Scheduler, 2);
+            }),
+            ("a's producer", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref ready), "the programs");
+
+                // Both workers serving b: a's is on loan (lent at once, woken by b's producer).
+                ProgramHandle pb = b!;
+                MultiProgramScheduler m = mps!;
+                ScheduleExplorer.WaitUntil(() => m.Pool.Workers.All(w => ReferenceEquals(w.ServingForReaders, pb.Queues)), "a's worker lent to b");
+                Task t = Task.Factory.StartNew(chains.Stop, CancellationToken.None, TaskCreationOptions.None, a!.Scheduler);
+                ScheduleExplorer.WaitUntil(() => t.IsCompleted, "a's task ran");
+                ScheduleExplorer.WaitUntil(() => chains.Done, "b's chains stopped");
+            }),
+        ],
+        ScheduleTimeout);
+        string? failure = explorer.Failure;
+        explorer.Dispose();
+        TearDown(mps, failure is not null, chains);
+        return failure;
+    }
+
+    // See the demand test.
+    private static string? DemandScenario(int seed, ExplorationStrategy strategy)
+    {
+        MultiProgramScheduler? mps = null;
+        ProgramHandle? b = null;
+        var chains = new Chains();
+        bool ready = false;
+        using var explorer = new ScheduleExplorer(seed, strategy, MaxSteps);
+        explorer.Run(
+        [
+            ("mover", () =>
+            {
+                mps = NewScheduler(new CoreOnlyWithTasksPolicy(), onDemand: true);
+                ProgramHandle a = mps.AddProgram("a");
+                chains.Start(a.Scheduler, 2);
+                b = mps.AddProgram("b");
+                Volatile.Write(ref ready, true);
+            }),
+            ("b's producer", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref ready), "the programs");
+                Task t = Task.Factory.StartNew(chains.Stop, CancellationToken.None, TaskCreationOptions.None, b!.Scheduler);
+                ScheduleExplorer.WaitUntil(() => t.IsCompleted, "b's task ran");
+                ScheduleExplorer.WaitUntil(() => chains.Done, "a's chains stopped");
+            }),
+        ],
+        ScheduleTimeout);
+        string? failure = explorer.Failure;
+        explorer.Dispose();
+        TearDown(mps, failure is not null, chains);
+        return failure;
+    }
+
+    // Outside the explorer: stop the chains (a failed schedule left them running), shut down, dispose (bounded).
+    private static void TearDown(MultiProgramScheduler? mps, bool failed, Chains chains)
+    {
+        chains.Stop();
+        if (mps is null)
+        {
+            return;
+        }
+
+        if (failed)
+        {
+            mps.Pool.BeginShutdown();
+        }
+
+        Task.Run(mps.Dispose).Wait(TimeSpan.FromSeconds(20));
+    }
+
+    /// <summary>Program index 1 holds one core while it has available tasks and none otherwise; index 0 holds the rest.</summary>
+    private sealed class CoreOnlyWithTasksPolicy : IPartitioningPolicy
+    {
+        public string Name => "core-only-with-tasks";
+
+        public Shares Decide(PartitioningInput input)
+        {
+            int m = input.Programs.Count;
+            int[] counts = new int[m];
+            if (m > 0)
+            {
+                int second = m > 1 && input.Programs[1].AvailableTasks > 0 ? 1 : 0;
+                counts[0] = input.Cores - second;
+                if (m > 1)
+                {
+                    counts[1] = second;
+                }
+            }
+
+            return Shares.FromCounts(input, counts, reason: AllocationReason.Fixed);
+        }
+    }
+
+    /// <summary>Chains of tasks, each queuing its successor on the current scheduler until stopped.</summary>
+    private sealed class Chains
+    {
+        private volatile bool _stop;
+        private int _running;
+
+        public bool Done => _stop && Volatile.Read(ref _running) == 0;
+
+        public void Start(TaskScheduler scheduler, int chains)
+        {
+            for (int i = 0; i < chains; i++)
+            {
+                Interlocked.Increment(ref _running);
+                Task.Factory.StartNew(Step, CancellationToken.None, TaskCreationOptions.None, scheduler);
+            }
+        }
+
+        public void Stop() => _stop = true;
+
+        private void Step()
+        {
+            if (_stop)
+            {
+                Interlocked.Decrement(ref _running);
+                return;
+            }
+
+            // A chain polls for its stop: under the explorer it says so, so that PCT lowers it below the threads it
+            // waits for (a poller that never yields would starve them: a livelock of the test, not of the protocol).
+            bool explored = false;
+            ScheduleHook.Spin("chain.poll", ref explored);
+
+            // No scheduler given: TaskScheduler.Current, the chain's program; from its worker, its own deque.
+            Task.Factory.StartNew(Step);
+        }
+    }
+}
