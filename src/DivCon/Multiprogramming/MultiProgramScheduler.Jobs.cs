@@ -17,7 +17,7 @@ namespace DivCon.Multiprogramming;
 // Rejected: an awaitable removal signalled by the program's last task (it would need a completion hook in the queue
 // set's hot path, for a wait that is short once the program's job has ended).
 
-/// <summary>Programs that run one job and leave; removal without blocking.</summary>
+// Programs that run one job and leave; removal without blocking.
 public sealed partial class MultiProgramScheduler
 {
     /// <summary>

@@ -16,7 +16,7 @@ namespace DivCon.Multiprogramming;
 // waits for the program's tasks, the calling one included), so it starts the removal and returns, as
 // MultiProgramScheduler.Dispose does on a worker.
 
-/// <summary>Running delegates as the program, and removing it with <c>using</c>.</summary>
+// Running delegates as the program, and removing it with <c>using</c>.
 public sealed partial class ProgramHandle : IDisposable, IAsyncDisposable
 {
     /// <summary>
