@@ -9,11 +9,11 @@ using DivCon.Skeletons;
 
 CultureInfo.DefaultThreadCurrentCulture = CultureInfo.InvariantCulture;
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
+#region QuickStart
+// The inputs: 2^21 random numbers to sort, and N for the sum of the squares of 1..N.
 int[] items = RandomItems(count: 1 << 21, seed: 42);
-long itemsChecksum = items.Sum(x => (long)x);
 const long N = 150_000_000;
 
-#region QuickStart
 // One worker thread per processor this process may use (pinned where the OS allows it). The task-availability
 // policy gives each program cores in proportion to its scalability, capped by the tasks it has queued.
 using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
@@ -63,7 +63,50 @@ DivConBase<(long From, long To), UInt128> sumOfSquares = DivConFactory.CreateBin
 using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
 Task<int> sorted = quicksort.RunAsync((0, items.Length), timeout.Token);
 Task<UInt128> summed = sumOfSquares.RunAsync((1, N + 1), timeout.Token);
+// ... await sorted and summed for the results (below, after printing the allocations while they run).
+
+static int[] RandomItems(int count, int seed)
+{
+    var random = new Random(seed);
+    var result = new int[count];
+    for (int i = 0; i < result.Length; i++)
+    {
+        result[i] = random.Next();
+    }
+
+    return result;
+}
+
+// Hoare partition of [lo, hi) around its middle element: both returned ranges are non-empty (so each is smaller).
+static ((int Lo, int Hi) Left, (int Lo, int Hi) Right) Partition(int[] a, int lo, int hi)
+{
+    int pivot = a[lo + ((hi - 1 - lo) / 2)];
+    int i = lo - 1;
+    int j = hi;
+    while (true)
+    {
+        do
+        {
+            i++;
+        }
+        while (a[i] < pivot);
+
+        do
+        {
+            j--;
+        }
+        while (a[j] > pivot);
+
+        if (i >= j)
+        {
+            return ((lo, j + 1), (j + 1, hi));
+        }
+
+        (a[i], a[j]) = (a[j], a[i]);
+    }
+}
 #endregion
+long itemsChecksum = RandomItems(count: 1 << 21, seed: 42).Sum(x => (long)x); // the input before sorting
 
 // While they run: sample each program's allocation every 10 ms and print it when it changes. When a program's
 // result is ready, remove it from the scheduler, which hands its workers to the other program.
@@ -123,46 +166,6 @@ string Cores(ProgramHandle program) => program.IsRemoved ? "-" : program.Allocat
 string NameOf(int? programId) =>
     programId == sorting.Id ? sorting.Name : programId == summing.Id ? summing.Name : programId is null ? "idle" : $"program {programId}";
 
-static int[] RandomItems(int count, int seed)
-{
-    var random = new Random(seed);
-    var result = new int[count];
-    for (int i = 0; i < result.Length; i++)
-    {
-        result[i] = random.Next();
-    }
-
-    return result;
-}
-
-// Hoare partition of [lo, hi) around its middle element: both returned ranges are non-empty (so each is smaller).
-static ((int Lo, int Hi) Left, (int Lo, int Hi) Right) Partition(int[] a, int lo, int hi)
-{
-    int pivot = a[lo + ((hi - 1 - lo) / 2)];
-    int i = lo - 1;
-    int j = hi;
-    while (true)
-    {
-        do
-        {
-            i++;
-        }
-        while (a[i] < pivot);
-
-        do
-        {
-            j--;
-        }
-        while (a[j] > pivot);
-
-        if (i >= j)
-        {
-            return ((lo, j + 1), (j + 1, hi));
-        }
-
-        (a[i], a[j]) = (a[j], a[i]);
-    }
-}
 
 static bool IsSorted(int[] a)
 {

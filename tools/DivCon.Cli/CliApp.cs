@@ -37,6 +37,7 @@ public static class CliApp
         root.Subcommands.Add(AnalyzeCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(SamplePrograms.Factored));
         root.Subcommands.Add(CompareStealingCommand.Create(SamplePrograms.Workload));
+        root.Subcommands.Add(OpenCommand.Create(SamplePrograms.Skeletons));
         return root;
     }
 

@@ -117,7 +117,8 @@ public sealed class SyntheticSpinProgram : IWorkloadProgram
         return sum;
     }
 
-    private static ulong Chain(ulong x, long iterations, CancellationToken cancellationToken)
+    /// <summary>The work kernel: <paramref name="iterations"/> dependent LCG/xorshift steps from <paramref name="x"/> (about 2 ns each here), checking the token every 2^20.</summary>
+    internal static ulong Chain(ulong x, long iterations, CancellationToken cancellationToken)
     {
         const long CheckEvery = 1 << 20;
         for (long done = 0; done < iterations; done += CheckEvery)

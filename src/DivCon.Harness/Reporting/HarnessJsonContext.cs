@@ -17,6 +17,7 @@ namespace DivCon.Harness.Reporting;
 [JsonSerializable(typeof(GranularityResult))]
 [JsonSerializable(typeof(PhasesResult))]
 [JsonSerializable(typeof(CompareStealingResult))]
+[JsonSerializable(typeof(Open.OpenResult))]
 [JsonSerializable(typeof(Plans.PlanRecord))]
 [JsonSerializable(typeof(TopologyRecord))]
 [JsonSerializable(typeof(DivCon.Scheduling.CpuBudget))]

@@ -2,6 +2,7 @@ using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Factored;
+using DivCon.Harness.Open;
 using DivCon.Harness.Plots;
 using DivCon.Metrics.Results;
 
@@ -81,11 +82,22 @@ public static class ResultKinds
         Markdown = ("compare-stealing.md", CompareStealingExperiment.Markdown),
     };
 
+    /// <summary><c>open.json</c>, <c>open.csv</c> and <c>report.md</c>, with a slowdown CDF per scheme.</summary>
+    public static ResultKind<OpenResult> Open { get; } = new()
+    {
+        Names = [OpenResult.FileKind],
+        Json = HarnessJsonContext.Files.OpenResult,
+        Table = OpenReport.Table,
+        Csv = OpenReport.Csv,
+        Markdown = ("report.md", OpenReport.Markdown),
+        Plots = OpenPlots.Of,
+    };
+
     /// <summary>Every kind, for reading a file whose kind is not known in advance.</summary>
-    public static IReadOnlyList<IResultKind> All { get; } = [Cyclic, Factored, Scalability, Granularity, Phases, CompareStealing];
+    public static IReadOnlyList<IResultKind> All { get; } = [Cyclic, Factored, Scalability, Granularity, Phases, CompareStealing, Open];
 
     /// <summary>The kinds that have figures, by name.</summary>
-    public static IEnumerable<string> Plotted => [.. Cyclic.Names, .. Factored.Names, .. Scalability.Names, .. Granularity.Names, .. Phases.Names];
+    public static IEnumerable<string> Plotted => [.. Cyclic.Names, .. Factored.Names, .. Scalability.Names, .. Granularity.Names, .. Phases.Names, .. Open.Names];
 
     /// <summary>The figures of the result in <paramref name="json"/>, whatever its kind.</summary>
     /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>

@@ -2,12 +2,10 @@ using DivCon.Scheduling;
 
 namespace DivCon.Multiprogramming;
 
-/// <summary>
-/// The CPU budget the pool was sized by. Without <see cref="MultiProgramSchedulerOptions.Processors"/> the pool has
-/// one worker per core of the budget, pinned to <see cref="CpuBudget.SelectProcessors()"/> (under a cgroup CPU quota
-/// that allows fewer cores than allowed processors, the placement packs them into as few cache groups as possible);
-/// an explicit processor list wins, with <see cref="BudgetWarning"/> set when it is longer than the budget.
-/// </summary>
+// The CPU budget the pool was sized by. Without <see cref="MultiProgramSchedulerOptions.Processors"/> the pool has
+// one worker per core of the budget, pinned to <see cref="CpuBudget.SelectProcessors()"/> (under a cgroup CPU quota
+// that allows fewer cores than allowed processors, the placement packs them into as few cache groups as possible);
+// an explicit processor list wins, with <see cref="BudgetWarning"/> set when it is longer than the budget.
 public sealed partial class MultiProgramScheduler
 {
     private static int s_lastId;

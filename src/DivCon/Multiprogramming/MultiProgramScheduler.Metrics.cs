@@ -4,13 +4,11 @@ using DivCon.Scheduling;
 
 namespace DivCon.Multiprogramming;
 
-/// <summary>
-/// Telemetry through System.Diagnostics.Metrics: a <see cref="Meter"/> named <see cref="MeterName"/> per scheduler,
-/// with the instruments every scheduler has (<see cref="SchedulingTelemetry"/>: worker count, CPU limit, throttling)
-/// and per-program ones. Per-program instruments are observable (read only when a listener collects, so they cost
-/// nothing otherwise) and tagged with the program's name and id; every measurement carries the scheduler's type and
-/// <see cref="Id"/>. Names and units follow OpenTelemetry's conventions (docs/telemetry.md has the table).
-/// </summary>
+// Telemetry through System.Diagnostics.Metrics: a <see cref="Meter"/> named <see cref="MeterName"/> per scheduler,
+// with the instruments every scheduler has (<see cref="SchedulingTelemetry"/>: worker count, CPU limit, throttling)
+// and per-program ones. Per-program instruments are observable (read only when a listener collects, so they cost
+// nothing otherwise) and tagged with the program's name and id; every measurement carries the scheduler's type and
+// <see cref="Id"/>. Names and units follow OpenTelemetry's conventions (docs/telemetry.md has the table).
 public sealed partial class MultiProgramScheduler
 {
     /// <summary>The name of the meter (<see cref="SchedulingTelemetry.MeterName"/>).</summary>

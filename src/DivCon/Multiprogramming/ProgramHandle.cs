@@ -7,7 +7,7 @@ namespace DivCon.Multiprogramming;
 /// A program registered with a <see cref="MultiProgramScheduler"/>: its own <see cref="TaskScheduler"/>, its
 /// current allocation, its load and its statistics. Remove it with <see cref="MultiProgramScheduler.RemoveProgram"/>.
 /// </summary>
-public sealed class ProgramHandle : IQueueSetOwner
+public sealed partial class ProgramHandle : IQueueSetOwner
 {
     private readonly ProgramTaskScheduler _scheduler;
     private readonly StatisticsWindow _statistics;

@@ -1,6 +1,6 @@
 namespace DivCon.Scheduling;
 
-/// <summary>Worker count and pinning: which processors, and what happens where pinning is impossible.</summary>
+// Worker count and pinning: which processors, and what happens where pinning is impossible.
 public sealed partial class WorkStealingTaskScheduler
 {
     /// <summary>

@@ -2,12 +2,10 @@ using System.Diagnostics.Metrics;
 
 namespace DivCon.Scheduling;
 
-/// <summary>
-/// The CPU budget the scheduler was sized by, and its telemetry: a <see cref="Meter"/> named
-/// <see cref="SchedulingTelemetry.MeterName"/> per scheduler, disposed with it (instrument names in
-/// <see cref="SchedulingTelemetry"/>). Every instrument is observable: it reads the per-worker counters (the same
-/// sums as <see cref="GetStatistics"/>, since the scheduler started) only when a listener collects.
-/// </summary>
+// The CPU budget the scheduler was sized by, and its telemetry: a <see cref="Meter"/> named
+// <see cref="SchedulingTelemetry.MeterName"/> per scheduler, disposed with it (instrument names in
+// <see cref="SchedulingTelemetry"/>). Every instrument is observable: it reads the per-worker counters (the same
+// sums as <see cref="GetStatistics"/>, since the scheduler started) only when a listener collects.
 public sealed partial class WorkStealingTaskScheduler
 {
     private readonly Meter _meter;

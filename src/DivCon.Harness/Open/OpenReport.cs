@@ -1,0 +1,131 @@
+using System.Globalization;
+using System.Text;
+using DivCon.Harness.Reporting;
+using DivCon.Metrics.Results;
+
+namespace DivCon.Harness.Open;
+
+/// <summary>The open workload's table (stdout), CSV (one row per repetition, scheme and class) and Markdown report.</summary>
+public static class OpenReport
+{
+    /// <summary>The table printed at the end: per scheme and class the slowdown quantiles; per scheme throughput and utilisation; the comparisons.</summary>
+    public static string Table(OpenResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var text = new StringBuilder();
+        text.AppendLine(Header(result));
+        text.AppendLine();
+        AppendTables(result, text, markdown: false);
+        return text.ToString();
+    }
+
+    /// <summary><c>report.md</c>: the settings, the classes alone, the tables, the comparisons and how to read them.</summary>
+    public static string Markdown(OpenResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var text = new StringBuilder();
+        text.AppendLine("# Open workload").AppendLine();
+        text.AppendLine(Header(result)).AppendLine();
+        text.AppendLine(CultureInfo.InvariantCulture, $"Machine: {result.Machine.ProcessorCount} processors, {result.Machine.OperatingSystem}, {result.Machine.Runtime}, commit {result.Machine.GitCommit ?? "unknown"}{(result.Machine.GitDirty == true ? " (dirty)" : "")}.").AppendLine();
+        text.AppendLine("## Job classes alone").AppendLine();
+        text.AppendLine("| class | role | weight | alone (ms, median) | one worker (ms, median) | scalability | what it runs |");
+        text.AppendLine("|---|---|---|---|---|---|---|");
+        foreach (OpenClassInfo c in result.Classes)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"| {c.Name} | {c.Role} | {c.Weight:0.###} | {c.AloneMs:0.00} | {c.OneWorkerMs:0.00} | {c.Scalability:0.00} | {c.Description} |");
+        }
+
+        text.AppendLine();
+        AppendTables(result, text, markdown: true);
+        text.AppendLine();
+        text.AppendLine("Slowdown = a job's turnaround (arrival to completion) / its class's median time alone on every processor. Each quantile is computed per "
+            + "repetition and averaged over the repetitions, with a 99 % percentile-bootstrap interval over them. Comparisons pair the repetitions (the "
+            + "same arrival sequence); ratio = scheme / baseline (geometric mean of the per-repetition ratios) with its 99 % interval, p two-sided, "
+            + "Holm-corrected over the schemes per metric. Utilisation = process CPU time / (cores × elapsed): spinning workers count as busy.");
+        return text.ToString();
+    }
+
+    /// <summary>One row per repetition, scheme and class (every derived number of a run).</summary>
+    public static CsvTable Csv(OpenResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var csv = new CsvTable("repetition", "scheme", "class", "jobs", "slowdown_p50", "slowdown_p95", "slowdown_p99", "throughput_jobs_per_s", "utilization", "elapsed_s", "cpu_s", "max_lag_ms");
+        foreach (OpenRepetition r in result.Repetitions)
+        {
+            foreach (OpenRun run in r.Runs)
+            {
+                foreach (OpenClassInfo c in result.Classes)
+                {
+                    IReadOnlyList<double> s = OpenAnalysis.Slowdowns(r, run, c);
+                    csv.Row(r.Repetition, run.Scheme, c.Name, s.Count, OpenAnalysis.Quantile(s, 0.5), OpenAnalysis.Quantile(s, 0.95), OpenAnalysis.Quantile(s, 0.99),
+                        OpenAnalysis.Throughput(run), OpenAnalysis.Utilization(run), run.ElapsedSeconds, run.CpuSeconds, run.MaxLagMs);
+                }
+            }
+        }
+
+        return csv;
+    }
+
+    private static string Header(OpenResult result)
+    {
+        OpenSettings s = result.Settings;
+        string arrivals = s.Trace is not null
+            ? $"trace {s.Trace}"
+            : string.Create(CultureInfo.InvariantCulture, $"Poisson arrivals at {s.Rate:0.###}/s for {s.DurationSeconds:0.###} s");
+        int jobs = result.Repetitions.Sum(r => r.Arrivals.Count);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"Open workload: {arrivals}, {s.Repetitions} repetition(s) ({jobs} jobs per scheme in all), seed {s.Seed}, {s.Processors.Count} processors ({string.Join(",", s.Processors)}), "
+            + $"partitioned schemes repartition every {s.RepartitionIntervalMs:0.###} ms; baseline {result.Baseline}.");
+    }
+
+    private static void AppendTables(OpenResult result, StringBuilder text, bool markdown)
+    {
+        var rows = new List<string[]> { new[] { "scheme", "class", "jobs", "slowdown p50", "slowdown p95", "slowdown p99" } };
+        foreach (OpenSchemeSummary scheme in result.Summary)
+        {
+            foreach (OpenClassSummary c in scheme.Classes)
+            {
+                rows.Add([scheme.Scheme, c.Class, c.Jobs.ToString(CultureInfo.InvariantCulture), Format.Interval(c.P50, "0.00"), Format.Interval(c.P95, "0.00"), Format.Interval(c.P99, "0.00")]);
+            }
+        }
+
+        Append(text, rows, markdown);
+        text.AppendLine();
+        rows = [["scheme", "throughput (jobs/s)", "utilisation"]];
+        rows.AddRange(result.Summary.Select(s => new[] { s.Scheme, Format.Interval(s.Throughput, "0.00"), Format.Interval(s.Utilization, "0.000") }));
+        Append(text, rows, markdown);
+        if (result.Comparisons.Count > 0)
+        {
+            text.AppendLine();
+            rows = [["metric", "scheme / baseline", "ratio", "99 % interval", "p", "p (Holm)"]];
+            rows.AddRange(result.Comparisons.Select(c => new[]
+            {
+                c.Metric, $"{c.Scheme} / {c.Baseline}", Format.Number(c.Ratio.Ratio, "0.000"),
+                c.Ratio.Ci is { } ci ? $"[{Format.Number(ci.Lower, "0.000")}, {Format.Number(ci.Upper, "0.000")}]" : "n/a",
+                Format.P(c.Ratio.P), Format.P(c.PHolm),
+            }));
+            Append(text, rows, markdown);
+        }
+    }
+
+    private static void Append(StringBuilder text, List<string[]> rows, bool markdown)
+    {
+        if (markdown)
+        {
+            text.AppendLine("| " + string.Join(" | ", rows[0]) + " |");
+            text.AppendLine("|" + string.Concat(Enumerable.Repeat("---|", rows[0].Length)));
+            foreach (string[] row in rows.Skip(1))
+            {
+                text.AppendLine("| " + string.Join(" | ", row) + " |");
+            }
+
+            return;
+        }
+
+        int[] widths = Enumerable.Range(0, rows[0].Length).Select(i => rows.Max(r => r[i].Length)).ToArray();
+        foreach (string[] row in rows)
+        {
+            text.AppendLine(string.Join("  ", row.Select((cell, i) => i == 0 ? cell.PadRight(widths[i]) : cell.PadLeft(widths[i]))).TrimEnd());
+        }
+    }
+}
