@@ -65,7 +65,7 @@ public sealed class OnlineScalabilityEstimator
         if (!(sample.ElapsedSeconds >= 0) || !double.IsFinite(sample.ElapsedSeconds)
             || !(sample.CoreSeconds >= 0) || !double.IsFinite(sample.CoreSeconds)
             || !(sample.IdleSeconds >= 0) || !double.IsFinite(sample.IdleSeconds)
-            || sample.TasksExecuted < 0)
+            || sample.TasksExecuted < 0 || sample.AssignedCores < 0)
         {
             ThrowBadSample(sample);
         }
@@ -141,5 +141,5 @@ public sealed class OnlineScalabilityEstimator
 
     private static void ThrowBadSample(in ScalabilitySample sample)
         => throw new ArgumentOutOfRangeException(
-            nameof(sample), sample, "A sample's times must be finite and not negative, and its task count not negative.");
+            nameof(sample), sample, "A sample's times must be finite and not negative, and its core and task counts not negative.");
 }

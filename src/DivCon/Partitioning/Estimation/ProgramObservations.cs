@@ -24,6 +24,8 @@ internal sealed class ProgramObservations
     private int _probeLeft;
     private int _probeTarget;
     private double _probeCredit;
+    private double _probeJitter;
+    private ulong _random;
 
     public ProgramObservations(int programId, int cores, ScalabilityEstimatorOptions options, double decay)
     {
@@ -35,6 +37,7 @@ internal sealed class ProgramObservations
         _bins = new Bin[cores + 1];
         _occupied = new int[cores];
         Estimate = Empty;
+        _random = 0x9E3779B97F4A7C15UL ^ (ulong)(uint)programId;
     }
 
     public int ProgramId { get; }
@@ -76,15 +79,18 @@ internal sealed class ProgramObservations
         }
 
         // Required: _probeCredit ≥ 0 after every observation, so ProbedTicks ≤ ProbeFraction · Ticks. A probe starts
-        // only with ProbeTicks credits and gains ProbeFraction per tick while spending 1.
-        _probeCredit = Math.Min(_probeCredit + _options.ProbeFraction, _options.ProbeTicks);
+        // only with at least ProbeTicks credits and gains ProbeFraction per tick while spending 1.
+        _probeCredit = Math.Min(_probeCredit + _options.ProbeFraction, 2 * _options.ProbeTicks);
 
         DecayAll();
         double idle = Math.Clamp(sample.IdleSeconds, 0, sample.CoreSeconds);
         bool noDemand = sample.TasksExecuted == 0 && idle >= sample.CoreSeconds * 0.999;
         if (!noDemand)
         {
-            int bin = (int)Math.Clamp(Math.Round(sample.ServedCores, MidpointRounding.AwayFromZero), 1, _cores);
+            // Grouped by the assigned cores (exact, where served cores carry noise from moves and preemption); a
+            // program served without an assignment (a worker finishing its task after a move) by its served cores.
+            int grouped = sample.AssignedCores > 0 ? sample.AssignedCores : (int)Math.Round(sample.ServedCores, MidpointRounding.AwayFromZero);
+            int bin = Math.Clamp(grouped, 1, _cores);
             Add(bin, sample.ElapsedSeconds, sample.CoreSeconds, idle, sample.TasksExecuted);
         }
 
@@ -173,9 +179,9 @@ internal sealed class ProgramObservations
                 current = k;
             }
 
-            if (k < 2 || bin.Weight < _options.MinTicksPerAllocation)
+            if (k < 2 || bin.Weight < 2)
             {
-                continue;
+                continue; // one core: idle time says nothing about parallelism; under two ticks: no variance.
             }
 
             double p = bin.Core / bin.Elapsed;
@@ -189,7 +195,7 @@ internal sealed class ProgramObservations
             variance += bin.Weight * bin.Weight * sSe * sSe;
         }
 
-        if (weights == 0)
+        if (weights < _options.MinTicks)
         {
             _serial = 0;
             return Empty with { CurrentCores = current, Observations = observations, Allocations = allocations };
@@ -223,63 +229,74 @@ internal sealed class ProgramObservations
             observations, allocations);
     }
 
-    // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(P_k − 1)) over the bins with enough tasks,
-    // each weighted by the inverse variance of its ratio estimate; φ = slope / intercept, and a negative φ (faster
-    // per task on more cores: cache effects) is taken as 0.
+    // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(P_k − 1)) over the core counts with enough
+    // tasks, each weighted by its effective ticks (as the serial fraction is, and for the same reason), with the
+    // slope's variance Σ w²(x − x̄)² var_k / (Σ w (x − x̄)²)² from each count's ratio variance. φ = slope / intercept;
+    // a negative φ (faster per task on more cores: cache effects) is taken as 0.
     private (bool Separated, double Inflation, double InflationSe) FitInflation()
     {
-        double sw = 0, swx = 0, swy = 0, swxx = 0, swxy = 0;
+        double sw = 0, swx = 0, swy = 0;
         int points = 0;
         double minX = double.PositiveInfinity, maxX = double.NegativeInfinity;
-        for (int i = 0; i < _occupiedCount; i++)
+        for (int pass = 0; pass < 2; pass++)
         {
-            ref readonly Bin bin = ref _bins[_occupied[i]];
-            double busy = bin.Core - bin.Idle;
-            if (bin.Weight < _options.MinTicksPerAllocation || bin.Tasks < _options.MinTasksPerAllocation || !(busy > 0))
+            // Pass 0: the weighted means; pass 1: the slope and its variance around them.
+            double mx = pass == 1 ? swx / sw : 0, my = pass == 1 ? swy / sw : 0;
+            double sxx = 0, sxy = 0, slopeVariance = 0;
+            for (int i = 0; i < _occupiedCount; i++)
             {
+                ref readonly Bin bin = ref _bins[_occupied[i]];
+                double busy = bin.Core - bin.Idle;
+                if (bin.Weight < 2 || bin.Tasks < _options.MinTasksPerAllocation || !(busy > 0))
+                {
+                    continue;
+                }
+
+                double x = (bin.Core / bin.Elapsed) - 1;
+                double y = busy / bin.Tasks;
+                double w = bin.Weight;
+                if (pass == 0)
+                {
+                    sw += w;
+                    swx += w * x;
+                    swy += w * y;
+                    points++;
+                    minX = Math.Min(minX, x);
+                    maxX = Math.Max(maxX, x);
+                    continue;
+                }
+
+                double se = RatioStandardError(bin.Weight, bin.Weight2, y, bin.Tasks, bin.BusyBusy, bin.BusyTasks, bin.TasksTasks);
+                sxx += w * (x - mx) * (x - mx);
+                sxy += w * (x - mx) * (y - my);
+                slopeVariance += w * w * (x - mx) * (x - mx) * se * se;
+            }
+
+            if (pass == 0)
+            {
+                if (points < 2 || maxX - minX < 0.5)
+                {
+                    return (false, 0, 0);
+                }
+
                 continue;
             }
 
-            double y = busy / bin.Tasks;
-            double se = RatioStandardError(bin.Weight, bin.Weight2, y, bin.Tasks, bin.BusyBusy, bin.BusyTasks, bin.TasksTasks);
-            // A floor of 0.1 % keeps noise-free data from getting an infinite weight.
-            double variance = Math.Max(double.IsFinite(se) ? se * se : double.PositiveInfinity, 1e-6 * y * y);
-            if (!double.IsFinite(variance))
+            double slope = sxy / sxx;
+            double intercept = my - (slope * mx);
+            if (!(intercept > 0) || !double.IsFinite(slopeVariance))
             {
-                continue;
+                return (false, 0, 0);
             }
 
-            double x = (bin.Core / bin.Elapsed) - 1;
-            double w = 1 / variance;
-            sw += w;
-            swx += w * x;
-            swy += w * y;
-            swxx += w * x * x;
-            swxy += w * x * y;
-            points++;
-            minX = Math.Min(minX, x);
-            maxX = Math.Max(maxX, x);
+            // φ is shrunk towards 0 by its signal-to-noise ratio, φ·φ² / (φ² + se²): a slope within its noise would
+            // otherwise, clamped at 0, bias every noisy program towards inflation.
+            double raw = slope / intercept, rawSe = Math.Sqrt(slopeVariance) / sxx / intercept;
+            double inflation = raw > 0 ? raw * raw * raw / ((raw * raw) + (rawSe * rawSe)) : 0;
+            return (true, inflation, rawSe);
         }
 
-        if (points < 2 || maxX - minX < 0.5)
-        {
-            return (false, 0, 0);
-        }
-
-        double mx = swx / sw, my = swy / sw;
-        double sxx = swxx - (sw * mx * mx);
-        double slope = (swxy - (sw * mx * my)) / sxx;
-        double intercept = my - (slope * mx);
-        if (!(intercept > 0))
-        {
-            return (false, 0, 0);
-        }
-
-        // φ is shrunk towards 0 by its signal-to-noise ratio, φ·φ² / (φ² + se²): a slope within its noise would
-        // otherwise, clamped at 0, bias every noisy program towards inflation.
-        double raw = slope / intercept, rawSe = Math.Sqrt(1 / sxx) / intercept;
-        double inflation = raw > 0 ? raw * raw * raw / ((raw * raw) + (rawSe * rawSe)) : 0;
-        return (true, inflation, rawSe);
+        return (false, 0, 0);
     }
 
     // Amdahl with a greedy scheduler: over a run on P cores the serial part s·T_1 leaves P − 1 cores idle, so the
@@ -322,7 +339,9 @@ internal sealed class ProgramObservations
 
     private void DecideProbe()
     {
-        if (_probeLeft > 0 || _options.ProbeFraction <= 0 || _probeCredit < _options.ProbeTicks)
+        // The threshold is jittered (ProbeTicks · [1, 2), from a per-program xorshift: deterministic) so probes do not
+        // fall at the same phase of a program whose runs last a whole number of probe periods.
+        if (_probeLeft > 0 || _options.ProbeFraction <= 0 || _probeCredit < _options.ProbeTicks * (1 + _probeJitter))
         {
             return;
         }
@@ -334,10 +353,36 @@ internal sealed class ProgramObservations
             return;
         }
 
-        // Away from the usual allocation by a factor of two: up (towards the machine, which also shortens the
-        // extrapolation to N) unless already there.
+        // Up a ladder: twice the most cores the program has been seen on (for at least half a probe), so successive
+        // probes climb 2, 4, 8, … towards the whole machine and shorten the extrapolation of the idle fraction to it;
+        // from the whole machine, half of it.
         int current = e.CurrentCores;
-        int target = current >= _cores ? Math.Max(1, _cores / 2) : Math.Min(_cores, 2 * current);
+        int reference = current;
+        for (int i = 0; i < _occupiedCount; i++)
+        {
+            int k = _occupied[i];
+            if (k > reference && _bins[k].Weight >= _options.ProbeTicks / 2.0)
+            {
+                reference = k;
+            }
+        }
+
+        // Climb only while doubling still pays (the estimate predicts at least 25 % more speedup); otherwise probe
+        // again where the program has been seen, so a program that does not scale is never lent the machine.
+        int target;
+        if (current >= _cores)
+        {
+            target = Math.Max(1, _cores / 2);
+        }
+        else if (!e.HasEstimate || reference >= _cores || SpeedupAt(Math.Min(_cores, 2 * reference)) >= 1.25 * SpeedupAt(reference))
+        {
+            target = Math.Min(_cores, 2 * reference);
+        }
+        else
+        {
+            target = reference > current ? reference : Math.Min(_cores, 2 * current);
+        }
+
         if (target == current)
         {
             return;
@@ -346,6 +391,10 @@ internal sealed class ProgramObservations
         Debug.Assert(_probeCredit >= _options.ProbeTicks);
         _probeLeft = _options.ProbeTicks;
         _probeTarget = target;
+        _random ^= _random << 13;
+        _random ^= _random >> 7;
+        _random ^= _random << 17;
+        _probeJitter = (_random >> 11) * (1.0 / (1UL << 53));
     }
 
     // Sums over the ticks that landed in one core count, each tick weighted w (decayed by λ per tick); the

@@ -13,7 +13,9 @@ public sealed record ScalabilityChoice(double Scalability, ScalabilityTable? Tab
     /// Chooses: a user-given <paramref name="userScalability"/> or <paramref name="userTable"/> wins (a table alone
     /// gives its speedup at <paramref name="cores"/>); else the estimate when it has one with
     /// <see cref="ScalabilityEstimate.Confidence"/> ≥ <paramref name="minConfidence"/>, with <paramref name="estimatedTable"/>;
-    /// else <paramref name="defaultScalability"/> and no table.
+    /// else <paramref name="defaultScalability"/> and no table. The default minimum is 0 (any estimate): in a closed
+    /// loop a gate starves the programs it does not trust yet, since the default (1.0, no speedup) gives them one core,
+    /// where they can only be seen in probes; their estimates stay unconfident and their cores few.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">A number is out of its range (scalabilities positive, confidence in [0, 1]).</exception>
     public static ScalabilityChoice Choose(
@@ -23,7 +25,7 @@ public sealed record ScalabilityChoice(double Scalability, ScalabilityTable? Tab
         ScalabilityTable? estimatedTable,
         int cores,
         double defaultScalability = 1.0,
-        double minConfidence = 0.5)
+        double minConfidence = 0)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(cores);
         if (!(defaultScalability > 0) || double.IsInfinity(defaultScalability))

@@ -14,10 +14,11 @@ public sealed record ScalabilityEstimatorOptions
     public double HalfLifeTicks { get; init; } = 600;
 
     /// <summary>
-    /// Effective ticks a core count needs before its data count. Default 8: ticks inside one run of a program are
-    /// alike (a serial start, a parallel middle), so a few ticks can miss whole phases.
+    /// Effective ticks on two or more cores before there is an estimate. Default 8: ticks inside one run of a
+    /// program are alike (a serial start, a parallel middle), so a few ticks can miss whole phases. (Each core count
+    /// needs two ticks to count at all: one tick has no variance.)
     /// </summary>
-    public double MinTicksPerAllocation { get; init; } = 8;
+    public double MinTicks { get; init; } = 8;
 
     /// <summary>Effective finished tasks an allocation needs before its busy time per task is compared. Default 20.</summary>
     public double MinTasksPerAllocation { get; init; } = 20;
@@ -52,9 +53,9 @@ public sealed record ScalabilityEstimatorOptions
             problems.Add($"HalfLifeTicks must be positive (or infinity for no forgetting); got {HalfLifeTicks}.");
         }
 
-        if (!(MinTicksPerAllocation >= 1) || double.IsInfinity(MinTicksPerAllocation))
+        if (!(MinTicks >= 2) || double.IsInfinity(MinTicks))
         {
-            problems.Add($"MinTicksPerAllocation must be at least 1 and finite; got {MinTicksPerAllocation}.");
+            problems.Add($"MinTicks must be at least 2 and finite; got {MinTicks}.");
         }
 
         if (!(MinTasksPerAllocation >= 1) || double.IsInfinity(MinTasksPerAllocation))

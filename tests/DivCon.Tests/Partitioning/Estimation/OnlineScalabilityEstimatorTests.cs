@@ -266,9 +266,9 @@ public sealed class OnlineScalabilityEstimatorTests
         }
 
         ScalabilityEstimate before = estimator.GetEstimate(1);
-        estimator.Observe(1, new ScalabilitySample(Tick, 0, 0, 0)); // not served: not even a tick
+        estimator.Observe(1, new ScalabilitySample(4, Tick, 0, 0, 0)); // not served: not even a tick
         Assert.Equal(100, estimator.ObservedTicks(1));
-        estimator.Observe(1, new ScalabilitySample(Tick, 0.4, 0.4, 0)); // served, all idle, nothing ran: no demand
+        estimator.Observe(1, new ScalabilitySample(4, Tick, 0.4, 0.4, 0)); // served, all idle, nothing ran: no demand
 
         ScalabilityEstimate after = estimator.GetEstimate(1);
         Assert.Equal(101, estimator.ObservedTicks(1));
@@ -279,9 +279,9 @@ public sealed class OnlineScalabilityEstimatorTests
     public void BadSamplesAndOptions_Throw()
     {
         var estimator = new OnlineScalabilityEstimator(4);
-        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(-1, 0, 0, 0)));
-        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(0.1, double.NaN, 0, 0)));
-        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(0.1, 0.1, 0, -1)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(1, -1, 0, 0, 0)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(1, 0.1, double.NaN, 0, 0)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => estimator.Observe(1, new ScalabilitySample(1, 0.1, 0.1, 0, -1)));
         Assert.Throws<ArgumentOutOfRangeException>(() => new OnlineScalabilityEstimator(0));
         var bad = new ScalabilityEstimatorOptions { HalfLifeTicks = 0, ProbeFraction = 1, ProbeTicks = 0 };
         ArgumentException e = Assert.Throws<ArgumentException>(() => new OnlineScalabilityEstimator(4, bad));
@@ -339,7 +339,8 @@ public sealed class OnlineScalabilityEstimatorTests
         var rng = new Random(11);
         for (int p = 0; p < 64; p++)
         {
-            samples[p] = new ScalabilitySample(Tick, Tick * (1 + rng.Next(0, 4)), Tick * 0.1 * rng.NextDouble(), rng.Next(10, 100));
+            int k = 1 + rng.Next(0, 4);
+            samples[p] = new ScalabilitySample(k, Tick, Tick * k, Tick * 0.1 * rng.NextDouble(), rng.Next(10, 100));
             estimator.Observe(p, samples[p]);
         }
 

@@ -69,7 +69,7 @@ internal sealed class SyntheticProgram
     {
         if (cores == 0)
         {
-            return new ScalabilitySample(seconds, 0, 0, 0);
+            return new ScalabilitySample(0, seconds, 0, 0, 0);
         }
 
         double served = cores * seconds * (1 - (_servedLoss * _rng.NextDouble()));
@@ -117,7 +117,7 @@ internal sealed class SyntheticProgram
             }
         }
 
-        return new ScalabilitySample(seconds, served, idle, tasks);
+        return new ScalabilitySample(cores, seconds, served, idle, tasks);
     }
 
     private double Normal()
