@@ -12,7 +12,12 @@ internal sealed class ProgramObservations
     private readonly int _cores;
     private readonly ScalabilityEstimatorOptions _options;
     private readonly double _decay;
-    private readonly double _decay2;
+
+    // Forgetting without touching every bin per tick: a new tick is added with weight _gain (its square to the
+    // second-order sums) and _gain grows by 1/λ per tick, which is the same as shrinking every older tick by λ.
+    // Ratios (idle fraction, busy per task, effective counts, variances of ratios) do not depend on the scale;
+    // absolute weights are stored / _gain. Rescaled to 1 before it can overflow.
+    private double _gain = 1;
 
     // Index = served cores rounded (1.._cores); index 0 unused.
     private readonly Bin[] _bins;
@@ -33,7 +38,6 @@ internal sealed class ProgramObservations
         _cores = cores;
         _options = options;
         _decay = decay;
-        _decay2 = decay * decay;
         _bins = new Bin[cores + 1];
         _occupied = new int[cores];
         Estimate = Empty;
@@ -82,7 +86,7 @@ internal sealed class ProgramObservations
         // only with at least ProbeTicks credits and gains ProbeFraction per tick while spending 1.
         _probeCredit = Math.Min(_probeCredit + _options.ProbeFraction, 2 * _options.ProbeTicks);
 
-        DecayAll();
+        Forget();
         double idle = Math.Clamp(sample.IdleSeconds, 0, sample.CoreSeconds);
         bool noDemand = sample.TasksExecuted == 0 && idle >= sample.CoreSeconds * 0.999;
         if (!noDemand)
@@ -109,24 +113,32 @@ internal sealed class ProgramObservations
         return Model(cores, _serial, _inflation);
     }
 
-    private void DecayAll()
+    private void Forget()
     {
         if (_decay >= 1)
         {
             return;
         }
 
-        for (int i = 0; i < _occupiedCount; i++)
+        _gain /= _decay;
+        if (_gain > 1e100)
         {
-            _bins[_occupied[i]].Scale(_decay, _decay2);
+            double first = 1 / _gain;
+            for (int i = 0; i < _occupiedCount; i++)
+            {
+                _bins[_occupied[i]].Scale(first, first * first);
+            }
+
+            _gain = 1;
         }
     }
 
     private void Add(int index, double elapsed, double core, double idle, long tasks)
     {
         ref Bin bin = ref _bins[index];
-        if (bin.Weight == 0)
+        if (!bin.Occupied)
         {
+            bin.Occupied = true;
             // Insert keeping _occupied ascending (at most _cores entries, one per bin).
             int at = _occupiedCount;
             while (at > 0 && _occupied[at - 1] > index)
@@ -141,18 +153,19 @@ internal sealed class ProgramObservations
 
         double busy = core - idle;
         double n = tasks;
-        bin.Weight += 1;
-        bin.Weight2 += 1;
-        bin.Elapsed += elapsed;
-        bin.Core += core;
-        bin.Idle += idle;
-        bin.Tasks += n;
-        bin.IdleIdle += idle * idle;
-        bin.IdleCore += idle * core;
-        bin.CoreCore += core * core;
-        bin.BusyBusy += busy * busy;
-        bin.BusyTasks += busy * n;
-        bin.TasksTasks += n * n;
+        double g = _gain, g2 = _gain * _gain;
+        bin.Weight += g;
+        bin.Weight2 += g2;
+        bin.Elapsed += g * elapsed;
+        bin.Core += g * core;
+        bin.Idle += g * idle;
+        bin.Tasks += g * n;
+        bin.IdleIdle += g2 * idle * idle;
+        bin.IdleCore += g2 * idle * core;
+        bin.CoreCore += g2 * core * core;
+        bin.BusyBusy += g2 * busy * busy;
+        bin.BusyTasks += g2 * busy * n;
+        bin.TasksTasks += g2 * n * n;
     }
 
     private ScalabilityEstimate Compute()
@@ -172,14 +185,15 @@ internal sealed class ProgramObservations
             int k = _occupied[i];
             ref readonly Bin bin = ref _bins[k];
             allocations++;
-            observations += bin.Weight;
-            if (bin.Weight > currentWeight)
+            double ticks = bin.Weight / _gain;
+            observations += ticks;
+            if (ticks > currentWeight)
             {
-                currentWeight = bin.Weight;
+                currentWeight = ticks;
                 current = k;
             }
 
-            if (k < 2 || bin.Weight < 2)
+            if (k < 2 || ticks < 2)
             {
                 continue; // one core: idle time says nothing about parallelism; under two ticks: no variance.
             }
@@ -190,9 +204,9 @@ internal sealed class ProgramObservations
 
             // ds/du = 1 / ((P − 1)(1 − u)²) carries the idle fraction's error to the serial fraction.
             double sSe = uSe / ((p - 1) * (1 - u) * (1 - u));
-            weights += bin.Weight;
-            weighted += bin.Weight * SerialFraction(u, p);
-            variance += bin.Weight * bin.Weight * sSe * sSe;
+            weights += ticks;
+            weighted += ticks * SerialFraction(u, p);
+            variance += ticks * ticks * sSe * sSe;
         }
 
         if (weights < _options.MinTicks)
@@ -247,7 +261,7 @@ internal sealed class ProgramObservations
             {
                 ref readonly Bin bin = ref _bins[_occupied[i]];
                 double busy = bin.Core - bin.Idle;
-                if (bin.Weight < 2 || bin.Tasks < _options.MinTasksPerAllocation || !(busy > 0))
+                if (bin.Weight < 2 * _gain || bin.Tasks < _options.MinTasksPerAllocation * _gain || !(busy > 0))
                 {
                     continue;
                 }
@@ -361,7 +375,7 @@ internal sealed class ProgramObservations
         for (int i = 0; i < _occupiedCount; i++)
         {
             int k = _occupied[i];
-            if (k > reference && _bins[k].Weight >= _options.ProbeTicks / 2.0)
+            if (k > reference && _bins[k].Weight >= _gain * _options.ProbeTicks / 2.0)
             {
                 reference = k;
             }
@@ -401,6 +415,7 @@ internal sealed class ProgramObservations
     // second-order sums carry w² (decayed by λ²) for the variances.
     private struct Bin
     {
+        public bool Occupied;
         public double Weight, Weight2, Elapsed, Core, Idle, Tasks;
         public double IdleIdle, IdleCore, CoreCore, BusyBusy, BusyTasks, TasksTasks;
 

@@ -256,6 +256,25 @@ public sealed class OnlineScalabilityEstimatorTests
     }
 
     [Fact]
+    public void ShortHalfLife_RescalesWithoutOverflow()
+    {
+        // Half-life of 2 ticks: the new tick's weight doubles every two ticks and is rescaled many times over 5000
+        // ticks; old core counts fade to nothing and the estimate stays that of the recent data.
+        var estimator = new OnlineScalabilityEstimator(16, new ScalabilityEstimatorOptions { HalfLifeTicks = 2, MinTicks = 2, ProbeFraction = 0 });
+        var program = new SyntheticProgram(0.05, 0, seed: 12);
+        for (int t = 0; t < 5000; t++)
+        {
+            estimator.Observe(1, program.Tick(t < 2500 ? 4 : 8, Tick));
+        }
+
+        ScalabilityEstimate e = estimator.GetEstimate(1);
+        Assert.True(e.HasEstimate);
+        Assert.True(double.IsFinite(e.Scalability) && e.Scalability > 1);
+        Assert.Equal(8, e.CurrentCores);
+        Assert.InRange(e.Observations, 2, 4); // Σ 2^(−k/2) = 3.41
+    }
+
+    [Fact]
     public void TicksWithoutService_OrWithoutDemand_AreNotData()
     {
         var estimator = new OnlineScalabilityEstimator(4, new ScalabilityEstimatorOptions { ProbeFraction = 0 });
