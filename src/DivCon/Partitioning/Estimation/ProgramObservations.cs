@@ -166,6 +166,7 @@ internal sealed class ProgramObservations
         bin.BusyBusy += g2 * busy * busy;
         bin.BusyTasks += g2 * busy * n;
         bin.TasksTasks += g2 * n * n;
+        bin.Refresh();
     }
 
     private ScalabilityEstimate Compute()
@@ -198,15 +199,9 @@ internal sealed class ProgramObservations
                 continue; // one core: idle time says nothing about parallelism; under two ticks: no variance.
             }
 
-            double p = bin.Core / bin.Elapsed;
-            double u = Math.Min(bin.Idle / bin.Core, 1 - 1e-9);
-            double uSe = RatioStandardError(bin.Weight, bin.Weight2, u, bin.Core, bin.IdleIdle, bin.IdleCore, bin.CoreCore);
-
-            // ds/du = 1 / ((P − 1)(1 − u)²) carries the idle fraction's error to the serial fraction.
-            double sSe = uSe / ((p - 1) * (1 - u) * (1 - u));
             weights += ticks;
-            weighted += ticks * SerialFraction(u, p);
-            variance += ticks * ticks * sSe * sSe;
+            weighted += ticks * bin.Serial;
+            variance += ticks * ticks * bin.SerialSe * bin.SerialSe;
         }
 
         if (weights < _options.MinTicks)
@@ -266,8 +261,8 @@ internal sealed class ProgramObservations
                     continue;
                 }
 
-                double x = (bin.Core / bin.Elapsed) - 1;
-                double y = busy / bin.Tasks;
+                double x = bin.Cores - 1;
+                double y = bin.BusyPerTask;
                 double w = bin.Weight;
                 if (pass == 0)
                 {
@@ -280,7 +275,7 @@ internal sealed class ProgramObservations
                     continue;
                 }
 
-                double se = RatioStandardError(bin.Weight, bin.Weight2, y, bin.Tasks, bin.BusyBusy, bin.BusyTasks, bin.TasksTasks);
+                double se = bin.BusyPerTaskSe;
                 sxx += w * (x - mx) * (x - mx);
                 sxy += w * (x - mx) * (y - my);
                 slopeVariance += w * w * (x - mx) * (x - mx) * se * se;
@@ -339,7 +334,7 @@ internal sealed class ProgramObservations
     // residuals a_t − R·b_t, var(R) ≈ Σw²(a_t − R·b_t)² / (Σw·b)² · n/(n − 1), n the effective tick count. The
     // second-order sums are kept in expanded form (aa, ab, bb). Ticks inside one program run are correlated, so this
     // is an approximation; ∞ with fewer than two effective ticks.
-    private static double RatioStandardError(double weight, double weight2, double ratio, double denominator, double aa, double ab, double bb)
+    internal static double RatioStandardError(double weight, double weight2, double ratio, double denominator, double aa, double ab, double bb)
     {
         double n = weight * weight / weight2;
         if (!(n > 1.5) || !(denominator > 0))
@@ -418,6 +413,26 @@ internal sealed class ProgramObservations
         public bool Occupied;
         public double Weight, Weight2, Elapsed, Core, Idle, Tasks;
         public double IdleIdle, IdleCore, CoreCore, BusyBusy, BusyTasks, TasksTasks;
+
+        // Derived from the sums above, which they do not depend on the scale of: recomputed only when a tick is added
+        // to this bin (Refresh), so the per-tick estimate reads them without a division or square root.
+        public double Cores, Serial, SerialSe, BusyPerTask, BusyPerTaskSe;
+
+        public void Refresh()
+        {
+            Cores = Core / Elapsed;
+            double u = Math.Min(Idle / Core, 1 - 1e-9);
+            double uSe = RatioStandardError(Weight, Weight2, u, Core, IdleIdle, IdleCore, CoreCore);
+            Serial = SerialFraction(u, Cores);
+
+            // ds/du = 1 / ((P − 1)(1 − u)²) carries the idle fraction's error to the serial fraction.
+            SerialSe = Cores > 1 ? uSe / ((Cores - 1) * (1 - u) * (1 - u)) : double.PositiveInfinity;
+            double busy = Core - Idle;
+            BusyPerTask = Tasks > 0 ? busy / Tasks : 0;
+            BusyPerTaskSe = Tasks > 0
+                ? RatioStandardError(Weight, Weight2, BusyPerTask, Tasks, BusyBusy, BusyTasks, TasksTasks)
+                : double.PositiveInfinity;
+        }
 
         public void Scale(double first, double second)
         {
