@@ -13,7 +13,7 @@ namespace DivCon.Samples;
 /// is cut into blocks, each block's start is located in both halves by binary search (the merge path), and the blocks
 /// are merged in parallel, giving exactly the sequential merge's output. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
 /// </summary>
-public sealed class MergeSort : SortProgram
+public sealed class MergeSort : SortProgram, INestedParallelSample
 {
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "mergesort";

@@ -13,7 +13,7 @@ namespace DivCon.Samples;
 /// partition itself is parallel where the recursion leaves workers idle (<see cref="NestedParallelism"/>). Seeded
 /// non-negative random integers. Baseline: copy + <see cref="Array.Sort{T}(T[])"/>.
 /// </summary>
-public sealed class QuickSort : SortProgram
+public sealed class QuickSort : SortProgram, INestedParallelSample
 {
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "quicksort";

@@ -15,7 +15,7 @@ namespace DivCon.Samples;
 /// (<see cref="NestedParallelism"/>: level 1, on 2 or more workers) the rows are shared among the workers
 /// (<see cref="DivConContext.ForAsync"/>) instead of one worker doing them all while the others wait (§8.2).
 /// </summary>
-public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMatrix>, IDivConSample
+public sealed class StrassenMultiply : GranularDivCon<StrassenProblem, SquareMatrix>, INestedParallelSample
 {
     /// <summary>The catalogue name.</summary>
     public const string ProgramName = "strassen";

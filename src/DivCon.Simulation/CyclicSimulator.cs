@@ -105,10 +105,10 @@ public static class CyclicSimulator
             long tasks = 0;
             for (int k = 0; k < request.SpRuns; k++)
             {
-                (long duration, long runWork, long runTasks) = RunAlone(request, shape, request.Cores, IsolatedRunBase + k);
-                durations.Add(duration);
-                work.Add(runWork);
-                tasks = Math.Max(tasks, runTasks);
+                AloneRun run = RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k);
+                durations.Add(run.DurationNs);
+                work.Add(run.WorkNs);
+                tasks = Math.Max(tasks, run.Tasks);
             }
 
             double tseq = work.Average();
@@ -120,8 +120,8 @@ public static class CyclicSimulator
                 table = [];
                 for (int p = 1; p < request.Cores; p *= 2)
                 {
-                    (long d, long w, _) = RunAlone(request, shape, p, IsolatedRunBase);
-                    table.Add(new CoreSpeedup(p, (double)w / d));
+                    AloneRun run = RunAlone(request.Parameters, request.Seed, shape, p, IsolatedRunBase);
+                    table.Add(new CoreSpeedup(p, (double)run.WorkNs / run.DurationNs));
                 }
 
                 table.Add(new CoreSpeedup(request.Cores, scalability));
@@ -133,20 +133,33 @@ public static class CyclicSimulator
         return results;
     }
 
-    private static (long Duration, long Work, long Tasks) RunAlone(SimulationRequest request, TaskTreeShape shape, int cores, int runIndex)
+    /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' time per bucket.</summary>
+    /// <param name="DurationNs">The run's duration.</param>
+    /// <param name="WorkNs">Σ cost of its tasks: its time on one core without overheads or contention.</param>
+    /// <param name="Tasks">Tasks executed.</param>
+    /// <param name="IdleNs">Core-time with no task: idle cores and failed steal attempts (what a real scheduler's idle counter sees).</param>
+    /// <param name="InflationNs">Core-time its tasks ran beyond their work (memory contention).</param>
+    internal readonly record struct AloneRun(long DurationNs, long WorkNs, long Tasks, long IdleNs, long InflationNs);
+
+    /// <summary>
+    /// Run <paramref name="runIndex"/> of the program of <paramref name="shape"/> alone on a machine of
+    /// <paramref name="cores"/> cores (the shape's granularity may be set for another core count).
+    /// </summary>
+    internal static AloneRun RunAlone(SimulationParameters parameters, ulong seed, TaskTreeShape shape, int cores, int runIndex)
     {
         var pool = new WorkPool(0, cores);
         var program = new SimProgram
         {
             Index = 0,
             Shape = shape,
-            Seed = ProgramSeed(request.Seed, shape.Model.Name),
+            Seed = ProgramSeed(seed, shape.Model.Name),
             Pool = pool,
             FirstRunIndex = runIndex,
         };
-        var machine = new Machine(cores, request.Parameters, Arrangement.SharedPool, [program], [pool], request.Seed);
+        var machine = new Machine(cores, parameters, Arrangement.SharedPool, [program], [pool], seed);
         long duration = machine.RunIsolated(program);
-        return (duration, program.RunWorkNs[0], machine.TasksExecuted);
+        return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search],
+            machine.Buckets[Machine.InflationBucket]);
     }
 
     /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
@@ -217,6 +230,7 @@ public static class CyclicSimulator
             ["search"] = m.Buckets[(int)StepKind.Search],
             ["contextSwitch"] = m.Buckets[(int)StepKind.ContextSwitch],
             ["migration"] = m.Buckets[(int)StepKind.Migration],
+            ["inflation"] = m.Buckets[Machine.InflationBucket],
             ["idle"] = m.IdleNs,
         },
         m.AllocatedCoreNs?.ToArray());

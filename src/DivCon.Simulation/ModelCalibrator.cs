@@ -90,13 +90,15 @@ public static class ModelCalibrator
     /// <param name="WorkExponent">Work ∝ size^exponent.</param>
     /// <param name="WorkLogFactor">Work also ∝ log size.</param>
     /// <param name="Imbalance">Random split fractions, or null.</param>
-    public sealed record Growth(double WorkExponent, bool WorkLogFactor, ImbalanceModel? Imbalance);
+    /// <param name="SplitMergeExponent">Split and merge time ∝ size^this (<see cref="ProgramModel.SplitMergeExponent"/>).</param>
+    public sealed record Growth(double WorkExponent, bool WorkLogFactor, ImbalanceModel? Imbalance, double SplitMergeExponent = 1);
 
     /// <summary>
     /// The growth laws of the catalogue's programs: sum of squares and π are linear; the sorts n log n (quicksort's
     /// median-of-100 pivot splits within about ±0.1 of the middle: a sample median of 100 uniform values has a standard
     /// deviation of 0.05, so [0.4, 0.6] covers ±2 σ); Strassen n^log₂7 in the matrix order, i.e. size^(log₂7 / 2) in
-    /// matrix elements. Null for a name not in the catalogue.
+    /// matrix elements. Split and merge grow linearly in every one of them: a partition, a merge, a sum or a matrix
+    /// addition sweeps its elements once per level. Null for a name not in the catalogue.
     /// </summary>
     public static Growth? KnownGrowth(string program) => program switch
     {
@@ -171,6 +173,7 @@ public static class ModelCalibrator
             ProblemSize = problemSize,
             WorkExponent = growth.WorkExponent,
             WorkLogFactor = growth.WorkLogFactor,
+            SplitMergeExponent = growth.SplitMergeExponent,
             Imbalance = growth.Imbalance,
             LevelGrowth = Math.Round(growthRatio, 4),
             OutsideMusclesNs = Math.Max(0, Math.Round(wholeRunNs - muscles)),
@@ -182,4 +185,135 @@ public static class ModelCalibrator
             }).ToArray(),
         };
     }
+
+    /// <summary>
+    /// The machine model from a factored measurement of the work-inflation microbenchmark (seed 000 §4), whose memory
+    /// intensity is 1 by definition: β = F_P / T_1 at its largest P (the extra work when every core streams), 0 when
+    /// negative (no inflation measured).
+    /// </summary>
+    /// <param name="microbenchmark">Its factored result; needs a point with P ≥ 2.</param>
+    /// <param name="parameters">Its M, L, G, R, as text for the record.</param>
+    /// <param name="source">How and where it was measured.</param>
+    /// <exception cref="ArgumentException">The result has no point with P ≥ 2.</exception>
+    public static MachineModel Machine(FactoredProgramResult microbenchmark, string parameters, string source)
+    {
+        ArgumentNullException.ThrowIfNull(microbenchmark);
+        FactoredPoint top = microbenchmark.Points.MaxBy(p => p.P)!;
+        if (top.P < 2)
+        {
+            throw new ArgumentException("Memory contention needs the microbenchmark measured on at least 2 workers.", nameof(microbenchmark));
+        }
+
+        return new MachineModel
+        {
+            Source = source,
+            MemoryContention = Math.Round(Math.Max(0, top.Fp / microbenchmark.T1), 4),
+            Measurement = new ContentionMeasurement(microbenchmark.Program, parameters, (int)top.P, microbenchmark.T1, top.Tp, top.Ip, top.Fp),
+        };
+    }
+
+    /// <summary>
+    /// Fits a profiled model to a factored measurement of the same program and size (the harness's T_s, T_1, T_P, I_P):
+    /// (1) every time is scaled so that the simulated T_1 is the measured one (the profile misses time spent outside
+    /// the muscles and may be off when it was taken on a loaded machine); (2) T_s / T_1 is recorded
+    /// (<see cref="ProgramModel.BaselineRatio"/>); (3) the memory intensity is found by bisection so that the simulated
+    /// F_P / T_1 at the largest measured P equals the measured one (0 when the measured one is not above what the
+    /// simulator gives with no contention, or when <paramref name="parameters"/> has no memory contention).
+    /// Deterministic.
+    /// </summary>
+    /// <param name="profiled">The model from the phase profile.</param>
+    /// <param name="measured">The factored measurement; P = 1 is needed.</param>
+    /// <param name="granularityCores">The core count the measurement's granularity was set for.</param>
+    /// <param name="parameters">The simulator's costs, with the machine's memory contention β.</param>
+    /// <param name="source">The calibrated model's source line.</param>
+    /// <exception cref="ArgumentException">The measurement is of another program.</exception>
+    public static CalibrationFit Fit(ProgramModel profiled, FactoredProgramResult measured, int granularityCores, SimulationParameters parameters, string source)
+    {
+        ArgumentNullException.ThrowIfNull(profiled);
+        ArgumentNullException.ThrowIfNull(measured);
+        ArgumentNullException.ThrowIfNull(parameters);
+        if (measured.Program != profiled.Name)
+        {
+            throw new ArgumentException($"The measurement is of '{measured.Program}', the model of '{profiled.Name}'.", nameof(measured));
+        }
+
+        if (profiled.SplitMergeExponent is null && KnownGrowth(profiled.Name) is { } growth)
+        {
+            profiled = profiled.WithSplitMergeExponent(growth.SplitMergeExponent); // a model calibrated before the per-phase growth law
+        }
+
+        double baselineRatio = measured.Ts / measured.T1;
+        double factor = 1;
+        for (int step = 0; step < 2; step++)
+        {
+            // Twice: the simulated T_1 has dispatch costs that do not scale with the work.
+            FactoredProgramResult alone = IsolatedSimulation.Factored(profiled.Calibrated(factor, 0, baselineRatio, source), [1], granularityCores, parameters);
+            factor *= measured.T1 / alone.T1;
+        }
+
+        FactoredPoint top = measured.Points.MaxBy(p => p.P)!;
+        int p = (int)top.P;
+        double target = top.Fp / measured.T1;
+        double Inflation(double intensity)
+        {
+            FactoredProgramResult sim = IsolatedSimulation.Factored(profiled.Calibrated(factor, intensity, baselineRatio, source), [p], granularityCores, parameters);
+            return sim.Points.First(x => (int)x.P == p).Fp / sim.T1;
+        }
+
+        double intensity = 0;
+        double none = p >= 2 ? Inflation(0) : 0;
+        string? note = null;
+        if (p < 2)
+        {
+            note = "measured on one worker only: no work inflation to fit";
+        }
+        else if (parameters.MemoryContention <= 0)
+        {
+            note = "the machine model has no memory contention: intensity left at 0";
+        }
+        else if (target <= none + NoiseFloor)
+        {
+            note = "measured F_P is not above the simulator's own overheads: intensity 0";
+        }
+        else
+        {
+            double lo = 0, hi = 1;
+            while (Inflation(hi) < target && hi < MaxIntensity)
+            {
+                lo = hi;
+                hi *= 2;
+            }
+
+            if (Inflation(hi) < target)
+            {
+                note = $"even intensity {MaxIntensity} does not inflate it as much as measured";
+                lo = hi;
+            }
+
+            for (int i = 0; i < 40 && hi - lo > 1e-5; i++)
+            {
+                double mid = (lo + hi) / 2;
+                if (Inflation(mid) < target)
+                {
+                    lo = mid;
+                }
+                else
+                {
+                    hi = mid;
+                }
+            }
+
+            intensity = Math.Round((lo + hi) / 2, 4);
+        }
+
+        var fitted = new FitMeasurement(p, measured.Ts, measured.T1, top.Tp, top.Ip, top.Fp, Math.Round(factor, 4), Math.Round(p >= 2 ? Inflation(intensity) : 0, 5));
+        return new CalibrationFit(profiled.Calibrated(factor, intensity, Math.Round(baselineRatio, 4), source, fitted), note);
+    }
+
+    // F_P / T_1 this close to what the simulator gives without contention is not inflation worth fitting.
+    private const double NoiseFloor = 1e-4;
+
+    // Bisection bound: a program 64 times as memory-bound as the microbenchmark is a measurement error, not a program.
+    private const double MaxIntensity = 64;
 }
+

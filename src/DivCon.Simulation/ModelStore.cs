@@ -1,11 +1,12 @@
 using System.Reflection;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 
 namespace DivCon.Simulation;
 
 /// <summary>
-/// Program models as JSON files named <c>&lt;program&gt;.json</c>: the defaults shipped inside this assembly, or a
-/// folder of hand-edited or calibrated ones.
+/// Program models as JSON files named <c>&lt;program&gt;.json</c>, and the machine model <c>machine.json</c>: the
+/// defaults shipped inside this assembly, or a folder of hand-edited or calibrated ones.
 /// </summary>
 public static class ModelStore
 {
@@ -14,6 +15,7 @@ public static class ModelStore
         typeof(ModelStore).Assembly.GetManifestResourceNames()
             .Where(n => n.StartsWith("DivCon.Simulation.Models.", StringComparison.Ordinal) && n.EndsWith(".json", StringComparison.Ordinal))
             .Select(n => n["DivCon.Simulation.Models.".Length..^".json".Length])
+            .Where(n => n + ".json" != MachineModel.FileName)
             .Order(StringComparer.Ordinal)
             .ToArray();
 
@@ -46,6 +48,36 @@ public static class ModelStore
         return Deserialize(stream, path);
     }
 
+    /// <summary>The shipped machine model.</summary>
+    public static MachineModel LoadDefaultMachine()
+    {
+        using Stream stream = typeof(ModelStore).Assembly.GetManifestResourceStream($"DivCon.Simulation.Models.{MachineModel.FileName}")
+            ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly.");
+        return DeserializeMachine(stream, $"default {MachineModel.FileName}");
+    }
+
+    /// <summary>Loads <c>machine.json</c> from <paramref name="folder"/>.</summary>
+    /// <exception cref="FileNotFoundException">The file does not exist.</exception>
+    /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>
+    public static MachineModel LoadMachine(string folder) => ReadMachine(Path.Combine(folder, MachineModel.FileName));
+
+    /// <summary>Loads the machine model in the file <paramref name="path"/>.</summary>
+    /// <exception cref="FileNotFoundException">The file does not exist.</exception>
+    /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>
+    public static MachineModel ReadMachine(string path)
+    {
+        if (!File.Exists(path))
+        {
+            throw new FileNotFoundException($"No machine model '{path}' (divcon simulate calibrate writes one beside the program models).", path);
+        }
+
+        using FileStream stream = File.OpenRead(path);
+        return DeserializeMachine(stream, path);
+    }
+
+    /// <summary>The JSON text of <paramref name="machine"/> (indented, camelCase, newline at the end).</summary>
+    public static string MachineToJson(MachineModel machine) => JsonSerializer.Serialize(machine, SimulationJsonContext.Default.MachineModel) + "\n";
+
     /// <summary>Writes <paramref name="model"/> to <c>&lt;folder&gt;/&lt;name&gt;.json</c> and returns the path.</summary>
     public static string Save(string folder, ProgramModel model)
     {
@@ -67,29 +99,30 @@ public static class ModelStore
         return Deserialize(stream, origin);
     }
 
-    private static ProgramModel Deserialize(Stream stream, string origin)
+    private static MachineModel DeserializeMachine(Stream stream, string origin) =>
+        Deserialize(stream, origin, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
+
+    private static ProgramModel Deserialize(Stream stream, string origin) =>
+        Deserialize(stream, origin, "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
+
+    private static T Deserialize<T>(Stream stream, string origin, string what, JsonTypeInfo<T> type, Func<T, IReadOnlyList<string>> validate)
     {
-        ProgramModel? model;
+        T? value;
         try
         {
-            model = JsonSerializer.Deserialize(stream, SimulationJsonContext.Default.ProgramModel);
+            value = JsonSerializer.Deserialize(stream, type);
         }
         catch (JsonException e)
         {
-            throw new InvalidDataException($"{origin} is not a valid model: {e.Message}", e);
+            throw new InvalidDataException($"{origin} is not a valid {what}: {e.Message}", e);
         }
 
-        if (model is null)
+        if (value is null)
         {
             throw new InvalidDataException($"{origin} is empty.");
         }
 
-        IReadOnlyList<string> problems = model.Validate();
-        if (problems.Count > 0)
-        {
-            throw new InvalidDataException($"{origin}: {string.Join(" ", problems)}");
-        }
-
-        return model;
+        IReadOnlyList<string> problems = validate(value);
+        return problems.Count > 0 ? throw new InvalidDataException($"{origin}: {string.Join(" ", problems)}") : value;
     }
 }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json.Serialization;
 
 namespace DivCon.Simulation;
@@ -39,6 +40,14 @@ public sealed class ProgramModel
     /// <summary>Whether work also grows with log(size) (the sorts: n log n).</summary>
     public bool WorkLogFactor { get; init; }
 
+    /// <summary>
+    /// How split and merge time grow with problem size when the model is scaled: size^this (1 for the five samples:
+    /// a partition, a merge, a sum or a matrix addition sweeps its elements once per level). The execute time then
+    /// grows by <see cref="WorkExponent"/>, and for <see cref="WorkLogFactor"/> by the log of the leaves' size, not of
+    /// the whole problem (a leaf sorts size / leaves elements). Null: every phase grows by the whole work law.
+    /// </summary>
+    public double? SplitMergeExponent { get; init; }
+
     /// <summary>Target execute muscles per core for the automatic granularity (§4.5.2; default 4).</summary>
     public int MusclesPerCore { get; init; } = 4;
 
@@ -59,6 +68,24 @@ public sealed class ProgramModel
 
     /// <summary>Random split fractions (quicksort's pivot), or null for balanced splits.</summary>
     public ImbalanceModel? Imbalance { get; init; }
+
+    /// <summary>
+    /// How memory-bound the program's tasks are, relative to the work-inflation microbenchmark (seed 000 §4, gap 32,
+    /// load 1), whose intensity is 1 by definition; 0 (the default) for work that neither slows others nor is slowed.
+    /// A task of intensity m runs 1 + β·m·U times slower than alone, where β is the machine's
+    /// <see cref="SimulationParameters.MemoryContention"/> and U the mean intensity of the tasks on the other cores
+    /// (docs/simulation.md, "Work inflation"). Calibrated from the program's measured work inflation F_P.
+    /// </summary>
+    public double MemoryIntensity { get; init; }
+
+    /// <summary>
+    /// T_s / T_1 as measured when the model was calibrated: the sequential baseline's time over the parallel program's
+    /// on one worker. Speedups against T_s (thesis §7.2) are the simulated T_1 / T_P times this; null when not measured (taken as 1).
+    /// </summary>
+    public double? BaselineRatio { get; init; }
+
+    /// <summary>Information only: the factored measurement the model was fitted to (T_1 and F_P), or null.</summary>
+    public FitMeasurement? FittedTo { get; init; }
 
     /// <summary>Σ execute time over all levels, ns.</summary>
     [JsonIgnore]
@@ -91,6 +118,11 @@ public sealed class ProgramModel
         if (!(WorkExponent > 0) || !double.IsFinite(WorkExponent))
         {
             problems.Add($"{who}: workExponent must be positive; got {WorkExponent}.");
+        }
+
+        if (SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)))
+        {
+            problems.Add($"{who}: splitMergeExponent must be positive; got {sme}.");
         }
 
         if (MusclesPerCore < 1)
@@ -134,6 +166,16 @@ public sealed class ProgramModel
             }
         }
 
+        if (!(MemoryIntensity >= 0) || !double.IsFinite(MemoryIntensity))
+        {
+            problems.Add($"{who}: memoryIntensity must be 0 or more; got {MemoryIntensity}.");
+        }
+
+        if (BaselineRatio is { } ratio && (!(ratio > 0) || !double.IsFinite(ratio)))
+        {
+            problems.Add($"{who}: baselineRatio must be positive; got {BaselineRatio}.");
+        }
+
         if (Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1))
         {
             problems.Add($"{who}: imbalance needs 0 < minFraction ≤ maxFraction < 1; got {imb.MinFraction} and {imb.MaxFraction}.");
@@ -162,32 +204,99 @@ public sealed class ProgramModel
     }
 
     /// <summary>
-    /// This model for problem size <paramref name="size"/>: every time multiplied by (size / ProblemSize)^WorkExponent,
-    /// and by log(size) / log(ProblemSize) when <see cref="WorkLogFactor"/> is set.
+    /// This model for problem size <paramref name="size"/>. Without <see cref="SplitMergeExponent"/> every time is
+    /// multiplied by (size / ProblemSize)^WorkExponent, and by log(size) / log(ProblemSize) when
+    /// <see cref="WorkLogFactor"/> is set. With it, split and merge times are multiplied by
+    /// (size / ProblemSize)^SplitMergeExponent and execute times by (size / ProblemSize)^WorkExponent, times
+    /// log(size / L) / log(ProblemSize / L) when <see cref="WorkLogFactor"/> is set, L being the profile's execute calls
+    /// (the leaves grow, their number does not). <see cref="MemoryIntensity"/> is kept: a program is taken to be as
+    /// memory-bound at the new size as at the calibrated one (true of sizes that are both far beyond the last-level
+    /// cache, as medium and thesis sizes are here; docs/simulation.md).
     /// </summary>
     public ProgramModel ScaledTo(long size)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(size);
-        double factor = Math.Pow((double)size / ProblemSize, WorkExponent);
-        if (WorkLogFactor && ProblemSize > 1 && size > 1)
+        double ratio = (double)size / ProblemSize;
+        double whole = Math.Pow(ratio, WorkExponent) * (WorkLogFactor && ProblemSize > 1 && size > 1 ? Math.Log(size) / Math.Log(ProblemSize) : 1);
+        double splitMerge = whole, execute = whole;
+        if (SplitMergeExponent is { } e)
         {
-            factor *= Math.Log(size) / Math.Log(ProblemSize);
+            splitMerge = Math.Pow(ratio, e);
+            double leaves = Math.Max(1, Levels.Sum(l => (double)l.ExecuteCount));
+            execute = Math.Pow(ratio, WorkExponent);
+            if (WorkLogFactor && ProblemSize / leaves > 1 && size / leaves > 1)
+            {
+                execute *= Math.Log(size / leaves) / Math.Log(ProblemSize / leaves);
+            }
         }
 
+        string source = SplitMergeExponent is null
+            ? string.Create(CultureInfo.InvariantCulture, $"{Source}; scaled from size {ProblemSize} to {size} (x{whole:0.####})")
+            : string.Create(CultureInfo.InvariantCulture, $"{Source}; scaled from size {ProblemSize} to {size} (split and merge x{splitMerge:0.####}, execute x{execute:0.####})");
+        return Copy(size, splitMerge, execute, whole, MemoryIntensity, BaselineRatio, source, FittedTo, SplitMergeExponent);
+    }
+
+    /// <summary>This model with <see cref="SplitMergeExponent"/> set to <paramref name="exponent"/> (the calibrator's growth laws).</summary>
+    public ProgramModel WithSplitMergeExponent(double? exponent) =>
+        Copy(ProblemSize, 1, 1, 1, MemoryIntensity, BaselineRatio, Source, FittedTo, exponent);
+
+    /// <summary>
+    /// This model with every time multiplied by <paramref name="workFactor"/> (the problem size unchanged), the memory
+    /// intensity and T_s / T_1 set to <paramref name="memoryIntensity"/> and <paramref name="baselineRatio"/>, and
+    /// <paramref name="source"/> as its source, and the measurement <paramref name="fittedTo"/>: what a calibration
+    /// against measured T_s, T_1 and F_P makes of a profiled model.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The factor or the ratio is not positive, or the intensity is negative.</exception>
+    public ProgramModel Calibrated(double workFactor, double memoryIntensity, double baselineRatio, string source, FitMeasurement? fittedTo = null)
+    {
+        if (!(workFactor > 0) || !double.IsFinite(workFactor))
+        {
+            throw new ArgumentOutOfRangeException(nameof(workFactor), workFactor, "The work factor must be finite and positive.");
+        }
+
+        if (!(memoryIntensity >= 0) || !double.IsFinite(memoryIntensity))
+        {
+            throw new ArgumentOutOfRangeException(nameof(memoryIntensity), memoryIntensity, "The memory intensity must be finite and 0 or more.");
+        }
+
+        if (!(baselineRatio > 0) || !double.IsFinite(baselineRatio))
+        {
+            throw new ArgumentOutOfRangeException(nameof(baselineRatio), baselineRatio, "The baseline ratio must be finite and positive.");
+        }
+
+        ArgumentException.ThrowIfNullOrWhiteSpace(source);
+        // Whole ns, as a profile has them; the profile's OutsideMusclesNs stays as measured (information only).
+        return Copy(ProblemSize, workFactor, workFactor, workFactor, memoryIntensity, baselineRatio, source, fittedTo, SplitMergeExponent, round: true);
+    }
+
+    private ProgramModel Copy(
+        long size, double splitMergeFactor, double executeFactor, double wholeFactor, double memoryIntensity, double? baselineRatio, string source,
+        FitMeasurement? fittedTo, double? splitMergeExponent, bool round = false)
+    {
+        double Scale(double ns, double factor) => round ? Math.Round(ns * factor) : ns * factor;
         return new ProgramModel
         {
             Name = Name,
-            Source = $"{Source}; scaled from size {ProblemSize} to {size} (x{factor:0.####})",
+            Source = source,
             BranchingFactor = BranchingFactor,
             ProblemSize = size,
             WorkExponent = WorkExponent,
             WorkLogFactor = WorkLogFactor,
+            SplitMergeExponent = splitMergeExponent,
             MusclesPerCore = MusclesPerCore,
             LevelGrowth = LevelGrowth,
-            SequentialNs = (long)Math.Round(SequentialNs * factor),
-            OutsideMusclesNs = OutsideMusclesNs * factor,
+            SequentialNs = (long)Math.Round(SequentialNs * wholeFactor),
+            OutsideMusclesNs = round ? OutsideMusclesNs : OutsideMusclesNs * wholeFactor,
             Imbalance = Imbalance,
-            Levels = Levels.Select(l => l with { SplitNs = l.SplitNs * factor, ExecuteNs = l.ExecuteNs * factor, MergeNs = l.MergeNs * factor }).ToArray(),
+            MemoryIntensity = memoryIntensity,
+            BaselineRatio = baselineRatio,
+            FittedTo = fittedTo,
+            Levels = Levels.Select(l => l with
+            {
+                SplitNs = Scale(l.SplitNs, splitMergeFactor),
+                ExecuteNs = Scale(l.ExecuteNs, executeFactor),
+                MergeNs = Scale(l.MergeNs, splitMergeFactor),
+            }).ToArray(),
         };
     }
 }

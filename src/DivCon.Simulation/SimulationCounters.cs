@@ -12,7 +12,7 @@ namespace DivCon.Simulation;
 /// <param name="Loans">Idle-lending loans.</param>
 /// <param name="ProgramSwitches">Shared scheduler: tasks started cold because the worker's previous task was another program's.</param>
 /// <param name="PolicyCalls">Calls of the policy's Decide.</param>
-/// <param name="CoreNs">Core-time per bucket, ns: task, dispatch, steal, search, contextSwitch, migration, idle.</param>
+/// <param name="CoreNs">Core-time per bucket, ns: task (work), dispatch, steal, search, contextSwitch, migration, inflation (time tasks ran beyond their work: memory contention), idle.</param>
 /// <param name="AllocatedCoreNs">Per program, core-time its allocation gave it (partitioned schemes), or null.</param>
 public sealed record SimulationCounters(
     long Events,

@@ -36,6 +36,15 @@ public sealed record SimulationParameters
     /// <summary>The MultiProgramScheduler's repartitioning interval (docs/DESIGN.md §3: 100 ms).</summary>
     public long RepartitionIntervalNs { get; init; } = 100_000_000;
 
+    /// <summary>
+    /// β, the machine's memory contention: how much slower a task of the work-inflation microbenchmark (memory
+    /// intensity 1) runs when every other core runs one too, minus 1. A task of intensity m runs 1 + β·m·U times
+    /// slower than alone, U being the mean intensity of the tasks on the other cores (docs/simulation.md, "Work
+    /// inflation"). 0 (the default here) leaves memory free; <c>divcon simulate</c> takes it from the machine model
+    /// (<see cref="MachineModel"/>) that comes with the program models.
+    /// </summary>
+    public double MemoryContention { get; init; }
+
     /// <summary>Parameters with every overhead zero (for tests against theory); the quantum and interval are kept.</summary>
     public static SimulationParameters Ideal { get; } = new()
     {
@@ -73,6 +82,11 @@ public sealed record SimulationParameters
         if (QuantumNs <= 0)
         {
             problems.Add($"QuantumNs must be positive; got {QuantumNs}.");
+        }
+
+        if (!(MemoryContention >= 0) || !double.IsFinite(MemoryContention))
+        {
+            problems.Add($"MemoryContention must be finite and 0 or more; got {MemoryContention}.");
         }
 
         if (RepartitionIntervalNs <= 0)

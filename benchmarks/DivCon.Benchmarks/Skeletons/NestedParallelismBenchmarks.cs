@@ -22,21 +22,12 @@ public class NestedParallelismBenchmarks : SampleBenchmark
 
     private void Run(bool nested)
     {
-        switch (Sample)
+        if (Sample is not INestedParallelSample sample)
         {
-            case StrassenMultiply strassen:
-                strassen.ParallelSplitAndMerge = nested;
-                break;
-            case QuickSort quickSort:
-                quickSort.ParallelSplitAndMerge = nested;
-                break;
-            case MergeSort mergeSort:
-                mergeSort.ParallelSplitAndMerge = nested;
-                break;
-            default:
-                throw new InvalidOperationException($"{Program} has no parallel split and merge.");
+            throw new InvalidOperationException($"{Program} has no parallel split and merge.");
         }
 
+        sample.ParallelSplitAndMerge = nested;
         RunParallel();
     }
 }

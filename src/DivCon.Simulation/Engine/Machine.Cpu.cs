@@ -128,10 +128,18 @@ internal sealed partial class Machine
 
         // Preempt mid-step: charge what ran, save what is left, go to the back of the queue.
         Preemptions++;
-        Charge(w.Step, _now - w.StepStart);
+        if (w.Step == StepKind.Task)
+        {
+            PreemptTaskStep(w);
+        }
+        else
+        {
+            Charge(w.Step, _now - w.StepStart);
+            w.SavedRemaining = w.StepEnd - _now;
+        }
+
         w.SavedStep = w.Step;
         w.SavedTask = w.Task;
-        w.SavedRemaining = w.StepEnd - _now;
         w.Step = StepKind.None;
         w.Stamp++;
         w.State = WorkerState.Runnable;

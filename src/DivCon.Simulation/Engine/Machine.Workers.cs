@@ -8,6 +8,13 @@ internal sealed partial class Machine
     private void StartStep(SimWorker w, StepKind kind, long duration, SimTask? task = null)
     {
         Debug.Assert(w.State == WorkerState.Running && duration >= 0, "Only a worker on a core runs a step.");
+        if (kind == StepKind.Task)
+        {
+            // A task step's duration is its work; memory contention may stretch it (Machine.Memory.cs).
+            StartTaskStep(w, task!, duration);
+            return;
+        }
+
         w.Step = kind;
         w.Task = task;
         w.StepStart = _now;
@@ -19,7 +26,15 @@ internal sealed partial class Machine
     {
         StepKind kind = w.Step;
         SimTask? task = w.Task;
-        Charge(kind, _now - w.StepStart);
+        if (kind == StepKind.Task)
+        {
+            EndTaskStep(w);
+        }
+        else
+        {
+            Charge(kind, _now - w.StepStart);
+        }
+
         w.Step = StepKind.None;
         w.Task = null;
         switch (kind)
@@ -68,7 +83,15 @@ internal sealed partial class Machine
             w.SavedStep = StepKind.None;
             SimTask? saved = w.SavedTask;
             w.SavedTask = null;
-            StartStep(w, kind, w.SavedRemaining, saved);
+            if (kind == StepKind.Task)
+            {
+                StartTaskStep(w, saved!, w.SavedWork);
+            }
+            else
+            {
+                StartStep(w, kind, w.SavedRemaining, saved);
+            }
+
             return;
         }
 

@@ -23,8 +23,10 @@ namespace DivCon.Simulation.Engine;
 /// preempted mid-step (its remaining time saved) and queued at the back. Pinned workers wait in their core's queue;
 /// free workers in one global queue that any core serves (an idealised work-conserving OS balancer: no core idles
 /// while a thread waits), and a free worker resumed on a different core pays a cold start.</para>
-/// <para><b>Accounting</b>: every nanosecond of every core is in exactly one bucket (the steps' kinds, or idle), so
-/// Σ buckets = cores · elapsed, and the task bucket equals Σ cost of the task time executed.</para>
+/// <para><b>Accounting</b>: every nanosecond of every core is in exactly one bucket (the steps' kinds, the time tasks
+/// ran beyond their work under memory contention, or idle), so Σ buckets = cores · elapsed, and the task bucket equals
+/// Σ cost of the task time executed.</para>
+/// <para><b>Work inflation</b>: tasks of memory-bound programs slow each other down (Machine.Memory.cs).</para>
 /// </remarks>
 internal sealed partial class Machine
 {
@@ -38,7 +40,7 @@ internal sealed partial class Machine
     private int _freeCoreCount;
     private readonly bool _timeSliced;
     private readonly SimRandom _random;
-    private readonly long[] _buckets = new long[6];
+    private readonly long[] _buckets = new long[7]; // the step kinds, then InflationBucket
     private long _idleNs;
     private long _now;
     private bool _multiprogram;
@@ -160,7 +162,7 @@ internal sealed partial class Machine
 
     public long Events { get; private set; }
 
-    /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration.</summary>
+    /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration, inflation (<see cref="InflationBucket"/>).</summary>
     public IReadOnlyList<long> Buckets => _buckets;
 
     public long IdleNs => _idleNs;
@@ -251,7 +253,11 @@ internal sealed partial class Machine
         {
             if (core.Current is { } w)
             {
-                if (w.Step != StepKind.None)
+                if (w.Step == StepKind.Task)
+                {
+                    CloseTaskStep(w);
+                }
+                else if (w.Step != StepKind.None)
                 {
                     Charge(w.Step, _now - w.StepStart);
                     w.StepStart = _now;

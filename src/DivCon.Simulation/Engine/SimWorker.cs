@@ -66,6 +66,21 @@ internal sealed class SimWorker
     /// <summary>The task the current (or saved) step belongs to.</summary>
     public SimTask? Task { get; set; }
 
+    /// <summary>Task step: its work in ns of the task running alone (its cost, or what preemption left of it).</summary>
+    public double StepWork { get; set; }
+
+    /// <summary>Task step of a memory-bound program: its program's group (Machine.Memory.cs), or null.</summary>
+    public Machine.MemoryGroup? Memory { get; set; }
+
+    /// <summary>Task step of a memory-bound program: the group clock value at which it finishes.</summary>
+    public double VirtualEnd { get; set; }
+
+    /// <summary>Task step of a memory-bound program: when it joined its group (ties of <see cref="VirtualEnd"/>).</summary>
+    public long MemorySeq { get; set; }
+
+    /// <summary>Task step preempted: the work it had left, ns.</summary>
+    public double SavedWork { get; set; }
+
     /// <summary>A step interrupted by preemption, resumed when the worker gets a core again.</summary>
     public StepKind SavedStep { get; set; } = StepKind.None;
 

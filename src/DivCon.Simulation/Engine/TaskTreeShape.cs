@@ -65,6 +65,7 @@ internal sealed class TaskTreeShape
         ExecuteNs = Math.Max(execute, model.ExecuteNs / 10);
         Imbalance = model.Imbalance;
         SequentialNs = model.SequentialNs;
+        MemoryIntensity = model.MemoryIntensity;
     }
 
     public ProgramModel Model { get; }
@@ -83,6 +84,9 @@ internal sealed class TaskTreeShape
     public ImbalanceModel? Imbalance { get; }
 
     public long SequentialNs { get; }
+
+    /// <summary>The program's memory intensity (<see cref="ProgramModel.MemoryIntensity"/>).</summary>
+    public double MemoryIntensity { get; }
 
     public bool IsLeaf(int level, double fraction) => fraction <= LeafFraction || level >= MaxLevel;
 

@@ -282,4 +282,35 @@ public sealed class FactoredCommandTests : IDisposable
         Assert.Equal(CliApp.UsageError, code);
         Assert.Contains("--grain applies only to transform-none, transform-static, transform-sliding; none of them is in --programs.", stderr, StringComparison.Ordinal);
     }
+
+    // Issue 15: --nested reaches the samples that have a parallel split and merge and is recorded per program.
+    [Fact]
+    public async Task Nested_ReachesTheSamples_AndIsRecordedPerProgram()
+    {
+        string outDir = Path.Combine(_root, "nested");
+
+        var (code, stdout, stderr) = await Run("factored", "--programs", "strassen,quicksort,sumofsquares", "--size", "small", "--runs", "1",
+            "--warmup", "0", "--max-workers", TwoOrFewer.ToString(CultureInfo.InvariantCulture), "--plots", "none", "--nested", "off", "--out", outDir);
+
+        Assert.True(code == 0, stderr);
+        Assert.Contains("nested parallelism off", stdout, StringComparison.Ordinal);
+        using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
+        JsonElement settings = doc.RootElement.GetProperty("programSettings");
+        Assert.StartsWith("nested parallelism off", settings.GetProperty("strassen").GetString(), StringComparison.Ordinal);
+        Assert.StartsWith("nested parallelism off", settings.GetProperty("quicksort").GetString(), StringComparison.Ordinal);
+        Assert.False(settings.TryGetProperty("sumofsquares", out _));
+    }
+
+    [Fact]
+    public async Task BadNested_IsRejected_Exit2_NothingWritten()
+    {
+        string outDir = Path.Combine(_root, "bad-nested");
+
+        var (code, stdout, stderr) = await Run("factored", "--programs", "strassen", "--nested", "maybe", "--out", outDir);
+
+        Assert.Equal(CliApp.UsageError, code);
+        Assert.Equal(string.Empty, stdout);
+        Assert.Equal("divcon factored: --nested 'maybe' is not allowed; use on or off.", stderr.Trim());
+        Assert.False(Directory.Exists(outDir));
+    }
 }

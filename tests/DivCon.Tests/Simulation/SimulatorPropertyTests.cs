@@ -5,8 +5,8 @@ using DivCon.Tests.Infrastructure;
 namespace DivCon.Tests.Simulation;
 
 /// <summary>
-/// Seeded random machines, programs and schemes: whatever the costs (zero included), every core-nanosecond is
-/// accounted for, no task is lost or run twice, and every program makes progress.
+/// Seeded random machines, programs and schemes: whatever the costs (zero included) and the memory contention, every
+/// core-nanosecond is accounted for, no task is lost or run twice, and every program makes progress.
 /// </summary>
 public sealed class SimulatorPropertyTests
 {
@@ -35,10 +35,11 @@ public sealed class SimulatorPropertyTests
             SequentialNs = r.Next(3) == 0 ? r.Next(5_000_000) : 0,
             Imbalance = r.Next(2) == 0 ? new ImbalanceModel(0.2, 0.8) : null,
             Levels = profile,
+            MemoryIntensity = r.Next(3) == 0 ? 0 : 2 * r.NextDouble(),
         };
     }
 
-    private static SimulationParameters RandomParameters(SimRandom r) => r.Next(4) == 0
+    private static SimulationParameters RandomParameters(SimRandom r) => (r.Next(4) == 0
         ? SimulationParameters.Ideal with { QuantumNs = 100_000 + r.Next(5_000_000), RepartitionIntervalNs = 10_000_000 + r.Next(100_000_000) }
         : new SimulationParameters
         {
@@ -51,6 +52,9 @@ public sealed class SimulatorPropertyTests
             ContextSwitchNs = r.Next(20_000),
             MigrationNs = r.Next(100_000),
             RepartitionIntervalNs = 10_000_000 + r.Next(100_000_000),
+        }) with
+        {
+            MemoryContention = r.Next(3) == 0 ? 0 : 3 * r.NextDouble(), // work inflation (Machine.Memory.cs), off in a third of the machines
         };
 
     private static void CheckOne(ulong seed)
@@ -80,6 +84,8 @@ public sealed class SimulatorPropertyTests
         Assert.True(m.TasksAccountedFor, context);
         long completed = m.Programs.Sum(p => p.RunWorkNs.Sum());
         Assert.True(m.Buckets[(int)StepKind.Task] >= completed, context);
+        Assert.True(m.Buckets[Machine.InflationBucket] >= 0, context);
+        Assert.True(m.Buckets[Machine.InflationBucket] == 0 || (request.Parameters.MemoryContention > 0 && request.Cores > 1), context);
         Assert.All(m.Programs, p => Assert.All(p.Durations, d => Assert.True(d > 0 || p.RunWorkNs.Sum() == 0, context)));
     }
 

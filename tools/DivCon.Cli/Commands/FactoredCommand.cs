@@ -59,13 +59,18 @@ internal static class FactoredCommand
         {
             Description = "Window m in blocks of transform-static and transform-sliding (at least the grain; default: half the last-level cache / 1536 bytes per block).",
         };
+        var nestedOption = new Option<string?>("--nested")
+        {
+            Description = "Nested parallelism in the level-1 split and merge of strassen, quicksort and mergesort: on or off "
+                + "(default: each program's own default: on for strassen and mergesort, off for quicksort).",
+        };
         var command = new Command("factored",
             "Factored speedups (Acar, Charguéraud, Rainey): T_s, T_1, T_P, idle time I_P and T_elision per program for P = 1 … N; "
             + "derives work W_P and inflation F_P and the linear, maximal, idle-time-specific, inflation-specific, actual and elision speedups; "
             + "writes factored.json, factored.csv and a PNG per program.")
         {
             programsOption, sizeOption, runsOption, warmupOption, maxWorkersOption, overBudgetOption, seedOption, outOption, plotsOption,
-            stealingOption, groupsOption, grainOption, windowOption,
+            stealingOption, groupsOption, grainOption, windowOption, nestedOption,
         };
 
         command.SetAction((parse, ct) =>
@@ -84,6 +89,8 @@ internal static class FactoredCommand
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
+            bool? nested = ReadNested(parse.GetValue(nestedOption), problems);
+            // Last: the folder is made only when everything else is valid.
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             int seed = parse.GetValue(seedOption);
             var settings = new FactoredSettings(Enumerable.Range(1, Math.Max(1, maxWorkers)).ToArray(), runs, warmup);
@@ -106,6 +113,14 @@ internal static class FactoredCommand
                             if (program is SampleWorkload { Program: SequenceTransform transform })
                             {
                                 programSettings[entry.Name] = transform.Describe();
+                            }
+
+                            if (program is SampleWorkload { Program: INestedParallelSample nestedSample })
+                            {
+                                nestedSample.ParallelSplitAndMerge = nested ?? nestedSample.ParallelSplitAndMerge;
+                                programSettings[entry.Name] = nestedSample.ParallelSplitAndMerge
+                                    ? "nested parallelism on: level-1 split and merge shared among the workers"
+                                    : "nested parallelism off: level-1 split and merge on one worker";
                             }
 
                             int round = 0;
@@ -131,6 +146,23 @@ internal static class FactoredCommand
     }
 
     // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
+    /// <summary>The <c>--nested</c> value: null when not given (each program's default), else on or off.</summary>
+    private static bool? ReadNested(string? value, List<string> problems)
+    {
+        switch (value?.Trim().ToLowerInvariant())
+        {
+            case null:
+                return null;
+            case "on":
+                return true;
+            case "off":
+                return false;
+            default:
+                problems.Add($"--nested '{value}' is not allowed; use on or off.");
+                return null;
+        }
+    }
+
     private static ProgramCatalog TransformCatalog(ProgramCatalog catalog, string[] names, int? grain, int? windowSize, List<string> problems)
     {
         WindowMode[] modes = names.Select(SequenceTransform.ModeOf).OfType<WindowMode>().ToArray();

@@ -9,8 +9,9 @@ using DivCon.Skeletons;
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// <c>divcon simulate</c>: the cyclic test on N virtual cores (the deterministic simulator, docs/simulation.md), and
-/// <c>divcon simulate calibrate</c>: program models from phase profiles measured on this machine.
+/// <c>divcon simulate</c>: the cyclic test on N virtual cores (the deterministic simulator, docs/simulation.md), with its
+/// subcommands <c>calibrate</c> (<see cref="SimulateCalibrateCommand"/>), <c>validate</c>
+/// (<see cref="SimulateValidateCommand"/>) and <c>thesis</c> (<see cref="SimulateThesisCommand"/>).
 /// </summary>
 internal static class SimulateCommand
 {
@@ -60,14 +61,20 @@ internal static class SimulateCommand
         var migration = new Option<string?>("--migration") { Description = "Cold-start cost of a worker moved to another program or core (default 20us)." };
         var steal = new Option<string?>("--steal") { Description = "Cost of a successful steal (default 1us)." };
         var interval = new Option<string?>("--interval") { Description = "Repartitioning interval (default 100ms)." };
+        var contention = new Option<double?>("--memory-contention")
+        {
+            Description = "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).",
+        };
 
         var command = new Command(
             "simulate",
             "Simulate the cyclic multiprogram test on N virtual cores under each scheme, with the real partitioning policies; deterministic: the same options give byte-identical files.")
         {
-            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval,
+            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval, contention,
         };
-        command.Subcommands.Add(CreateCalibrate());
+        command.Subcommands.Add(SimulateCalibrateCommand.Create());
+        command.Subcommands.Add(SimulateValidateCommand.Create());
+        command.Subcommands.Add(SimulateThesisCommand.Create());
         command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
         {
             TextWriter stdout = parse.InvocationConfiguration.Output;
@@ -106,17 +113,25 @@ internal static class SimulateCommand
                 RepartitionIntervalNs = DurationParser.Nanoseconds(parse.GetValue(interval), "--interval", problems) ?? parameters.RepartitionIntervalNs,
             };
 
+            string? modelFolder = parse.GetValue(models);
+            MachineModel? machine = SimulationModels.LoadMachine(modelFolder, problems, out string? machineNote);
+            double? beta = parse.GetValue(contention) ?? machine?.MemoryContention;
+            if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
+            {
+                problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
+            }
+
+            parameters = parameters with { MemoryContention = beta is { } v && v >= 0 && double.IsFinite(v) ? v : 0 };
             string sizeText = parse.GetValue(size) ?? "thesis";
             WorkloadSize? problemSize = sizeText == "model" ? null : CommandInput.ReadSize(parse, size, problems);
 
             var workloads = programNames is { Length: > 0 }
                 ? new List<(string Name, IReadOnlyList<string> Programs)> { (programNames.Length == 1 ? programNames[0] : "custom", programNames) }
                 : [("suite", ProgramCatalog.FullSuite), ("subset", ProgramCatalog.DefaultCyclicWorkload)];
-            string? modelFolder = parse.GetValue(models);
             var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
             foreach (string name in workloads.SelectMany(w => w.Programs).Distinct(StringComparer.Ordinal))
             {
-                if (LoadModel(name, modelFolder, problemSize, problems) is { } model)
+                if (SimulationModels.Load(name, modelFolder, problemSize, problems) is { } model)
                 {
                     loaded[name] = model;
                 }
@@ -131,6 +146,11 @@ internal static class SimulateCommand
             if (await ExperimentRunner.ReportAsync(parse, "divcon simulate", problems))
             {
                 return CliApp.UsageError;
+            }
+
+            if (machineNote is not null && parse.GetValue(contention) is null)
+            {
+                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate: note: {machineNote}");
             }
 
             var results = new List<SimulationResult>();
@@ -178,98 +198,6 @@ internal static class SimulateCommand
             return 0;
         });
         return command;
-    }
-
-    private static Command CreateCalibrate()
-    {
-        var programs = new Option<string[]>("--programs")
-        {
-            Description = $"Programs to profile (default all: {SamplePrograms.Skeletons.Names}).",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var size = new Option<string>("--size") { Description = "small or medium (default small).", DefaultValueFactory = _ => "small" };
-        var runs = new Option<int>("--runs") { Description = "Profiled runs per program, after one warm-up; the minimum time per level and phase is kept (default 5).", DefaultValueFactory = _ => 5 };
-        var granularityCores = new Option<int>("--granularity-cores")
-        {
-            Description = "Core count the automatic granularity is set for while profiling, so the profile has several levels (default 16).",
-            DefaultValueFactory = _ => 16,
-        };
-        var output = new Option<string>("--out") { Description = "Folder for the <program>.json models (default models).", DefaultValueFactory = _ => "models" };
-        var command = new Command(
-            "calibrate",
-            "Profile each sample program's split / execute / merge time per level on this machine (one worker at a time, so muscle times are not inflated by co-running muscles) and write a simulator model per program.")
-        {
-            programs, size, runs, granularityCores, output,
-        };
-        command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
-        {
-            TextWriter stdout = parse.InvocationConfiguration.Output;
-            var problems = new List<string>();
-            string[] names = CommandInput.SplitNames(parse.GetValue(programs)) is { Length: > 0 } p ? p : [.. SamplePrograms.Skeletons.All.Select(e => e.Name)];
-            IReadOnlyList<ProgramEntry> entries = SamplePrograms.Skeletons.Resolve(names, problems);
-            WorkloadSize problemSize = CommandInput.ReadSize(parse, size, problems, WorkloadSize.Small, WorkloadSize.Medium);
-            int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
-            int gCores = CommandInput.AtLeast(parse, granularityCores, 1, problems);
-            string outDir = CommandInput.ReadOut(parse, output, problems);
-            if (await ExperimentRunner.ReportAsync(parse, "divcon simulate calibrate", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            foreach (ProgramEntry entry in entries)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                string name = entry.Name;
-                ProgramModel model = await Task.Run(() => Profile(entry, problemSize, runCount, gCores, cancellationToken), cancellationToken);
-                string path = ModelStore.Save(outDir, model);
-                await stdout.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"{name}: {model.Levels.Count} levels, work {model.TotalWorkNs / 1e6:0.0} ms per run, level growth {model.LevelGrowth} -> {path}"));
-            }
-
-            return 0;
-        });
-        return command;
-    }
-
-    /// <summary>Profiles <paramref name="runs"/> runs of one sample program one task at a time and calibrates its model.</summary>
-    internal static ProgramModel Profile(ProgramEntry entry, WorkloadSize size, int runs, int granularityCores, CancellationToken cancellationToken)
-    {
-        var program = (ISkeletonProgram)entry.Create(size, SamplesDefaultSeed);
-        var profiler = new PhaseProfiler();
-        program.UseAutomaticGranularity(granularityCores);
-        program.Profiler = profiler;
-        program.Initialize();
-        return ModelCalibrator.Profile(entry.Name, program.BranchingFactor, program.ProblemSize, profiler, program.RunAsync, program.Verify, runs,
-            $"size {CommandInput.Name(size)} (granularity for {granularityCores} cores", cancellationToken);
-    }
-
-    private const int SamplesDefaultSeed = DivCon.Samples.SampleCatalog.DefaultSeed;
-
-    private static ProgramModel? LoadModel(string name, string? folder, WorkloadSize? size, List<string> problems)
-    {
-        ProgramModel model;
-        try
-        {
-            model = folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name);
-        }
-        catch (Exception e) when (e is ArgumentException or FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
-        {
-            problems.Add(e.Message);
-            return null;
-        }
-
-        if (size is not { } s)
-        {
-            return model;
-        }
-
-        if (SamplePrograms.Skeletons.Find(name)?.Create(s, SamplesDefaultSeed) is not ISkeletonProgram sample)
-        {
-            problems.Add($"Program '{name}' is not a sample program, so it has no {CommandInput.Name(s)} size; use --size model.");
-            return null;
-        }
-
-        return model.ScaledTo(sample.ProblemSize);
     }
 
     private static int[] ParseInts(string[]? values, string option, List<string> problems, int defaultValue)

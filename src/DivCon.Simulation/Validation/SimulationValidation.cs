@@ -1,0 +1,129 @@
+using DivCon.Metrics.Results;
+using DivCon.Metrics.Schemes;
+
+namespace DivCon.Simulation.Validation;
+
+/// <summary>
+/// The simulated side of <c>divcon simulate validate</c> and the comparison (pure: the measured records in, the
+/// <see cref="ValidationFile"/> out; deterministic). The measured side is the harness's factored measurement and
+/// cyclic test, run by the command line.
+/// </summary>
+public static class SimulationValidation
+{
+    /// <summary>Tolerance on isolated T_1 and T_2 (issue 19).</summary>
+    public const double IsolatedTarget = 0.10;
+
+    /// <summary>Tolerance on NTT and ANTT at 2 cores (issue 19).</summary>
+    public const double CyclicTarget = 0.15;
+
+    /// <summary>
+    /// Simulates every measured configuration with <paramref name="models"/> and compares: per program and P its
+    /// T_P, per workload and scheme every program's NTT, the ANTT and the STP.
+    /// </summary>
+    /// <param name="settings">What was measured (cores, runs, duration, C^SP runs, seed, schemes, the simulator's costs).</param>
+    /// <param name="machine">The machine model (its β is <paramref name="settings"/>' memory contention).</param>
+    /// <param name="models">A model per program measured, at the measured size.</param>
+    /// <param name="measuredIsolated">The programs alone.</param>
+    /// <param name="measuredCyclic">The cyclic tests.</param>
+    /// <param name="startedUtc">When the measurement started.</param>
+    /// <param name="elapsedSeconds">How long it took.</param>
+    /// <param name="machineInfo">Where it was measured.</param>
+    /// <exception cref="ArgumentException">A program has no model, or a scheme is not simulated.</exception>
+    public static ValidationFile Compare(
+        ValidationSettings settings,
+        MachineModel machine,
+        IReadOnlyDictionary<string, ProgramModel> models,
+        IReadOnlyList<FactoredProgramResult> measuredIsolated,
+        IReadOnlyList<MeasuredWorkload> measuredCyclic,
+        DateTimeOffset startedUtc,
+        double elapsedSeconds,
+        MachineInfo machineInfo)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(machine);
+        ArgumentNullException.ThrowIfNull(models);
+        ArgumentNullException.ThrowIfNull(measuredIsolated);
+        ArgumentNullException.ThrowIfNull(measuredCyclic);
+        var missing = measuredIsolated.Select(r => r.Program).Concat(measuredCyclic.SelectMany(w => w.Programs))
+            .Distinct(StringComparer.Ordinal).Where(p => !models.ContainsKey(p)).ToArray();
+        if (missing.Length > 0)
+        {
+            throw new ArgumentException($"No model for {string.Join(", ", missing)}.", nameof(models));
+        }
+
+        ulong seed = (ulong)settings.Seed;
+        var simulatedIsolated = new List<FactoredProgramResult>();
+        var isolated = new List<IsolatedComparison>();
+        foreach (FactoredProgramResult measured in measuredIsolated)
+        {
+            int[] cores = measured.Points.Select(p => (int)p.P).ToArray();
+            FactoredProgramResult simulated = IsolatedSimulation.Factored(models[measured.Program], cores, settings.Cores, settings.Parameters, seed, settings.Runs);
+            simulatedIsolated.Add(simulated);
+            foreach (FactoredPoint m in measured.Points)
+            {
+                FactoredPoint s = simulated.Points.First(x => x.P == m.P);
+                double? target = m.P <= 2 ? IsolatedTarget : null;
+                double error = (s.Tp - m.Tp) / m.Tp;
+                isolated.Add(new IsolatedComparison(measured.Program, (int)m.P, m.Tp, s.Tp, error, target, target is { } t ? Math.Abs(error) <= t : null));
+            }
+        }
+
+        var simulatedCyclic = new List<SimulationResult>();
+        var cyclic = new List<CyclicComparison>();
+        foreach (MeasuredWorkload workload in measuredCyclic)
+        {
+            var request = new SimulationRequest
+            {
+                Cores = settings.Cores,
+                Programs = workload.Programs.Select(p => models[p]).ToArray(),
+                Schemes = workload.Schemes.Select(s => s.Scheme).ToArray(),
+                Seed = seed,
+                DurationNs = (long)Math.Round(settings.DurationSeconds * 1e9),
+                SpRuns = settings.SpRuns,
+                Parameters = settings.Parameters,
+            };
+            SimulationResult simulated = CyclicSimulator.Run(request, workload.Workload);
+            simulatedCyclic.Add(simulated);
+            double? target = settings.Cores == 2 ? CyclicTarget : null;
+            foreach (SchemeResult m in workload.Schemes)
+            {
+                SchemeResult s = simulated.Schemes.First(x => x.Scheme == m.Scheme);
+                foreach (ProgramResult mp in m.Programs)
+                {
+                    ProgramResult sp = s.Programs.First(x => x.Program == mp.Program);
+                    cyclic.Add(Row(workload.Workload, m.Scheme, "ntt", mp.Program, mp.Ntt?.Mean, sp.Ntt?.Mean, target));
+                }
+
+                cyclic.Add(Row(workload.Workload, m.Scheme, "antt", null, m.Antt?.Mean, s.Antt?.Mean, target));
+                cyclic.Add(Row(workload.Workload, m.Scheme, "stp", null, m.Stp?.Mean, s.Stp?.Mean, null));
+            }
+        }
+
+        return new ValidationFile(
+            settings,
+            machine,
+            models.Where(kv => measuredIsolated.Any(r => r.Program == kv.Key) || measuredCyclic.Any(w => w.Programs.Contains(kv.Key)))
+                .OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value.Source),
+            measuredIsolated,
+            simulatedIsolated,
+            measuredCyclic,
+            simulatedCyclic,
+            isolated,
+            cyclic)
+        {
+            StartedUtc = startedUtc,
+            ElapsedSeconds = elapsedSeconds,
+            Machine = machineInfo,
+        };
+    }
+
+    /// <summary>The schemes a validation can compare: those both the harness runs and the simulator models.</summary>
+    public static IReadOnlyList<string> ComparableSchemes { get; } = [.. SchemeCatalog.Simulated.Select(s => s.Name)];
+
+    private static CyclicComparison Row(string workload, string scheme, string metric, string? program, double? measured, double? simulated, double? target)
+    {
+        double? error = measured is { } m && simulated is { } s && m != 0 ? (s - m) / m : null;
+        return new CyclicComparison(workload, scheme, metric, program, measured, simulated, error, error is null ? null : target,
+            error is { } e && target is { } t ? Math.Abs(e) <= t : null);
+    }
+}

@@ -1,0 +1,42 @@
+using DivCon.Harness.Factored;
+using DivCon.Scheduling;
+using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
+using DivCon.Metrics.Factored;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// The measured side of <c>simulate calibrate</c> and <c>simulate validate</c>: each program alone at P = 1 … N on the
+/// harness's work-stealing schedulers (<see cref="FactoredMeasurement"/>, the runner of <c>divcon factored</c>), with
+/// one granularity, the automatic one for N cores, at every P.
+/// </summary>
+internal static class IsolatedMeasurement
+{
+    /// <summary>Measures every program of <paramref name="entries"/>, the schedulers sized against <paramref name="budget"/>; one progress phase per program.</summary>
+    public static IReadOnlyList<FactoredProgramResult> Measure(
+        IReadOnlyList<ProgramEntry> entries, WorkloadSize size, int seed, int maxWorkers, int runs, int warmup, CpuBudget budget,
+        Func<IFactoredMeasurementSource>? sourceFactory, IRunProgress progress, CancellationToken cancellationToken)
+    {
+        var settings = new FactoredSettings(Enumerable.Range(1, maxWorkers).ToArray(), runs, warmup);
+        IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(budget: budget);
+        var results = new List<FactoredProgramResult>();
+        try
+        {
+            foreach (ProgramEntry entry in entries)
+            {
+                progress.Phase($"{entry.Name} alone, P = 1 … {maxWorkers}: {warmup} warm-up + {runs} rounds", runs);
+                progress.Line($"{entry.Name}: preparing the input (size {CommandInput.Name(size)}, seed {seed}) ...");
+                int round = 0;
+                var program = new SampleFactoredProgram(entry.Create(size, seed), maxWorkers);
+                results.Add(FactoredMeasurement.Measure(program, source, settings, line => progress.Advance(++round, line), cancellationToken));
+            }
+        }
+        finally
+        {
+            (source as IDisposable)?.Dispose();
+        }
+
+        return results;
+    }
+}

@@ -1,0 +1,77 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Text;
+using DivCon.Harness.Programs;
+using DivCon.Metrics.Results;
+using DivCon.Simulation;
+using DivCon.Simulation.Validation;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>
+/// <c>divcon simulate thesis</c>: the simulator's isolated speedups, thesis-size models, against every speedup the
+/// thesis states in its text (<see cref="ThesisSpeedups.Claims"/>); writes <c>thesis.json</c> and <c>thesis.md</c>
+/// and prints the table. Pure simulation (a few seconds), deterministic.
+/// </summary>
+internal static class SimulateThesisCommand
+{
+    /// <summary>Builds the command.</summary>
+    public static Command Create()
+    {
+        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models and machine.json (default: the shipped ones)." };
+        var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β (default: the models' machine.json)." };
+        var runs = new Option<int>("--runs") { Description = "Simulated runs per speedup (default 5).", DefaultValueFactory = _ => 5 };
+        var output = CommandInput.Out(Path.Combine("results", "simulate-thesis"));
+        var command = new Command("thesis",
+            "Simulate each program alone at thesis size and compare its speedup with every speedup the thesis states (§5.3.2, §5.3.4, §7.2, §7.2.1); writes thesis.json and thesis.md.")
+        {
+            models, contention, runs, output,
+        };
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var problems = new List<string>();
+            string? folder = parse.GetValue(models);
+            MachineModel? machine = SimulationModels.LoadMachine(folder, problems, out string? machineNote);
+            double beta = parse.GetValue(contention) ?? machine?.MemoryContention ?? 0;
+            if (!(beta >= 0) || !double.IsFinite(beta))
+            {
+                problems.Add($"--memory-contention must be 0 or more; got {beta.ToString(CultureInfo.InvariantCulture)}.");
+            }
+
+            int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
+            var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
+            foreach (string name in ThesisSpeedups.Claims.Select(c => c.Program).Distinct())
+            {
+                if (SimulationModels.Load(name, folder, WorkloadSize.Thesis, problems) is { } model)
+                {
+                    loaded[name] = model;
+                }
+            }
+
+            string outDir = CommandInput.ReadOut(parse, output, problems);
+            if (await ExperimentRunner.ReportAsync(parse, "divcon simulate thesis", problems))
+            {
+                return CliApp.UsageError;
+            }
+
+            if (machineNote is not null && parse.GetValue(contention) is null)
+            {
+                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate thesis: note: {machineNote}");
+            }
+
+            var parameters = new SimulationParameters { MemoryContention = beta };
+            ThesisComparisonFile file = await Task.Run(
+                () => ThesisSpeedups.Compare(loaded, parameters, runCount, folder is null ? "default" : Path.GetFileName(Path.GetFullPath(folder))), cancellationToken);
+            string markdown = ThesisSpeedups.Markdown(file);
+            ResultFolder.Write(outDir,
+            [
+                ("thesis.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ThesisComparisonFile)),
+                ("thesis.md", Encoding.UTF8.GetBytes(markdown)),
+            ]);
+            await parse.InvocationConfiguration.Output.WriteAsync(markdown);
+            await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate thesis: wrote {Path.Combine(outDir, "thesis.json")}, thesis.md");
+            return 0;
+        });
+        return command;
+    }
+}

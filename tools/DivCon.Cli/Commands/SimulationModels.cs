@@ -1,0 +1,75 @@
+using System.Globalization;
+using DivCon.Cli.Programs;
+using DivCon.Harness.Programs;
+using DivCon.Simulation;
+
+namespace DivCon.Cli.Commands;
+
+/// <summary>Where the <c>simulate</c> commands get their program and machine models: the shipped ones or a folder (<c>--models</c>).</summary>
+internal static class SimulationModels
+{
+    /// <summary>The seed the sample programs are made with when only their size is needed.</summary>
+    public const int SamplesSeed = DivCon.Samples.SampleCatalog.DefaultSeed;
+
+    /// <summary>
+    /// The model of <paramref name="name"/> from <paramref name="folder"/> (null: the shipped one), scaled to the sample's
+    /// <paramref name="size"/> (null: as calibrated); null with a problem line when it cannot be had.
+    /// </summary>
+    public static ProgramModel? Load(string name, string? folder, WorkloadSize? size, List<string> problems)
+    {
+        ProgramModel model;
+        try
+        {
+            model = folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name);
+        }
+        catch (Exception e) when (e is ArgumentException or FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
+        {
+            problems.Add(e.Message);
+            return null;
+        }
+
+        if (size is not { } s)
+        {
+            return model;
+        }
+
+        if (ProblemSize(name, s) is not { } problemSize)
+        {
+            problems.Add($"Program '{name}' is not a sample program, so it has no {CommandInput.Name(s)} size; use --size model.");
+            return null;
+        }
+
+        return problemSize == model.ProblemSize ? model : model.ScaledTo(problemSize);
+    }
+
+    /// <summary>
+    /// The machine model of <paramref name="folder"/> (null: the shipped one); a folder without <c>machine.json</c>
+    /// (hand-made models) gets the shipped one, and <paramref name="note"/> says so. Null with a problem line when the
+    /// file cannot be read.
+    /// </summary>
+    public static MachineModel? LoadMachine(string? folder, List<string> problems, out string? note)
+    {
+        note = null;
+        try
+        {
+            if (folder is not null && !File.Exists(Path.Combine(folder, MachineModel.FileName)))
+            {
+                MachineModel shipped = ModelStore.LoadDefaultMachine();
+                note = string.Create(CultureInfo.InvariantCulture,
+                    $"no {MachineModel.FileName} in {folder}: using the shipped one (memory contention β = {shipped.MemoryContention}).");
+                return shipped;
+            }
+
+            return folder is null ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder);
+        }
+        catch (Exception e) when (e is FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
+        {
+            problems.Add(e.Message);
+            return null;
+        }
+    }
+
+    /// <summary>The problem size of sample <paramref name="name"/> at <paramref name="size"/>, or null when it is not a sample program.</summary>
+    public static long? ProblemSize(string name, WorkloadSize size) =>
+        SamplePrograms.Skeletons.Find(name)?.Create(size, SamplesSeed) is ISkeletonProgram sample ? sample.ProblemSize : null;
+}
