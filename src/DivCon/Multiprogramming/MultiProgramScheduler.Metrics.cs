@@ -94,7 +94,11 @@ public sealed partial class MultiProgramScheduler
     internal void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
     {
         IQueueSetOwner? program = set.Owner;
-        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, AllocationReason.BlockingCompensation, RepartitionTrigger.BlockingCompensation));
+        // Standing in for a worker of another set that the program is owed (BlockingMonitor.cs, owed not served).
+        AllocationReason reason = stuck.IsCompensating || ReferenceEquals(stuck.ServingForReaders, set)
+            ? AllocationReason.BlockingCompensation
+            : AllocationReason.MoveCompensation;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, reason, RepartitionTrigger.BlockingCompensation));
         SafeAdd(_compensationCounter, [.. _tags, new(SchedulingTelemetry.ProgramName, program?.Name), new(SchedulingTelemetry.StuckSlot, stuck.Slot)]);
     }
 
