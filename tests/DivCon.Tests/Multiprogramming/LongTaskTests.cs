@@ -51,6 +51,34 @@ public sealed class LongTaskTests
         return tasks;
     }
 
+    // The program's divcon.program.served.count, read once through a MeterListener (null: not published).
+    private static long? ServedOnTheMeter(MultiProgramScheduler mps, ProgramHandle program)
+    {
+        long? served = null;
+        using var listener = new System.Diagnostics.Metrics.MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Name == SchedulingTelemetry.ProgramServedCount)
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<int>((_, value, tags, _) =>
+        {
+            foreach (KeyValuePair<string, object?> tag in tags)
+            {
+                if (tag.Key == SchedulingTelemetry.ProgramId && Equals(tag.Value, program.Id))
+                {
+                    served = value;
+                }
+            }
+        });
+        listener.Start();
+        listener.RecordObservableInstruments();
+        GC.KeepAlive(mps);
+        return served;
+    }
+
     private static void Finish(MultiProgramScheduler mps, StrongBox<bool> stop, Task[] endless)
     {
         Volatile.Write(ref stop.Value, true);
@@ -75,6 +103,18 @@ public sealed class LongTaskTests
         {
             ProgramHandle request = mps.AddProgram("request");
             Assert.True(SpinWait.SpinUntil(() => request.Allocation >= 1, Timeout), "The policy gave the request no core.");
+
+            // Assigned, not served: the snapshot shows the move waiting on the batch's task, with its age.
+            MultiProgramSnapshot? seen = null;
+            Assert.True(
+                SpinWait.SpinUntil(() => (seen = mps.GetSnapshot()).PendingMoves.Any(m => m.ToProgramId == request.Id && m.FromProgramId == batch.Id), Timeout),
+                "The snapshot shows no move to the request waiting on the batch's task.");
+            Assert.Equal(0, request.ServedWorkers);
+            Assert.Equal(0, seen!.ServedByProgram[request.Id]);
+            Assert.True(seen.CoresByProgram[request.Id] >= 1);
+            Assert.Equal(0, ServedOnTheMeter(mps, request));
+            Thread.Sleep(20);
+            Assert.Contains(mps.GetSnapshot().PendingMoves, m => m.ToProgramId == request.Id && m.Age >= TimeSpan.FromMilliseconds(20));
 
             Task answered = Run(request, () => Thread.SpinWait(1000));
             Assert.True(answered.Wait(Timeout), "The request's task never ran: its assigned worker is stuck in the batch's task.");
