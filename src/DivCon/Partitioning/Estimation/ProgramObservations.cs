@@ -1,0 +1,453 @@
+using System.Diagnostics;
+
+namespace DivCon.Partitioning.Estimation;
+
+/// <summary>
+/// One program's observations, binned by the core count it was served at, with its current estimate and probing
+/// state. Single-threaded: only the estimator's caller (the repartitioning thread) touches it. Every array is
+/// allocated in the constructor; <see cref="Observe"/> allocates nothing.
+/// </summary>
+internal sealed class ProgramObservations
+{
+    private readonly int _cores;
+    private readonly ScalabilityEstimatorOptions _options;
+    private readonly double _decay;
+
+    // Forgetting without touching every bin per tick: a new tick is added with weight _gain (its square to the
+    // second-order sums) and _gain grows by 1/λ per tick, which is the same as shrinking every older tick by λ.
+    // Ratios (idle fraction, busy per task, effective counts, variances of ratios) do not depend on the scale;
+    // absolute weights are stored / _gain. Rescaled to 1 before it can overflow.
+    private double _gain = 1;
+
+    // Index = served cores rounded (1.._cores); index 0 unused.
+    private readonly Bin[] _bins;
+
+    // Indices of bins holding data, ascending; only these are decayed and read.
+    private readonly int[] _occupied;
+    private int _occupiedCount;
+
+    private int _probeLeft;
+    private int _probeTarget;
+    private double _probeCredit;
+    private double _probeJitter;
+    private ulong _random;
+
+    public ProgramObservations(int programId, int cores, ScalabilityEstimatorOptions options, double decay)
+    {
+        ProgramId = programId;
+        _cores = cores;
+        _options = options;
+        _decay = decay;
+        _bins = new Bin[cores + 1];
+        _occupied = new int[cores];
+        Estimate = Empty;
+        _random = 0x9E3779B97F4A7C15UL ^ (ulong)(uint)programId;
+    }
+
+    public int ProgramId { get; }
+
+    public ScalabilityEstimate Estimate { get; private set; }
+
+    /// <summary>Ticks observed with the program served (the probing budget's base).</summary>
+    public long Ticks { get; private set; }
+
+    /// <summary>Observed ticks that had been requested as probe ticks.</summary>
+    public long ProbedTicks { get; private set; }
+
+    // The last fit, kept for SpeedupAt.
+    private double _serial;
+    private double _inflation;
+
+    private static ScalabilityEstimate Empty => new(false, 1, 1, 0, 0, 0, false, double.PositiveInfinity, 0, 0, 0);
+
+    public bool TryGetProbe(out ScalabilityProbe probe)
+    {
+        probe = new ScalabilityProbe(ProgramId, _probeTarget);
+        return _probeLeft > 0;
+    }
+
+    public void Observe(in ScalabilitySample sample)
+    {
+        if (!(sample.ElapsedSeconds > 0) || !(sample.CoreSeconds > 0))
+        {
+            return; // not served during the tick: nothing to learn, nothing to spend.
+        }
+
+        Ticks++;
+        if (_probeLeft > 0)
+        {
+            // This tick is one the estimator asked to be a probe (honoured or not).
+            _probeLeft--;
+            _probeCredit -= 1;
+            ProbedTicks++;
+        }
+
+        // Required: _probeCredit ≥ 0 after every observation, so ProbedTicks ≤ ProbeFraction · Ticks. A probe starts
+        // only with at least ProbeTicks credits and gains ProbeFraction per tick while spending 1.
+        _probeCredit = Math.Min(_probeCredit + _options.ProbeFraction, 2 * _options.ProbeTicks);
+
+        Forget();
+        double idle = Math.Clamp(sample.IdleSeconds, 0, sample.CoreSeconds);
+        bool noDemand = sample.TasksExecuted == 0 && idle >= sample.CoreSeconds * 0.999;
+        if (!noDemand)
+        {
+            // Grouped by the assigned cores (exact, where served cores carry noise from moves and preemption); a
+            // program served without an assignment (a worker finishing its task after a move) by its served cores.
+            int grouped = sample.AssignedCores > 0 ? sample.AssignedCores : (int)Math.Round(sample.ServedCores, MidpointRounding.AwayFromZero);
+            int bin = Math.Clamp(grouped, 1, _cores);
+            Add(bin, sample.ElapsedSeconds, sample.CoreSeconds, idle, sample.TasksExecuted);
+        }
+
+        Estimate = Compute();
+        DecideProbe();
+    }
+
+    /// <summary>Estimated speedup T_1 / T_P at <paramref name="cores"/> cores (1 without an estimate).</summary>
+    public double SpeedupAt(double cores)
+    {
+        if (!Estimate.HasEstimate)
+        {
+            return 1;
+        }
+
+        return Model(cores, _serial, _inflation);
+    }
+
+    private void Forget()
+    {
+        if (_decay >= 1)
+        {
+            return;
+        }
+
+        _gain /= _decay;
+        if (_gain > 1e100)
+        {
+            double first = 1 / _gain;
+            for (int i = 0; i < _occupiedCount; i++)
+            {
+                _bins[_occupied[i]].Scale(first, first * first);
+            }
+
+            _gain = 1;
+        }
+    }
+
+    private void Add(int index, double elapsed, double core, double idle, long tasks)
+    {
+        ref Bin bin = ref _bins[index];
+        if (!bin.Occupied)
+        {
+            bin.Occupied = true;
+            // Insert keeping _occupied ascending (at most _cores entries, one per bin).
+            int at = _occupiedCount;
+            while (at > 0 && _occupied[at - 1] > index)
+            {
+                _occupied[at] = _occupied[at - 1];
+                at--;
+            }
+
+            _occupied[at] = index;
+            _occupiedCount++;
+        }
+
+        double busy = core - idle;
+        double n = tasks;
+        double g = _gain, g2 = _gain * _gain;
+        bin.Weight += g;
+        bin.Weight2 += g2;
+        bin.Elapsed += g * elapsed;
+        bin.Core += g * core;
+        bin.Idle += g * idle;
+        bin.Tasks += g * n;
+        bin.IdleIdle += g2 * idle * idle;
+        bin.IdleCore += g2 * idle * core;
+        bin.CoreCore += g2 * core * core;
+        bin.BusyBusy += g2 * busy * busy;
+        bin.BusyTasks += g2 * busy * n;
+        bin.TasksTasks += g2 * n * n;
+        bin.Refresh();
+    }
+
+    private ScalabilityEstimate Compute()
+    {
+        // Inflation first: the speedups below need it.
+        (bool separated, double inflation, double inflationSe) = FitInflation();
+        _inflation = inflation;
+
+        // One serial fraction for the program: the mean of what each informative core count implies, weighted by
+        // its effective ticks (not by its estimated variance: a core count seen for a few ticks that all fell in one
+        // phase of a run looks precise and is not), with the standard error of that weighted mean.
+        int current = 0;
+        double currentWeight = 0, observations = 0, weights = 0, weighted = 0, variance = 0;
+        int allocations = 0;
+        for (int i = 0; i < _occupiedCount; i++)
+        {
+            int k = _occupied[i];
+            ref readonly Bin bin = ref _bins[k];
+            allocations++;
+            double ticks = bin.Weight / _gain;
+            observations += ticks;
+            if (ticks > currentWeight)
+            {
+                currentWeight = ticks;
+                current = k;
+            }
+
+            if (k < 2 || ticks < 2)
+            {
+                continue; // one core: idle time says nothing about parallelism; under two ticks: no variance.
+            }
+
+            weights += ticks;
+            weighted += ticks * bin.Serial;
+            variance += ticks * ticks * bin.SerialSe * bin.SerialSe;
+        }
+
+        if (weights < _options.MinTicks)
+        {
+            _serial = 0;
+            return Empty with { CurrentCores = current, Observations = observations, Allocations = allocations };
+        }
+
+        double s = weighted / weights;
+        double serialSe = Math.Sqrt(variance) / weights;
+        _serial = s;
+        double scalability = Model(_cores, s, inflation);
+
+        // 95 % half-widths, relative to the estimate: the serial fraction ± 2 se carried through the model to all
+        // cores, and the inflation's ± 2 se.
+        double idleError = double.PositiveInfinity;
+        if (double.IsFinite(serialSe))
+        {
+            double high = Model(_cores, Math.Max(0, s - (2 * serialSe)), inflation);
+            double low = Model(_cores, Math.Min(1, s + (2 * serialSe)), inflation);
+            idleError = (high - low) / (2 * scalability);
+        }
+
+        double inflationError = separated ? 2 * inflationSe * (_cores - 1) / (1 + (inflation * (_cores - 1))) : 0;
+        double error = Math.Sqrt((idleError * idleError) + (inflationError * inflationError));
+        double confidence = double.IsFinite(error) ? Math.Clamp(1 - (error / _options.MaxRelativeError), 0, 1) : 0;
+        if (!separated && _cores > 1)
+        {
+            confidence = Math.Min(confidence, _options.UnseparatedConfidenceCap);
+        }
+
+        return new ScalabilityEstimate(
+            true, scalability, Model(current, s, inflation), current, s, inflation, separated, error, confidence,
+            observations, allocations);
+    }
+
+    // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(P_k − 1)) over the core counts with enough
+    // tasks, each weighted by its effective ticks (as the serial fraction is, and for the same reason), with the
+    // slope's variance Σ w²(x − x̄)² var_k / (Σ w (x − x̄)²)² from each count's ratio variance. φ = slope / intercept;
+    // a negative φ (faster per task on more cores: cache effects) is taken as 0.
+    private (bool Separated, double Inflation, double InflationSe) FitInflation()
+    {
+        double sw = 0, swx = 0, swy = 0;
+        int points = 0;
+        double minX = double.PositiveInfinity, maxX = double.NegativeInfinity;
+        for (int pass = 0; pass < 2; pass++)
+        {
+            // Pass 0: the weighted means; pass 1: the slope and its variance around them.
+            double mx = pass == 1 ? swx / sw : 0, my = pass == 1 ? swy / sw : 0;
+            double sxx = 0, sxy = 0, slopeVariance = 0;
+            for (int i = 0; i < _occupiedCount; i++)
+            {
+                ref readonly Bin bin = ref _bins[_occupied[i]];
+                double busy = bin.Core - bin.Idle;
+                if (bin.Weight < 2 * _gain || bin.Tasks < _options.MinTasksPerAllocation * _gain || !(busy > 0))
+                {
+                    continue;
+                }
+
+                double x = bin.Cores - 1;
+                double y = bin.BusyPerTask;
+                double w = bin.Weight;
+                if (pass == 0)
+                {
+                    sw += w;
+                    swx += w * x;
+                    swy += w * y;
+                    points++;
+                    minX = Math.Min(minX, x);
+                    maxX = Math.Max(maxX, x);
+                    continue;
+                }
+
+                double se = bin.BusyPerTaskSe;
+                sxx += w * (x - mx) * (x - mx);
+                sxy += w * (x - mx) * (y - my);
+                slopeVariance += w * w * (x - mx) * (x - mx) * se * se;
+            }
+
+            if (pass == 0)
+            {
+                if (points < 2 || maxX - minX < 0.5)
+                {
+                    return (false, 0, 0);
+                }
+
+                continue;
+            }
+
+            double slope = sxy / sxx;
+            double intercept = my - (slope * mx);
+            if (!(intercept > 0) || !double.IsFinite(slopeVariance))
+            {
+                return (false, 0, 0);
+            }
+
+            // φ is shrunk towards 0 by its signal-to-noise ratio, φ·φ² / (φ² + se²): a slope within its noise would
+            // otherwise, clamped at 0, bias every noisy program towards inflation.
+            double raw = slope / intercept, rawSe = Math.Sqrt(slopeVariance) / sxx / intercept;
+            double inflation = raw > 0 ? raw * raw * raw / ((raw * raw) + (rawSe * rawSe)) : 0;
+            return (true, inflation, rawSe);
+        }
+
+        return (false, 0, 0);
+    }
+
+    // Amdahl with a greedy scheduler: over a run on P cores the serial part s·T_1 leaves P − 1 cores idle, so the
+    // idle fraction is u = (P − 1)·s / (1 + (P − 1)·s), hence s = u / ((P − 1)(1 − u)), clamped to [0, 1].
+    internal static double SerialFraction(double idleFraction, double cores)
+    {
+        if (cores <= 1)
+        {
+            return 0;
+        }
+
+        double u = Math.Clamp(idleFraction, 0, 1);
+        return u >= 1 ? 1 : Math.Min(1, u / ((cores - 1) * (1 - u)));
+    }
+
+    // Factored speedup: P·T_P = T_1 + F_P + I_P. Work inflation makes the work on P cores W_P = T_1·(1 + φ·(P − 1)),
+    // so F_P = φ·(P − 1)·T_1; the serial part s·W_P leaves P − 1 cores idle, so I_P = (P − 1)·s·W_P. Together
+    // T_P = T_1·(1 + φ·(P − 1))·(1 + (P − 1)·s) / P and S(P) = T_1 / T_P.
+    internal static double Model(double cores, double serialFraction, double inflation)
+    {
+        double extra = Math.Max(0, cores - 1);
+        return Math.Max(cores, 1) / ((1 + (extra * serialFraction)) * (1 + (inflation * extra)));
+    }
+
+    // Standard error of a ratio of weighted sums R = Σw·a / Σw·b (the linearised ratio estimator): with per-tick
+    // residuals a_t − R·b_t, var(R) ≈ Σw²(a_t − R·b_t)² / (Σw·b)² · n/(n − 1), n the effective tick count. The
+    // second-order sums are kept in expanded form (aa, ab, bb). Ticks inside one program run are correlated, so this
+    // is an approximation; ∞ with fewer than two effective ticks.
+    internal static double RatioStandardError(double weight, double weight2, double ratio, double denominator, double aa, double ab, double bb)
+    {
+        double n = weight * weight / weight2;
+        if (!(n > 1.5) || !(denominator > 0))
+        {
+            return double.PositiveInfinity;
+        }
+
+        double residual = Math.Max(0, aa - (2 * ratio * ab) + (ratio * ratio * bb));
+        return Math.Sqrt(residual / (denominator * denominator) * n / (n - 1));
+    }
+
+    private void DecideProbe()
+    {
+        // The threshold is jittered (ProbeTicks · [1, 2), from a per-program xorshift: deterministic) so probes do not
+        // fall at the same phase of a program whose runs last a whole number of probe periods.
+        if (_probeLeft > 0 || _options.ProbeFraction <= 0 || _probeCredit < _options.ProbeTicks * (1 + _probeJitter))
+        {
+            return;
+        }
+
+        ScalabilityEstimate e = Estimate;
+        bool needed = !e.HasEstimate || !e.InflationSeparated || e.Confidence < _options.ProbeUntilConfidence;
+        if (!needed || e.CurrentCores == 0)
+        {
+            return;
+        }
+
+        // Up a ladder: twice the most cores the program has been seen on (for at least half a probe), so successive
+        // probes climb 2, 4, 8, … towards the whole machine and shorten the extrapolation of the idle fraction to it;
+        // from the whole machine, half of it.
+        int current = e.CurrentCores;
+        int reference = current;
+        for (int i = 0; i < _occupiedCount; i++)
+        {
+            int k = _occupied[i];
+            if (k > reference && _bins[k].Weight >= _gain * _options.ProbeTicks / 2.0)
+            {
+                reference = k;
+            }
+        }
+
+        // Climb only while doubling still pays (the estimate predicts at least 25 % more speedup); otherwise probe
+        // again where the program has been seen, so a program that does not scale is never lent the machine.
+        int target;
+        if (current >= _cores)
+        {
+            target = Math.Max(1, _cores / 2);
+        }
+        else if (!e.HasEstimate || reference >= _cores || SpeedupAt(Math.Min(_cores, 2 * reference)) >= 1.25 * SpeedupAt(reference))
+        {
+            target = Math.Min(_cores, 2 * reference);
+        }
+        else
+        {
+            target = reference > current ? reference : Math.Min(_cores, 2 * current);
+        }
+
+        if (target == current)
+        {
+            return;
+        }
+
+        Debug.Assert(_probeCredit >= _options.ProbeTicks);
+        _probeLeft = _options.ProbeTicks;
+        _probeTarget = target;
+        _random ^= _random << 13;
+        _random ^= _random >> 7;
+        _random ^= _random << 17;
+        _probeJitter = (_random >> 11) * (1.0 / (1UL << 53));
+    }
+
+    // Sums over the ticks that landed in one core count, each tick weighted w (decayed by λ per tick); the
+    // second-order sums carry w² (decayed by λ²) for the variances.
+    private struct Bin
+    {
+        public bool Occupied;
+        public double Weight, Weight2, Elapsed, Core, Idle, Tasks;
+        public double IdleIdle, IdleCore, CoreCore, BusyBusy, BusyTasks, TasksTasks;
+
+        // Derived from the sums above, which they do not depend on the scale of: recomputed only when a tick is added
+        // to this bin (Refresh), so the per-tick estimate reads them without a division or square root.
+        public double Cores, Serial, SerialSe, BusyPerTask, BusyPerTaskSe;
+
+        public void Refresh()
+        {
+            Cores = Core / Elapsed;
+            double u = Math.Min(Idle / Core, 1 - 1e-9);
+            double uSe = RatioStandardError(Weight, Weight2, u, Core, IdleIdle, IdleCore, CoreCore);
+            Serial = SerialFraction(u, Cores);
+
+            // ds/du = 1 / ((P − 1)(1 − u)²) carries the idle fraction's error to the serial fraction.
+            SerialSe = Cores > 1 ? uSe / ((Cores - 1) * (1 - u) * (1 - u)) : double.PositiveInfinity;
+            double busy = Core - Idle;
+            BusyPerTask = Tasks > 0 ? busy / Tasks : 0;
+            BusyPerTaskSe = Tasks > 0
+                ? RatioStandardError(Weight, Weight2, BusyPerTask, Tasks, BusyBusy, BusyTasks, TasksTasks)
+                : double.PositiveInfinity;
+        }
+
+        public void Scale(double first, double second)
+        {
+            Weight *= first;
+            Elapsed *= first;
+            Core *= first;
+            Idle *= first;
+            Tasks *= first;
+            Weight2 *= second;
+            IdleIdle *= second;
+            IdleCore *= second;
+            CoreCore *= second;
+            BusyBusy *= second;
+            BusyTasks *= second;
+            TasksTasks *= second;
+        }
+    }
+}
