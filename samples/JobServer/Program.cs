@@ -6,7 +6,8 @@
 //   - a report request is an async method that awaits (standing in for I/O) between Parallel.ForEach chunks; every
 //     continuation stays on its program's workers;
 //   - a nightly batch runs the whole time as a long-lived program (ProgramHandle.Run), yielding between rounds so that
-//     its workers can move, and is removed when the service stops (await using).
+//     its workers can move, and is removed when the service stops (await using); with --sync-batch it loops inside
+//     one task instead, and programs owed its workers get compensating workers after CompensationDelay.
 // It prints each request kind's latency percentiles and how the cores were divided, and exits with 0 when every
 // result was right.
 using System.Collections.Concurrent;
@@ -18,6 +19,11 @@ using DivCon.Partitioning;
 
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
 int requests = args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int n) && n > 0 ? n : 120;
+
+// --sync-batch: the batch loops Parallel.For inside one task that never returns until the service stops, the shape
+// that defeats moving workers between tasks; the scheduler then serves the programs owed its worker with compensating
+// workers (README, Guarantees).
+bool syncBatch = args.Contains("--sync-batch");
 
 using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
 {
@@ -31,7 +37,9 @@ Console.WriteLine($"{scheduler.WorkerCount} workers, {(scheduler.IsPinned ? "pin
 // The long-lived batch program: runs until the service stops, then leaves with the handle's DisposeAsync.
 using var stopping = new CancellationTokenSource();
 await using ProgramHandle batch = scheduler.AddProgram("nightly batch", scalability: 1.9);
-Task<long> batchRun = batch.Run(() => Work.BatchUntilAsync(batch.Scheduler, stopping.Token));
+Task<long> batchRun = syncBatch
+    ? batch.Run(() => Work.BatchUntil(batch.Scheduler, stopping.Token))
+    : batch.Run(() => Work.BatchUntilAsync(batch.Scheduler, stopping.Token));
 
 // The "listener": requests arrive with exponential gaps (about 100 per second), each handled on the thread pool.
 var latencies = new ConcurrentDictionary<string, ConcurrentBag<double>>();
@@ -51,8 +59,17 @@ for (int i = 0; i < requests; i++)
     }));
 }
 
-bool[] answers = await Task.WhenAll(handlers).WaitAsync(TimeSpan.FromMinutes(2));
-await stopping.CancelAsync();
+bool[] answers;
+try
+{
+    answers = await Task.WhenAll(handlers).WaitAsync(TimeSpan.FromMinutes(2));
+}
+finally
+{
+    // Also on a timeout: the batch's removal (await using) waits for the batch's task, which ends only when stopped.
+    await stopping.CancelAsync();
+}
+
 long batchSteps = await batchRun.WaitAsync(TimeSpan.FromMinutes(2));
 
 Console.WriteLine();

@@ -29,6 +29,24 @@ internal static class Work
     }
 
     /// <summary>
+    /// The batch without yielding: rounds of a Parallel.For inside this one task until <paramref name="stop"/>; returns
+    /// the items priced. Its worker cannot move while it runs (moves happen between tasks): programs the policy gives
+    /// that worker are served by compensating workers instead (BlockingMonitor, owed not served).
+    /// </summary>
+    public static long BatchUntil(TaskScheduler scheduler, CancellationToken stop)
+    {
+        long steps = 0;
+        var options = new ParallelOptions { TaskScheduler = scheduler };
+        while (!stop.IsCancellationRequested)
+        {
+            Parallel.For(0, 64, options, i => Price(-1, i));
+            steps += 64;
+        }
+
+        return steps;
+    }
+
+    /// <summary>
     /// The batch: rounds of a Parallel.For on <paramref name="scheduler"/> until <paramref name="stop"/>, with an await
     /// between rounds; returns the items priced. The await matters: DivCon moves a worker between programs only between
     /// tasks, so a batch that looped inside one task would keep its worker however the policy divides the cores.

@@ -27,6 +27,7 @@ public sealed partial class MultiProgramScheduler
         _tags = [new(SchedulingTelemetry.SchedulerType, "multiprogram"), new(SchedulingTelemetry.SchedulerId, Id)];
         Meter meter = SchedulingTelemetry.CreateSchedulerMeter(_tags, () => WorkerCount, Budget);
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramCoreCount, () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
+        meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramServedCount, () => PerProgram(p => p.ServedWorkers), "{core}", "Pool workers serving the program now; below its core count while a move waits for a running task.");
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramQueueLength, () => PerProgram(p => p.AvailableTasks), "{task}", "Tasks queued for the program and not yet started.");
         meter.CreateObservableCounter(SchedulingTelemetry.ProgramExecutedTasks, () => PerProgram(p => p.GetStatistics().TasksExecuted), "{task}", "Tasks of the program that ran.");
         meter.CreateObservableCounter(SchedulingTelemetry.ProgramWorkerTime, PerProgramWorkerTime, "s", "Time workers served the program, running its tasks (busy) or looking for one (idle); the sum is its core-time.");
@@ -94,7 +95,11 @@ public sealed partial class MultiProgramScheduler
     internal void RecordCompensation(WorkQueueSet set, Worker stuck, Worker compensating)
     {
         IQueueSetOwner? program = set.Owner;
-        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, AllocationReason.BlockingCompensation, RepartitionTrigger.BlockingCompensation));
+        // Standing in for a worker of another set that the program is owed (BlockingMonitor.cs, owed not served).
+        AllocationReason reason = stuck.IsCompensating || ReferenceEquals(stuck.ServingForReaders, set)
+            ? AllocationReason.BlockingCompensation
+            : AllocationReason.MoveCompensation;
+        Timeline.Record(new AllocationMove(System.Diagnostics.Stopwatch.GetTimestamp(), compensating.Slot, null, null, program?.Id, reason, RepartitionTrigger.BlockingCompensation));
         SafeAdd(_compensationCounter, [.. _tags, new(SchedulingTelemetry.ProgramName, program?.Name), new(SchedulingTelemetry.StuckSlot, stuck.Slot)]);
     }
 

@@ -303,8 +303,32 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 workers,
                 snapshot.Programs.ToDictionary(p => p.Id, p => snapshot.CoresOf(p.Id)),
                 snapshot.Programs.ToDictionary(p => p.Id, p => p.AvailableTasks),
-                _pool.Workers.Select(w => w.ServingForReaders?.Owner?.Id).ToArray()) { BudgetWarning = BudgetWarning };
+                _pool.Workers.Select(w => w.ServingForReaders?.Owner?.Id).ToArray())
+            {
+                BudgetWarning = BudgetWarning,
+                ServedByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ServedWorkers),
+                PendingMoves = PendingMoves(),
+            };
         }
+    }
+
+    // Workers whose published serving set differs from their assignment (a move waiting on the task in hand), with ages.
+    private PendingMove[] PendingMoves()
+    {
+        long now = Stopwatch.GetTimestamp();
+        var pending = new List<PendingMove>();
+        foreach (Worker worker in _pool.Workers)
+        {
+            WorkQueueSet? assigned = worker.Assigned;
+            WorkQueueSet? serving = worker.ServingForReaders;
+            if (!ReferenceEquals(assigned, serving) && serving is not null && serving.IsRunningTask(worker.Slot))
+            {
+                long at = worker.AssignedAt;
+                pending.Add(new PendingMove(worker.Slot, serving.Owner?.Id, assigned?.Owner?.Id, Stopwatch.GetElapsedTime(Math.Min(at, now), now)));
+            }
+        }
+
+        return [.. pending];
     }
 
     /// <summary>

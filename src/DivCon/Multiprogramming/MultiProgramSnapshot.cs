@@ -13,6 +13,25 @@ public sealed record MultiProgramSnapshot(
     IReadOnlyDictionary<int, int> AvailableTasksByProgram,
     IReadOnlyList<int?> WorkerServing)
 {
+    /// <summary>
+    /// Per program id, the pool workers serving it at the time (<see cref="ProgramHandle.ServedWorkers"/>): its cores
+    /// in fact, beside <see cref="CoresByProgram"/>, the cores it is assigned.
+    /// </summary>
+    public IReadOnlyDictionary<int, int> ServedByProgram { get; init; } = new Dictionary<int, int>();
+
+    /// <summary>
+    /// Moves decided but not yet made: workers assigned to one program while still serving another, because a move
+    /// takes effect only when the task in hand ends. Each with its age; a long one means a long task.
+    /// </summary>
+    public IReadOnlyList<PendingMove> PendingMoves { get; init; } = [];
+
     /// <summary>Set when the pool has more workers than the CPU budget (an explicit processor list won over it); null otherwise.</summary>
     public string? BudgetWarning { get; init; }
 }
+
+/// <summary>A worker assigned to one program while still inside a task of another (<see cref="MultiProgramSnapshot.PendingMoves"/>).</summary>
+/// <param name="Worker">The worker slot.</param>
+/// <param name="FromProgramId">The program whose task it is still running, or null for none.</param>
+/// <param name="ToProgramId">The program it is assigned to, or null for none.</param>
+/// <param name="Age">How long ago the move was decided.</param>
+public sealed record PendingMove(int Worker, int? FromProgramId, int? ToProgramId, TimeSpan Age);

@@ -67,6 +67,31 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     /// <summary>Worker slots the program holds in the allocation in force.</summary>
     public int Allocation => Owner.CoresOf(this);
 
+    /// <summary>
+    /// Pool workers serving the program now: those that have entered it at a task boundary, whatever the allocation
+    /// says. Below <see cref="Allocation"/> while a worker given to the program is still inside another program's task
+    /// (a move waits for the task in hand: <see cref="MultiProgramSnapshot.PendingMoves"/> shows each with its age),
+    /// above it while a worker lent by another program serves it. Compensating workers are not counted
+    /// (<see cref="Compensations"/>). O(workers), racy: a display, not a decision.
+    /// </summary>
+    public int ServedWorkers
+    {
+        get
+        {
+            WorkQueueSet queues = Queues;
+            int served = 0;
+            foreach (Worker worker in Owner.Pool.Workers)
+            {
+                if (ReferenceEquals(worker.ServingForReaders, queues))
+                {
+                    served++;
+                }
+            }
+
+            return served;
+        }
+    }
+
     /// <summary>Tasks queued and not yet started: a sum of per-slot counters (O(workers)), not a queue walk.</summary>
     public int AvailableTasks => _scheduler.Queues.AvailableTasks;
 

@@ -62,4 +62,11 @@ public enum AllocationReason
     /// because that program had a queued task again (idle lending's recall, <see cref="T:DivCon.Partitioning.IdleLending"/>).
     /// </summary>
     Recall,
+
+    /// <summary>
+    /// A compensating worker started for a program that had tasks queued and was owed a worker (assigned to it, or its
+    /// home while lent away) that was inside another program's task and so could not move (a long task: moves happen
+    /// only between tasks). It serves the program until that worker returns from its task.
+    /// </summary>
+    MoveCompensation,
 }

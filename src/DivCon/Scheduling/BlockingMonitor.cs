@@ -19,6 +19,18 @@
 // AvailableTasks; a producer publishes its task, then reads disarmed. Either the monitor sees the task (and stays
 // armed) or the producer sees disarmed (and arms it).
 //
+// Owed, not served (required, issue 20: no program with queued tasks waits unboundedly for a task boundary). A worker
+// moves between sets only between tasks, so a program the allocation gives a worker that is inside another program's
+// task (a move still pending, or a lent worker whose recall is pending) has queued tasks and nobody serving it until
+// that task ends, which may be never (a task looping a synchronous Parallel.For). The worker is running, not blocked,
+// so the first rule never sees it. The same stall detection covers it: a set with tasks queued and no progress for
+// CompensationDelay gets a compensating worker standing in for the worker it is owed (FindStuckWorker's last pass;
+// timeline reason MoveCompensation). It serves that set until the owed worker returns from its task (and then
+// arrives, at that boundary) or until it finds nothing to do; a later stall starts another. Guarantee, with
+// compensation on and below the per-set bound: a set with tasks queued that some worker is owed starts a task within
+// about 1.5 x CompensationDelay (the sampling period is half the delay) plus a thread start. Not covered: a program the
+// policy gives no core at all (it waits for the policy, i.e. the next decision), and compensation turned off.
+//
 // Limits, said plainly: "no progress with tasks queued" cannot tell a blocked worker from one running a long
 // computation, so a task computing longer than the delay while others wait also gets a compensating worker (as in the
 // .NET thread pool); the bound keeps that temporary and small. Turn compensation off (the schedulers' options) to
@@ -168,7 +180,8 @@ internal sealed class BlockingMonitor
         return queued;
     }
 
-    // A worker serving the set, inside one of its tasks, that nobody stands in for yet.
+    // A worker serving the set, inside one of its tasks, that nobody stands in for yet; else a worker the set is owed,
+    // inside another set's task (header: owed, not served).
     private Worker? FindStuckWorker(WorkQueueSet set)
     {
         foreach (Worker worker in _pool.Workers)
@@ -182,6 +195,23 @@ internal sealed class BlockingMonitor
         foreach (Worker worker in _pool.CompensatingWorkers)
         {
             if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot))
+            {
+                return worker;
+            }
+        }
+
+        // Owed, not served (issue 20): a worker the set is owed (assigned to it, a move pending; or its home by the
+        // allocation in force, lent away, a recall pending) that is inside a task of another set. It reaches the set
+        // only at that task's end, which may never come (a task looping Parallel.For for ever). Slots are the same in
+        // every set of the pool, so the other set's running-task count of the worker's slot is the one to read.
+        IPoolOwner? owner = _pool.Owner;
+        foreach (Worker worker in _pool.Workers)
+        {
+            if (worker.ServingForReaders is { } other
+                && !ReferenceEquals(other, set)
+                && worker.ReplacedBy is null
+                && (ReferenceEquals(worker.Assigned, set) || (owner is not null && owner.IsHomeOf(worker, set)))
+                && other.IsRunningTask(worker.Slot))
             {
                 return worker;
             }

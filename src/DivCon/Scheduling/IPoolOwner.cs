@@ -26,6 +26,13 @@ internal interface IPoolOwner
     /// <summary>A set's demand changed: it wants workers (a task was queued while none of its workers was parked) or ran dry.</summary>
     void OnDemandChanged(WorkQueueSet set, bool wantsWorkers);
 
+    /// <summary>
+    /// Blocking monitor: whether the allocation in force gives <paramref name="worker"/>'s slot to
+    /// <paramref name="set"/> (its home), wherever the worker is now (lent, or a move there still pending). Reads only;
+    /// any thread.
+    /// </summary>
+    bool IsHomeOf(Worker worker, WorkQueueSet set);
+
     /// <summary>Blocking monitor: a compensating worker started for <paramref name="set"/>, standing in for <paramref name="stuck"/>.</summary>
     void OnCompensationStarted(WorkQueueSet set, Worker stuck, Worker compensating);
 

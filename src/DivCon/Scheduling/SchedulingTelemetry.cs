@@ -51,6 +51,9 @@ public static class SchedulingTelemetry
     /// <summary>UpDownCounter, <c>{core}</c>: worker slots the allocation in force gives a program.</summary>
     public const string ProgramCoreCount = "divcon.program.core.count";
 
+    /// <summary>UpDownCounter, <c>{core}</c>: pool workers serving a program now (beside the cores it is assigned: a move waits for the task in hand).</summary>
+    public const string ProgramServedCount = "divcon.program.served.count";
+
     /// <summary>UpDownCounter, <c>{task}</c>: a program's tasks queued and not yet started.</summary>
     public const string ProgramQueueLength = "divcon.program.queue.length";
 

@@ -105,6 +105,11 @@ internal sealed class Worker
     // worker between tasks and in its park re-check.
     private volatile WorkQueueSet? _assigned;
 
+    // When _assigned last changed (Stopwatch ticks): written before _assigned by the mover (Assign) and by this worker's
+    // own successful CAS; read by snapshots only (the age of a move still waiting on a running task), so a racy pair
+    // (a new time with the old set) only misstates that age by one move.
+    private long _assignedAt;
+
     // Written by this worker around a park; read by wakers looking for a worker parked on their set.
     private volatile WorkQueueSet? _parkedOn;
 
@@ -169,6 +174,9 @@ internal sealed class Worker
     /// <summary>The queue set this worker is assigned to (it switches to it at its next task boundary).</summary>
     public WorkQueueSet? Assigned => _assigned;
 
+    /// <summary>When the assignment last changed (<see cref="Stopwatch.GetTimestamp"/> ticks; 0 before any move). For snapshots.</summary>
+    public long AssignedAt => Volatile.Read(ref _assignedAt);
+
     /// <summary>Why pinning failed, if it did; written by the worker before it reports start-up.</summary>
     public Exception? PinError { get; private set; }
 
@@ -208,6 +216,11 @@ internal sealed class Worker
     public void Assign(WorkQueueSet? set)
     {
         ScheduleHook.Yield("assign.write");
+        if (!ReferenceEquals(_assigned, set))
+        {
+            Volatile.Write(ref _assignedAt, Stopwatch.GetTimestamp()); // a move: its age starts now
+        }
+
         _assigned = set;
 
         // TryWake's CAS is a full fence (required: no lost wake-up): pairs with Park's increment before its re-check
@@ -222,7 +235,13 @@ internal sealed class Worker
     public bool TrySelfAssign(WorkQueueSet from, WorkQueueSet to)
     {
         ScheduleHook.Yield("self-assign.cas");
-        return ReferenceEquals(Interlocked.CompareExchange(ref _assigned, to, from), from);
+        if (!ReferenceEquals(Interlocked.CompareExchange(ref _assigned, to, from), from))
+        {
+            return false;
+        }
+
+        Volatile.Write(ref _assignedAt, Stopwatch.GetTimestamp()); // this worker switches at once: the age is moot
+        return true;
     }
 
     /// <summary>Any thread: the set this worker is parked on, or null when it is not parked on one.</summary>
