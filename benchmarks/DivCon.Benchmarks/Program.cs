@@ -7,7 +7,8 @@ namespace DivCon.Benchmarks;
 /// <summary>
 /// Entry point: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- --filter '*'</c> (BenchmarkDotNet), or
 /// <c>-- paired-spawn-tree</c> for the interleaved spawn-tree comparison (<see cref="PairedSpawnTree"/>), or
-/// <c>-- idle-cost</c> for the CPU an idle scheduler uses (<see cref="IdleCost"/>).
+/// <c>-- idle-cost</c> for the CPU an idle scheduler uses (<see cref="IdleCost"/>), or <c>-- hand-over-latency</c> for move,
+/// recall and wake-up latency timed inside the task (<see cref="HandOverLatency"/>).
 /// </summary>
 public static class Program
 {
@@ -21,6 +22,11 @@ public static class Program
         if (args.Length > 0 && args[0] == IdleCost.Command)
         {
             return IdleCost.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == HandOverLatency.Command)
+        {
+            return HandOverLatency.Run(args[1..]);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

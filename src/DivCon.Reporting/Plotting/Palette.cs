@@ -1,8 +1,8 @@
 namespace DivCon.Reporting.Plotting;
 
 /// <summary>The default series colours: the Okabe–Ito palette (distinguishable under the common forms of colour
-/// blindness), ordered so that the first colours contrast most on white, then two colours from Paul Tol's muted
-/// scheme (wine, grey) so that ten series (the harness has nine schemes) never share a colour.</summary>
+/// blindness), ordered so that the first colours contrast most on white, then four colours from Paul Tol's muted
+/// scheme (wine, grey, teal, olive) so that twelve series (the harness has eleven schemes) never share a colour.</summary>
 public static class Palette
 {
     private static readonly PlotColor[] s_colors =
@@ -17,6 +17,8 @@ public static class Palette
         PlotColor.FromHex("#F0E442"), // yellow
         PlotColor.FromHex("#882255"), // wine
         PlotColor.FromHex("#999999"), // grey
+        PlotColor.FromHex("#44AA99"), // teal
+        PlotColor.FromHex("#999933"), // olive
     ];
 
     /// <summary>The palette colours in order.</summary>

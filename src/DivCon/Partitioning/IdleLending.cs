@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Idle lending (docs/DESIGN.md §4, "beyond the thesis"): which program an idle worker should serve instead of idling,
+/// Idle lending (beyond the thesis): which program an idle worker should serve instead of idling,
 /// as pure rules, and the protocol the MultiProgramScheduler and the simulator follow with them.
 /// </summary>
 /// <remarks>
@@ -22,7 +22,7 @@ namespace DivCon.Partitioning;
 /// each program's available-task counter, p as the lender. The counts may be slightly stale and several idle workers
 /// may ask at once: a wrong pick costs one idle pass, not correctness. An index out of range, p itself or an exception
 /// means no loan (and counts as a rejected decision).</item>
-/// <item>If it gets a program b ≠ -1, it moves to b with the ordinary move protocol (docs/DESIGN.md §3), counts itself
+/// <item>If it gets a program b ≠ -1, it moves to b with the ordinary move protocol, counts itself
 /// as serving b, and records <see cref="AllocationReason.IdleLending"/>.</item>
 /// <item>It serves b until one of: (a) p has a queued task: the worker goes home at its next task boundary
 /// (<see cref="AllocationReason.Recall"/>; a running task is never interrupted, so the recall waits at most for the

@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Turns a decision's shares into worker slot owners (docs/DESIGN.md §4, "Placement"): the one placement, applied by
+/// Turns a decision's shares into worker slot owners: the one placement, applied by
 /// the <see cref="Repartitioner"/> to every policy's shares. Pure, like the policies.
 /// </summary>
 /// <remarks>

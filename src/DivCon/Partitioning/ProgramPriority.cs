@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// The one ordering every score-based step uses, so that all policies break ties the same way (docs/DESIGN.md §4):
+/// The one ordering every score-based step uses, so that all policies break ties the same way:
 /// lower score first, then higher scalability, then lower program index.
 /// </summary>
 /// <remarks>
@@ -10,7 +10,7 @@ namespace DivCon.Partitioning;
 /// in floating point and independent of the order in which Σs would have been summed.
 /// Keys are rounded to 12 significant digits (<see cref="Quantize"/>): speedups such as 35.68 and 26.76 are not exact
 /// in binary, so 12 / 35.68 and 9 / 26.76, equal in decimal, differ in their last bit; rounding makes such decimal
-/// ties exact ties, which the scalability and index tie-breaks then settle as docs/DESIGN.md §4 says. Rounding is a
+/// ties exact ties, which the scalability and index tie-breaks then settle. Rounding is a
 /// function of one value, so the order stays total and transitive.
 /// </remarks>
 internal static class ProgramPriority

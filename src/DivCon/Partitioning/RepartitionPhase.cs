@@ -1,6 +1,6 @@
 namespace DivCon.Partitioning;
 
-/// <summary>Which stage of task-availability repartitioning gave a core (docs/DESIGN.md §4, steps 3 and 4).</summary>
+/// <summary>Which stage of task-availability repartitioning gave a core (steps 3 and 4 of Figure 5.20).</summary>
 public enum RepartitionPhase
 {
     /// <summary>Step 3: only programs still short of tasks (a_i &lt; tasks_i) may receive the core.</summary>

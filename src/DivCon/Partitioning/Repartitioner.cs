@@ -2,7 +2,7 @@ namespace DivCon.Partitioning;
 
 /// <summary>
 /// Everything between "the programs' loads" and "the allocation to apply", once, for every policy and every
-/// mechanism: the MultiProgramScheduler and the simulator both call it (docs/DESIGN.md §4). Pure: the result depends
+/// mechanism: the MultiProgramScheduler and the simulator both call it. Pure: the result depends
 /// only on the arguments; it never touches a thread.
 /// </summary>
 /// <remarks>

@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// The scalability-based base allocation with its intermediate steps (thesis §5.3.2, docs/DESIGN.md §4), as
+/// The scalability-based base allocation with its intermediate steps (thesis §5.3.2), as
 /// <c>divcon plan</c> prints it.
 /// </summary>
 /// <param name="Cores">The cores divided.</param>

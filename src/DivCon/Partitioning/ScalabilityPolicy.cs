@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Static scalability-based partitioning (thesis §5.3.2, docs/DESIGN.md §4): each program's share of the cores is
+/// Static scalability-based partitioning (thesis §5.3.2): each program's share of the cores is
 /// proportional to its scalability (its speedup alone on the whole machine), rounded to integers by largest
 /// remainder. Ignores available tasks.
 /// </summary>

@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Task-availability repartitioning with every intermediate step (docs/DESIGN.md §4; the thesis's Figure 5.20), as
+/// Task-availability repartitioning with every intermediate step (the thesis's Figure 5.20), as
 /// <c>divcon plan</c> prints it.
 /// </summary>
 /// <param name="Scalability">The base allocation: shares and largest-remainder rounding.</param>

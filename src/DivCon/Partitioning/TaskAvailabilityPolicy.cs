@@ -1,7 +1,7 @@
 namespace DivCon.Partitioning;
 
 /// <summary>
-/// Task-availability-based dynamic repartitioning (thesis §5.3.4, Figure 5.20), exactly as docs/DESIGN.md §4 states it:
+/// Task-availability-based dynamic repartitioning (thesis §5.3.4, Figure 5.20), step by step:
 /// <list type="number">
 /// <item>share_i = cores · s_i / Σs; base_i = largest-remainder rounding of share_i (<see cref="ScalabilityPolicy"/>).</item>
 /// <item>a_i = min(base_i, tasks_i); remaining = cores − Σa_i.</item>

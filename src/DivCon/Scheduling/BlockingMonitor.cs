@@ -31,10 +31,16 @@
 // about 1.5 x CompensationDelay (the sampling period is half the delay) plus a thread start. Not covered: a program the
 // policy gives no core at all (it waits for the policy, i.e. the next decision), and compensation turned off.
 //
-// Limits, said plainly: "no progress with tasks queued" cannot tell a blocked worker from one running a long
-// computation, so a task computing longer than the delay while others wait also gets a compensating worker (as in the
-// .NET thread pool); the bound keeps that temporary and small. Turn compensation off (the schedulers' options) to
-// keep "never more workers than processors" strictly.
+// Blocked, not computing (required: a worker running a long computation is not compensated for, so a pool sized to
+// the CPU budget stays at its size, and a CPU quota is not exceeded by a second thread). "No progress with tasks
+// queued" alone cannot tell a blocked worker from one running a long task (a 250 ms Monte Carlo chunk while its
+// siblings wait): on Linux the monitor reads the worker thread's scheduler state (/proc/self/task/TID/stat) and stands
+// in only for a worker that is not running or runnable (state other than R: sleeping in a wait, a lock, I/O). A wait
+// that spins before it sleeps (Task.Wait, Monitor, SemaphoreSlim) is seen asleep at a later sample. Limits, said
+// plainly: a worker that busy-waits for a queued task without ever sleeping is taken for a computing one and is not
+// compensated for; where the state cannot be read (other systems, /proc not mounted) every stuck worker counts as
+// blocked, as in the .NET thread pool. The owed-not-served rule below is about running workers and reads no state.
+// Turn compensation off (the schedulers' options) to keep "never more workers than processors" strictly.
 //
 // Rejected: detecting blocking calls themselves (SynchronizationContext wait notification is Windows-only and misses
 // spinning waits); letting a blocked worker's slot be taken over (its task may push to its deque again when it wakes);
@@ -186,7 +192,7 @@ internal sealed class BlockingMonitor
     {
         foreach (Worker worker in _pool.Workers)
         {
-            if (ReferenceEquals(worker.ServingForReaders, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot))
+            if (ReferenceEquals(worker.ServingForReaders, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot) && !IsComputing(worker))
             {
                 return worker;
             }
@@ -194,7 +200,7 @@ internal sealed class BlockingMonitor
 
         foreach (Worker worker in _pool.CompensatingWorkers)
         {
-            if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot))
+            if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot) && !IsComputing(worker))
             {
                 return worker;
             }
@@ -218,5 +224,28 @@ internal sealed class BlockingMonitor
         }
 
         return null;
+    }
+
+    // Header, "blocked, not computing": true when the worker's thread is running or runnable (state R in
+    // /proc/self/task/TID/stat, the character after the command name's closing parenthesis); false when it sleeps, or
+    // when the state cannot be read (then it counts as blocked, the rule without this check).
+    internal static bool IsComputing(Worker worker)
+    {
+        int tid = worker.OsThreadId;
+        if (tid == 0 || !OperatingSystem.IsLinux())
+        {
+            return false;
+        }
+
+        try
+        {
+            string stat = File.ReadAllText($"/proc/self/task/{tid}/stat");
+            int close = stat.LastIndexOf(')');
+            return close >= 0 && close + 2 < stat.Length && stat[close + 2] == 'R';
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
     }
 }

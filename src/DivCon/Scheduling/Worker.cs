@@ -329,10 +329,24 @@ internal sealed class Worker
         _threadStaticGuardAfter = new byte[2 * WorkerCounters.PaddingSize];
     }
 
+    /// <summary>
+    /// The kernel's id of the worker's thread on Linux (0 elsewhere, or before the thread starts): the blocking monitor
+    /// reads the thread's state from <c>/proc/self/task/ID/stat</c> to tell a blocked worker from a computing one.
+    /// </summary>
+    internal int OsThreadId => Volatile.Read(ref _osThreadId);
+
+    private int _osThreadId;
+
     private void Run()
     {
         ScheduleHook.Yield("worker.start");
         t_current = this;
+        if (OperatingSystem.IsLinux())
+        {
+            // Read by BlockingMonitor.IsComputing (Volatile.Read); written once, here, before the worker runs a task.
+            Volatile.Write(ref _osThreadId, ThreadAffinity.Linux.GetCurrentThreadId());
+        }
+
         if (ProcessorId is int processor && _pool.Pinner is { } pin)
         {
             try

@@ -90,3 +90,15 @@ public sealed class BoundedDisposal(IDisposable target, TimeSpan timeout) : IDis
     public void Dispose()
         => Assert.True(Task.Run(target.Dispose).Wait(timeout), $"{target.GetType().Name}.Dispose did not return within {timeout.TotalSeconds} s.");
 }
+
+/// <summary>A fact that needs Linux's <c>/proc/self/task</c> (thread states); Skipped elsewhere.</summary>
+public sealed class LinuxProcFactAttribute : FactAttribute
+{
+    public LinuxProcFactAttribute()
+    {
+        if (!OperatingSystem.IsLinux() || !Directory.Exists("/proc/self/task"))
+        {
+            Skip = "needs Linux with /proc mounted (thread states)";
+        }
+    }
+}

@@ -152,4 +152,12 @@ public sealed class FigureModelTests
         Assert.Equal(Palette.Colors.Count, Palette.Colors.Distinct().Count());
         Assert.Equal(Palette.Get(0), Palette.Get(Palette.Colors.Count));
     }
+
+    // A figure with one bar per scheme (every scheme of a default cyclic run) gives each scheme its own colour.
+    [Fact]
+    public void Palette_HasAColourForEveryScheme()
+    {
+        Assert.True(Palette.Colors.Count >= DivCon.Metrics.Schemes.SchemeCatalog.All.Count,
+            $"{Palette.Colors.Count} colours for {DivCon.Metrics.Schemes.SchemeCatalog.All.Count} schemes");
+    }
 }

@@ -159,6 +159,34 @@ public sealed class BlockingPatternTests
         }
     }
 
+    /// <summary>
+    /// A worker computing longer than the delay while a sibling waits is not blocked: no compensating worker (a pool
+    /// sized to a CPU quota stays within it), and the sibling runs when the computation ends. Fails where the monitor
+    /// cannot tell computing from blocked (every stall compensated).
+    /// </summary>
+    [LinuxProcFact]
+    public void A_long_computation_gets_no_compensating_worker()
+    {
+        var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 1, CompensationDelay = TimeSpan.FromMilliseconds(20) });
+        using var sDisposal = BoundedDisposal.Of(s);
+        Thread? computingThread = null;
+        Task computing = Task.Factory.StartNew(() =>
+        {
+            computingThread = Thread.CurrentThread;
+            long until = System.Diagnostics.Stopwatch.GetTimestamp() + (System.Diagnostics.Stopwatch.Frequency * 6 / 10);
+            while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+            {
+                Thread.SpinWait(50);
+            }
+        }, CancellationToken.None, TaskCreationOptions.None, s);
+        Task<Thread> sibling = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, s);
+
+        Wait.For(computing, Timeout);
+        Wait.For(sibling, Timeout);
+        Assert.Equal(0, s.Compensations);
+        Assert.Same(computingThread, sibling.Result);
+    }
+
     /// <summary>With compensation off the pool keeps its size: the same pattern stays blocked (the thesis's setting).</summary>
     [Fact]
     public void Without_compensation_no_thread_is_added_and_the_blocked_pattern_waits()
