@@ -15,9 +15,7 @@ public sealed class AsyncChunksJob : IWorkloadProgram
     private readonly long _iterationsPerItem;
     private readonly TimeSpan _delay;
     private readonly ulong _seed;
-    private readonly Lazy<ulong> _expected;
-    private long _wrongRuns;
-    private long _runs;
+    private readonly CheckedRuns _checked;
 
     /// <summary>Creates the job.</summary>
     /// <param name="name">Its class name.</param>
@@ -39,14 +37,14 @@ public sealed class AsyncChunksJob : IWorkloadProgram
         _iterationsPerItem = iterationsPerItem;
         _delay = delay;
         _seed = (ulong)seed * 0x9E3779B97F4A7C15UL;
-        _expected = new Lazy<ulong>(Sequential);
+        _checked = new CheckedRuns(Sequential);
     }
 
     /// <inheritdoc/>
     public string Name { get; }
 
     /// <inheritdoc/>
-    public void Initialize() => _ = _expected.Value;
+    public void Initialize() => _checked.Prepare();
 
     /// <inheritdoc/>
     public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
@@ -59,18 +57,7 @@ public sealed class AsyncChunksJob : IWorkloadProgram
     public void RunSequential() => _ = Sequential();
 
     /// <inheritdoc/>
-    public void Verify()
-    {
-        if (Interlocked.Read(ref _runs) == 0)
-        {
-            throw new InvalidOperationException($"'{Name}' has not completed a parallel run yet.");
-        }
-
-        if (Interlocked.Read(ref _wrongRuns) > 0)
-        {
-            throw new InvalidOperationException($"'{Name}': {_wrongRuns} of {_runs} parallel runs differ from the sequential result {_expected.Value}.");
-        }
-    }
+    public void Verify() => _checked.Verify(Name);
 
     private async Task RunOnSchedulerAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
@@ -94,11 +81,7 @@ public sealed class AsyncChunksJob : IWorkloadProgram
                 local => Interlocked.Add(ref sum, local));
         }
 
-        Interlocked.Increment(ref _runs);
-        if (sum != _expected.Value)
-        {
-            Interlocked.Increment(ref _wrongRuns);
-        }
+        _checked.Record(sum);
     }
 
     private ulong Start(int chunk, int item) => _seed + (ulong)((chunk * _itemsPerChunk) + item);

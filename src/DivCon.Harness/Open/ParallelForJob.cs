@@ -13,9 +13,7 @@ public sealed class ParallelForJob : IWorkloadProgram
     private readonly int _items;
     private readonly long _iterationsPerItem;
     private readonly ulong _seed;
-    private readonly Lazy<ulong> _expected;
-    private long _wrongRuns;
-    private long _runs;
+    private readonly CheckedRuns _checked;
 
     /// <summary>Creates the job.</summary>
     /// <param name="name">Its class name.</param>
@@ -31,38 +29,27 @@ public sealed class ParallelForJob : IWorkloadProgram
         _items = items;
         _iterationsPerItem = iterationsPerItem;
         _seed = (ulong)seed * 0x9E3779B97F4A7C15UL;
-        _expected = new Lazy<ulong>(Sequential);
+        _checked = new CheckedRuns(Sequential);
     }
 
     /// <inheritdoc/>
     public string Name { get; }
 
     /// <inheritdoc/>
-    public void Initialize() => _ = _expected.Value;
+    public void Initialize() => _checked.Prepare();
 
     /// <inheritdoc/>
     public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
-        return Task.Factory.StartNew(() => Check(Loop(scheduler, cancellationToken)), cancellationToken, TaskCreationOptions.DenyChildAttach, scheduler);
+        return Task.Factory.StartNew(() => _checked.Record(Loop(scheduler, cancellationToken)), cancellationToken, TaskCreationOptions.DenyChildAttach, scheduler);
     }
 
     /// <inheritdoc/>
     public void RunSequential() => _ = Sequential();
 
     /// <inheritdoc/>
-    public void Verify()
-    {
-        if (Interlocked.Read(ref _runs) == 0)
-        {
-            throw new InvalidOperationException($"'{Name}' has not completed a parallel run yet.");
-        }
-
-        if (Interlocked.Read(ref _wrongRuns) > 0)
-        {
-            throw new InvalidOperationException($"'{Name}': {_wrongRuns} of {_runs} parallel runs differ from the sequential result {_expected.Value}.");
-        }
-    }
+    public void Verify() => _checked.Verify(Name);
 
     private ulong Loop(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
@@ -72,15 +59,6 @@ public sealed class ParallelForJob : IWorkloadProgram
             (i, _, local) => local + SyntheticSpinProgram.Chain(_seed + (ulong)i, _iterationsPerItem, cancellationToken),
             local => Interlocked.Add(ref sum, local));
         return sum;
-    }
-
-    private void Check(ulong result)
-    {
-        Interlocked.Increment(ref _runs);
-        if (result != _expected.Value)
-        {
-            Interlocked.Increment(ref _wrongRuns);
-        }
     }
 
     private ulong Sequential()
