@@ -8,7 +8,8 @@ namespace DivCon.Benchmarks;
 /// Entry point: <c>dotnet run -c Release --project benchmarks/DivCon.Benchmarks -- --filter '*'</c> (BenchmarkDotNet), or
 /// <c>-- paired-spawn-tree</c> for the interleaved spawn-tree comparison (<see cref="PairedSpawnTree"/>), or
 /// <c>-- idle-cost</c> for the CPU an idle scheduler uses (<see cref="IdleCost"/>), or <c>-- hand-over-latency</c> for move,
-/// recall and wake-up latency timed inside the task (<see cref="HandOverLatency"/>).
+/// recall and wake-up latency timed inside the task (<see cref="HandOverLatency"/>), or <c>-- loop-move-latency</c> for how
+/// long a move waits on plain Parallel.For against DivCon's chunked loops (<see cref="LoopMoveLatency"/>).
 /// </summary>
 public static class Program
 {
@@ -27,6 +28,11 @@ public static class Program
         if (args.Length > 0 && args[0] == HandOverLatency.Command)
         {
             return HandOverLatency.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == LoopMoveLatency.Command)
+        {
+            return LoopMoveLatency.Run(args[1..]);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

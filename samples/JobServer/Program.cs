@@ -9,7 +9,7 @@
 //     its workers can move, and is removed when the service stops (await using); with --sync-batch it loops inside
 //     one task instead, and programs owed its workers get compensating workers after CompensationDelay.
 // It prints each request kind's latency percentiles and how the cores were divided, and exits with 0 when every
-// result was right.
+// result was right. `-- 200 --three-jobs` runs issue 20's three-job scenario instead (ThreeJobs.cs).
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
@@ -19,6 +19,21 @@ using DivCon.Partitioning;
 
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
 int requests = args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int n) && n > 0 ? n : 120;
+
+// --three-jobs [--intervals 20ms,100ms] [--plain]: issue 20's three-job scenario with DivCon's loop helpers (or, with
+// --plain, with Parallel.For / Parallel.ForEachAsync), on the default policy, at each repartitioning interval.
+if (args.Contains("--three-jobs"))
+{
+    int at = Array.IndexOf(args, "--intervals");
+    IReadOnlyList<TimeSpan>? intervals = ThreeJobs.ParseIntervals(at >= 0 && at + 1 < args.Length ? args[at + 1] : "20ms,100ms");
+    if (intervals is null)
+    {
+        Console.Error.WriteLine("--intervals: give positive milliseconds, comma-separated, e.g. 20ms,100ms.");
+        return 2;
+    }
+
+    return await ThreeJobs.RunAsync(args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int r) && r > 0 ? r : 200, intervals, args.Contains("--plain"));
+}
 
 // --sync-batch: the batch loops Parallel.For inside one task that never returns until the service stops, the shape
 // that defeats moving workers between tasks; the scheduler then serves the programs owed its worker with compensating

@@ -13,17 +13,23 @@ namespace DivCon.Multiprogramming;
 /// </summary>
 public sealed class AllocationTimeline
 {
+    // Track ids of the pending-move tracks: past any processor number.
+    private const int PendingTrackBase = 1 << 20;
+
     private readonly object _lock = new();
     private readonly AllocationMove[] _ring;
     private readonly Dictionary<int, string> _programNames = [];
     private readonly int _workers;
     private readonly IReadOnlyList<int?> _processors;
     private readonly long _origin;
+    private readonly PendingMoveEnded[] _pending;
     private long _count;
+    private long _pendingCount;
 
     internal AllocationTimeline(int capacity, int workers, IReadOnlyList<int?> processors)
     {
         _ring = new AllocationMove[capacity];
+        _pending = new PendingMoveEnded[capacity];
         _workers = workers;
         _processors = processors;
         _origin = Stopwatch.GetTimestamp();
@@ -76,6 +82,39 @@ public sealed class AllocationTimeline
         }
     }
 
+    /// <summary>The shortest wait of a move on a running task that <see cref="GetPendingMoves"/> records: 1 ms.</summary>
+    public static TimeSpan PendingMoveThreshold { get; } = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>
+    /// Moves that waited at least <see cref="PendingMoveThreshold"/> on a running task, each recorded when the worker
+    /// finally switched, with its age then; oldest first, the newest <see cref="Capacity"/> kept. The move itself is in
+    /// <see cref="GetMoves"/> at the time it was decided.
+    /// </summary>
+    public IReadOnlyList<PendingMoveEnded> GetPendingMoves()
+    {
+        lock (_lock)
+        {
+            long kept = Math.Min(_pendingCount, _pending.Length);
+            var moves = new PendingMoveEnded[kept];
+            for (long i = 0; i < kept; i++)
+            {
+                moves[i] = _pending[(_pendingCount - kept + i) % _pending.Length];
+            }
+
+            return moves;
+        }
+    }
+
+    // On the worker's thread as it switches (rare: only moves that waited on a task).
+    internal void RecordPendingMove(PendingMoveEnded move)
+    {
+        lock (_lock)
+        {
+            _pending[_pendingCount % _pending.Length] = move;
+            _pendingCount++;
+        }
+    }
+
     /// <summary>The moves kept, oldest first.</summary>
     public IReadOnlyList<AllocationMove> GetMoves()
     {
@@ -94,14 +133,17 @@ public sealed class AllocationTimeline
 
     /// <summary>
     /// Writes the timeline as Chrome trace event JSON: one track (thread) per processor, one complete ("X") event per
-    /// span a worker served a program, and an instant ("i") event per move carrying its reason and trigger. Times
-    /// are microseconds since the scheduler started; spans still open end at <paramref name="endTimestamp"/> (now
-    /// when null).
+    /// span a worker was assigned to a program, and an instant ("i") event per move carrying its reason and trigger; and,
+    /// for a worker whose moves waited on running tasks, a second track ("… pending") with one complete event per such
+    /// wait (<see cref="GetPendingMoves"/>: from the decision until the worker switched, with its age in ms): there the
+    /// worker still served the program it was leaving. Times are microseconds since the scheduler started; spans still
+    /// open end at <paramref name="endTimestamp"/> (now when null).
     /// </summary>
     public void WriteChromeTrace(TextWriter writer, long? endTimestamp = null)
     {
         ArgumentNullException.ThrowIfNull(writer);
         IReadOnlyList<AllocationMove> moves = GetMoves();
+        IReadOnlyList<PendingMoveEnded> pending = GetPendingMoves();
         Dictionary<int, string> names;
         lock (_lock)
         {
@@ -156,6 +198,36 @@ public sealed class AllocationTimeline
                 }
             }
 
+            var pendingTrack = new bool[_workers];
+            foreach (PendingMoveEnded move in pending)
+            {
+                if (move.Worker < 0 || move.Worker >= _workers)
+                {
+                    continue;
+                }
+
+                if (!pendingTrack[move.Worker])
+                {
+                    pendingTrack[move.Worker] = true;
+                    Event(json, "thread_name", "M", move.Worker, pendingTrack: true);
+                    json.WriteStartObject("args");
+                    json.WriteString("name", (_processors[move.Worker] is int p ? $"cpu {p}" : $"worker {move.Worker}") + " pending");
+                    json.WriteEndObject();
+                    json.WriteEndObject();
+                }
+
+                Event(json, $"pending: {Name(move.FromProgramId, names)} -> {Name(move.ToProgramId, names)}", "X", move.Worker, pendingTrack: true);
+                json.WriteString("cat", "pending-move");
+                json.WriteNumber("ts", Micros(move.DecidedTimestamp));
+                json.WriteNumber("dur", Math.Max(0, Micros(move.Timestamp) - Micros(move.DecidedTimestamp)));
+                json.WriteStartObject("args");
+                json.WriteNumber("age_ms", Math.Round(move.Age.TotalMilliseconds, 3));
+                json.WriteString("served", Name(move.FromProgramId, names));
+                json.WriteString("assigned", Name(move.ToProgramId, names));
+                json.WriteEndObject();
+                json.WriteEndObject();
+            }
+
             json.WriteEndArray();
             json.WriteEndObject();
         }
@@ -173,13 +245,13 @@ public sealed class AllocationTimeline
     }
 
     // Opens an event object with its name, phase and track; the caller adds the rest and closes it.
-    private void Event(Utf8JsonWriter json, string name, string phase, int worker)
+    private void Event(Utf8JsonWriter json, string name, string phase, int worker, bool pendingTrack = false)
     {
         json.WriteStartObject();
         json.WriteString("name", name);
         json.WriteString("ph", phase);
         json.WriteNumber("pid", 1);
-        json.WriteNumber("tid", Tid(worker));
+        json.WriteNumber("tid", pendingTrack ? PendingTrackBase + Tid(worker) : Tid(worker));
     }
 
     private void Span(Utf8JsonWriter json, int worker, int program, long start, long end, Dictionary<int, string> names)

@@ -132,8 +132,14 @@ internal sealed class Lender : IPoolOwner
         _scheduler.RecordMove(new AllocationMove(Stopwatch.GetTimestamp(), slot, _scheduler.ProcessorOf(slot), from.Owner?.Id, to.Owner?.Id, reason, trigger));
     }
 
-    /// <summary>A program got work with none of its workers parked, or ran dry: a demand-driven decision when enabled.</summary>
-    public void OnDemandChanged(WorkQueueSet set, bool wantsWorkers) => _scheduler.OnDemandChanged();
+    /// <summary>A program got work with none of its workers parked, or ran dry: a demand-driven decision when enabled, or when it has no worker at all.</summary>
+    public void OnDemandChanged(WorkQueueSet set, bool wantsWorkers) => _scheduler.OnDemandChanged(set.Owner as ProgramHandle, wantsWorkers);
+
+    public void OnPendingMoveEnded(Worker worker, WorkQueueSet? from, WorkQueueSet? to, long assignedAt, long now)
+        => _scheduler.Timeline.RecordPendingMove(new PendingMoveEnded(
+            now, assignedAt, worker.Slot, from?.Owner?.Id, to?.Owner?.Id, Stopwatch.GetElapsedTime(assignedAt, now)));
+
+    public void OnLeftWithWork(WorkQueueSet set) => _scheduler.OnDemandChanged(set.Owner as ProgramHandle, wantsWorkers: true, starvedOnly: true);
 
     public bool IsHomeOf(Worker worker, WorkQueueSet set)
         => ReferenceEquals(_mover.Snapshot.Homes[worker.Slot], set); // volatile read of the snapshot, as FindIdleWork

@@ -3,7 +3,8 @@
 // the supply of threads differs: a WorkerPool whose workers are *lent* to programs. Three parts, three files:
 //
 //   lifecycle (this file) - programs arrive (AddProgram) and leave (RemoveProgram, Dispose); the repartitioner thread
-//                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand.
+//                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand; a program that
+//                           gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it.
 //   mover (Mover.cs)      - carries out a repartitioning under the lock: the Repartitioner (Partitioning, shared with
 //                           the simulator) decides, the mover publishes the snapshot and moves workers.
 //   lender (Lender.cs)    - the pool's owner: idle workers lend themselves, lent ones come home (return, recall).
@@ -81,6 +82,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private readonly TimeSpan _interval;
     private readonly ProgramRemoval _disposeMode;
     private readonly bool _demandDriven;
+    private readonly bool _serveStarved;
+    private readonly long _starvedGapTicks;                     // Stopwatch ticks between two starvation decisions
+    private long _lastDemandDecision;                           // repartitioner thread only
     private readonly Mover _mover;
     private IPartitioningPolicy _policy;                        // under _lock
     private int _nextProgramId;                                 // under _lock
@@ -137,6 +141,14 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _disposeMode = options.DisposeMode;
         _demandDriven = options.RepartitionOnDemand;
         _pool.DemandDriven = _demandDriven;
+        if (options.StarvedRepartitionGap < TimeSpan.Zero || options.StarvedRepartitionGap > TimeSpan.FromSeconds(1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.StarvedRepartitionGap, "StarvedRepartitionGap must be between 0 and 1 s.");
+        }
+
+        _serveStarved = options.RepartitionWhenStarved;
+        _starvedGapTicks = (long)(options.StarvedRepartitionGap.TotalSeconds * Stopwatch.Frequency);
+        _pool.TracksStarvation = _serveStarved;
 
         // The lender is the pool's owner from the start: it also brings lent workers home and records compensation,
         // whatever the lending in force (the mover switches lending's wake-ups with the policy).
@@ -175,7 +187,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// <summary>Repartitionings carried out (policy calls, valid or not).</summary>
     public long Repartitions => Interlocked.Read(ref _repartitions);
 
-    /// <summary>Repartitionings started by a change of demand (<see cref="MultiProgramSchedulerOptions.RepartitionOnDemand"/>).</summary>
+    /// <summary>Repartitionings started by a change of demand (<see cref="MultiProgramSchedulerOptions.RepartitionOnDemand"/>) or by a starved program (<see cref="MultiProgramSchedulerOptions.RepartitionWhenStarved"/>).</summary>
     public long DemandRepartitions => Interlocked.Read(ref _demandRepartitions);
 
     /// <summary>The programs registered now, in arrival order.</summary>
@@ -381,12 +393,15 @@ public sealed partial class MultiProgramScheduler : IDisposable
     }
 
     /// <summary>
-    /// Lender: a program's demand changed. With demand-driven repartitioning, wakes the repartitioner thread unless a
-    /// demand decision is already pending (Interlocked: one Set per decision, however many programs change meanwhile).
+    /// Lender: a program's demand changed. With demand-driven repartitioning, or when <paramref name="program"/> got work,
+    /// or lost a worker while it had work (<paramref name="starvedOnly"/>), while no worker is assigned to it and none is
+    /// idle to lend itself (RepartitionWhenStarved: a starved program),
+    /// wakes the repartitioner thread unless a demand decision is already pending (Interlocked: one Set per decision,
+    /// however many programs change meanwhile).
     /// </summary>
-    internal void OnDemandChanged()
+    internal void OnDemandChanged(ProgramHandle? program, bool wantsWorkers, bool starvedOnly = false)
     {
-        if (!_demandDriven)
+        if ((starvedOnly || !_demandDriven) && !IsStarved(program, wantsWorkers))
         {
             return;
         }
@@ -396,6 +411,24 @@ public sealed partial class MultiProgramScheduler : IDisposable
         {
             _tickSignal.Set();
         }
+    }
+
+    // A producer's path (the set's first task while none of its workers was parked): volatile reads only. Racy: a worker
+    // assigned meanwhile makes the decision a quiet one (Mover: nothing changes, nothing published).
+    private bool IsStarved(ProgramHandle? program, bool wantsWorkers)
+        => _serveStarved && wantsWorkers && program is { IsRemoving: false } && program.ServingWorkers == 0 && !_pool.HasParkedLender;
+
+    private bool AnyStarvedNeedsLock()
+    {
+        foreach (ProgramHandle p in _programs)
+        {
+            if (!p.IsRemoving && p.ServingWorkers == 0 && p.AvailableTasks > 0 && !_pool.HasParkedLender)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private void ThrowIfDisposed()
@@ -567,6 +600,17 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 continue; // a stale signal
             }
 
+            if (demand && !_demandDriven)
+            {
+                // A starved program's decision (RepartitionWhenStarved), rate-limited: at most one per gap, so that
+                // programs taking a core from each other in turn rotate at that pace.
+                long wait = _lastDemandDecision + _starvedGapTicks - Stopwatch.GetTimestamp();
+                if (wait > 0)
+                {
+                    Thread.Sleep(TimeSpan.FromSeconds((double)wait / Stopwatch.Frequency));
+                }
+            }
+
             using (EnterLock())
             {
                 if (_stopRepartitioner)
@@ -577,6 +621,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 if (demand)
                 {
                     Interlocked.Increment(ref _demandRepartitions);
+                    _lastDemandDecision = Stopwatch.GetTimestamp();
                 }
 
                 RepartitionNeedsLock(demand ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
@@ -594,7 +639,17 @@ public sealed partial class MultiProgramScheduler : IDisposable
         Interlocked.Increment(ref _repartitions);
         ProgramHandle[] programs = [.. _programs];
         IPartitioningPolicy policy = _policy;
+        AllocationSnapshot before = _mover.Snapshot;
         RepartitionResult result = _mover.RepartitionNeedsLock(policy, programs, trigger);
+
+        // A decision that moved workers (any trigger) may have left a program with queued tasks and no worker (or not
+        // served the one that asked, when several wait): one more demand decision, after the gap. Not after a quiet
+        // decision, which would only repeat itself.
+        if (_serveStarved && !ReferenceEquals(before, _mover.Snapshot) && AnyStarvedNeedsLock())
+        {
+            Interlocked.Exchange(ref _demandPending, 1);
+            _tickSignal.Set();
+        }
         if (result.Rejection is null)
         {
             return null;

@@ -62,6 +62,19 @@ public sealed class MultiProgramSchedulerOptions
     /// </summary>
     public bool RepartitionOnDemand { get; init; }
 
+    /// <summary>
+    /// A program that gets a task while no pool worker is assigned to it (the policy gave it none, or every one it holds
+    /// is lent away) and no worker is idle to lend itself wakes the repartitioner for a decision at once (trigger
+    /// <see cref="RepartitionTrigger.Demand"/>) instead of waiting for the next tick; at most one such decision per
+    /// <see cref="StarvedRepartitionGap"/>. Default on. With more busy programs than cores the decision rotates a core to
+    /// the waiting program (<see cref="Partitioning.Rotation"/>), so cores then rotate at the demand's pace, not the
+    /// interval's.
+    /// </summary>
+    public bool RepartitionWhenStarved { get; init; } = true;
+
+    /// <summary>The least time between two decisions started by <see cref="RepartitionWhenStarved"/> (default 2 ms); 0 to 1 s.</summary>
+    public TimeSpan StarvedRepartitionGap { get; init; } = TimeSpan.FromMilliseconds(2);
+
     /// <summary>What <see cref="MultiProgramScheduler.Dispose"/> does with programs still registered.</summary>
     public ProgramRemoval DisposeMode { get; init; } = ProgramRemoval.WaitForTasks;
 

@@ -23,6 +23,16 @@ internal interface IPoolOwner
     /// <summary>After a worker's own CAS moved it from <paramref name="from"/> to <paramref name="to"/> (a loan, a return or a recall).</summary>
     void OnSelfMove(Worker worker, WorkQueueSet from, WorkQueueSet to, SelfMove kind);
 
+    /// <summary>
+    /// A worker switched sets (<paramref name="from"/> to <paramref name="to"/>) at least a pending-move threshold after
+    /// its assignment changed at <paramref name="assignedAt"/>: the move waited on a running task. On the worker's thread;
+    /// rare (only such waits are reported).
+    /// </summary>
+    void OnPendingMoveEnded(Worker worker, WorkQueueSet? from, WorkQueueSet? to, long assignedAt, long now);
+
+    /// <summary>A worker left <paramref name="set"/> while it had queued tasks (it may now have no worker at all).</summary>
+    void OnLeftWithWork(WorkQueueSet set);
+
     /// <summary>A set's demand changed: it wants workers (a task was queued while none of its workers was parked) or ran dry.</summary>
     void OnDemandChanged(WorkQueueSet set, bool wantsWorkers);
 

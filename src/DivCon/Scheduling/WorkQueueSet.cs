@@ -773,8 +773,14 @@ internal sealed class WorkQueueSet
         Interlocked.MemoryBarrier();
     }
 
-    /// <summary>Worker: starts serving slot <paramref name="slot"/> at <paramref name="now"/>.</summary>
-    public void Enter(int slot, long now) => _counters[slot].Transition(WorkerCounters.StateIdle, now);
+    /// <summary>
+    /// Worker: starts serving slot <paramref name="slot"/> at <paramref name="now"/>, counted as busy. Required: the
+    /// worker's first look for work (Worker.FindWorkSlow's global-queue fast path) takes a task without a transition,
+    /// counted in the state it finds, and the idle path starts with a transition to idle; entering as idle charged a task
+    /// taken that way (a program's first task, queued from outside) to idle time for as long as it ran (issue 20: a batch
+    /// loop of 4 s reported as idle).
+    /// </summary>
+    public void Enter(int slot, long now) => _counters[slot].Transition(WorkerCounters.StateBusy, now);
 
     /// <summary>
     /// Worker: stops serving slot <paramref name="slot"/>. Its deque's tasks go to the global queue (oldest first),

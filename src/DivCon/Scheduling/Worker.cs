@@ -177,6 +177,29 @@ internal sealed class Worker
     /// <summary>When the assignment last changed (<see cref="Stopwatch.GetTimestamp"/> ticks; 0 before any move). For snapshots.</summary>
     public long AssignedAt => Volatile.Read(ref _assignedAt);
 
+    /// <summary>
+    /// On this worker's own thread, inside a task: true when the worker is asked to leave the set it serves at its next
+    /// task boundary: a mover changed its assignment (a move, a recall by CAS, a compensating worker's retirement), or
+    /// it is lent and its home wants it back (a recall this worker makes itself at the boundary). Cooperative loops
+    /// (ChunkedLoops) read it between chunks and end their task, so that the move happens within one chunk.
+    /// </summary>
+    /// <remarks>
+    /// One volatile read of <c>_assigned</c> (pairs with Assign's write and the movers' CAS: a move published before the
+    /// read is seen; one published after it is seen at the next poll) plus, only while lent, the recall check's reads of
+    /// the snapshot and the home's demand flag (Lender.FindRecall). Never true on a standalone scheduler's workers, whose
+    /// assignment never changes. A false answer racing a move costs one more chunk, never correctness: the worker still
+    /// moves at the boundary.
+    /// </remarks>
+    internal bool IsMoveRequested
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            WorkQueueSet? serving = Serving;
+            return !ReferenceEquals(_assigned, serving) || (_away && serving is not null && _pool.IsRecallWanted(this, serving));
+        }
+    }
+
     /// <summary>Why pinning failed, if it did; written by the worker before it reports start-up.</summary>
     public Exception? PinError { get; private set; }
 
@@ -499,6 +522,13 @@ internal sealed class Worker
             // A move takes effect at this task boundary (volatile read, as above): the caller switches sets.
             if (!ReferenceEquals(_assigned, serving))
             {
+                // Noticed here, the move was decided while the task in hand ran: it waited on that task. A long wait
+                // goes on the timeline (rare path; a move noticed while idle or parked is not a pending one).
+                if (_pool.Owner is not null && !IsCompensating && Stopwatch.GetTimestamp() - AssignedAt >= _pool.PendingMoveThresholdTicks)
+                {
+                    ReportPendingMoveEnded(serving, _assigned);
+                }
+
                 return true;
             }
 
@@ -516,6 +546,11 @@ internal sealed class Worker
 
         return true;
     }
+
+    // A move that waited on a task of the set served (the timeline's pending moves): rare, a lock on the timeline.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReportPendingMoveEnded(WorkQueueSet? from, WorkQueueSet? to)
+        => _pool.Owner?.OnPendingMoveEnded(this, from, to, AssignedAt, Stopwatch.GetTimestamp());
 
     // Lent worker at a task boundary (Lender.cs): asks the owner whether its home wants it back; a successful recall
     // changes _assigned, which the caller's next read turns into a switch.
@@ -543,6 +578,14 @@ internal sealed class Worker
         // Leave first: the old set's tasks in our deque go back to its global queue before we serve anything else,
         // so they are never stranded on a deque whose owner serves another program.
         serving?.Leave(Slot, now);
+
+        // Leaving a set that still has queued tasks (its deque drained into them just now) may leave it with no worker:
+        // the owner serves a starved program at once (MultiProgramScheduler.RepartitionWhenStarved). Rare: a switch.
+        if (serving is not null && _pool.TracksStarvation && serving.AvailableTasks > 0)
+        {
+            _pool.Owner?.OnLeftWithWork(serving);
+        }
+
         serving = next;
         Serving = next;
         _servingForReaders = next;

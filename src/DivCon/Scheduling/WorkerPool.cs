@@ -242,7 +242,19 @@ internal sealed class WorkerPool
     /// Producers mark demand (WorkQueueSet.RequestWorkers) when lending is in force or the owner repartitions on demand
     /// (<see cref="DemandDriven"/>); read on a push only while no worker of the set is parked.
     /// </summary>
-    internal bool TracksDemand => _lending || DemandDriven;
+    internal bool TracksDemand => _lending || DemandDriven || TracksStarvation;
+
+    /// <summary>
+    /// The owner wants to hear when a set with no worker gets work (MultiProgramScheduler.RepartitionWhenStarved; set
+    /// before <see cref="Start"/>): producers then mark demand as with lending, and the owner decides what to do.
+    /// </summary>
+    internal bool TracksStarvation { get; set; }
+
+    /// <summary>
+    /// A switch this long (Stopwatch ticks) after the assignment changed is reported to the owner as a move that waited
+    /// on a running task (IPoolOwner.OnPendingMoveEnded): 1 ms, far above a parked or searching worker's reaction.
+    /// </summary>
+    internal long PendingMoveThresholdTicks { get; } = Stopwatch.Frequency / 1000;
 
     /// <summary>The owner repartitions when a set's demand changes (set before <see cref="Start"/>).</summary>
     internal bool DemandDriven { get; set; }
@@ -341,6 +353,9 @@ internal sealed class WorkerPool
 
         return null;
     }
+
+    /// <summary>A lent worker, inside a task: whether its home wants it back (read only: the recall itself happens at the boundary).</summary>
+    internal bool IsRecallWanted(Worker worker, WorkQueueSet serving) => Owner?.FindRecall(worker, serving, out _) is not null;
 
     /// <summary>
     /// Worker that lent itself, at a task boundary: moves itself home when its home wants it back (recall, by the same

@@ -16,7 +16,7 @@ namespace DivCon.Cli.Commands;
 internal static class OpenCommand
 {
     private static readonly string[] s_defaultSchemes =
-        [SchemeCatalog.TplDefault, SchemeCatalog.Shared, SchemeCatalog.DynamicPartitioned, SchemeCatalog.EqualShares, SchemeCatalog.IdleLending];
+        [SchemeCatalog.TplDefault, SchemeCatalog.Shared, SchemeCatalog.DynamicPartitioned, SchemeCatalog.EqualShares, SchemeCatalog.IdleLending, SchemeCatalog.WorkConserving];
 
     private const double DefaultRate = 40;
     private const string DefaultDuration = "5s";

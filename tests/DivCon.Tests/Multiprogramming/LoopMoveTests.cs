@@ -1,0 +1,267 @@
+using System.Runtime.CompilerServices;
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
+
+namespace DivCon.Tests.Multiprogramming;
+
+/// <summary>
+/// Issue 20, item 0, with real threads: a worker asked to move leaves a chunked loop within one chunk (the loop goes on
+/// with the rest of the range on the program's other workers and ends exact); a pending move is charged to the program
+/// whose task holds the worker and shows on the timeline with its age; a program with queued tasks and no worker gets one
+/// without a tick. Periodic repartitioning and blocking compensation are off wherever they could serve the program
+/// instead, so each test shows the mechanism it names. Every wait is bounded.
+/// </summary>
+public sealed class LoopMoveTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    private static MultiProgramScheduler Create(IPartitioningPolicy? policy, bool serveStarved = true) => new(new MultiProgramSchedulerOptions
+    {
+        Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+        Unpinned = true,
+        Policy = policy,
+        RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+        CompensateBlocking = false,
+        RepartitionWhenStarved = serveStarved,
+    });
+
+    private static void Dispose(MultiProgramScheduler mps) => Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
+
+    // About a microsecond of integer work: a loop body whose cost the test does not need to know.
+    private static long Step(int i)
+    {
+        ulong x = (ulong)i;
+        for (int k = 0; k < 300; k++)
+        {
+            x = (x * 6364136223846793005UL) + 1442695040888963407UL;
+        }
+
+        return (long)(x & 1);
+    }
+
+    private static bool Ended(Task task, TimeSpan timeout) => ((IAsyncResult)task).AsyncWaitHandle.WaitOne(timeout);
+
+    [ProcessorFact(2)]
+    public void A_loop_whose_worker_is_moved_away_lets_it_go_within_a_chunk_and_ends_exact()
+    {
+        MultiProgramScheduler mps = Create(new EqualSharesPolicy());
+        try
+        {
+            ProgramHandle batch = mps.AddProgram("batch");
+            const int N = 3_000_000;
+            var counts = new byte[N];
+            var threads = new HashSet<int>();
+            Task loop = batch.ParallelForAsync(0, N, i =>
+            {
+                Step(i);
+                counts[i]++; // each index is claimed by one chunk only
+                if ((i & 1023) == 0)
+                {
+                    lock (threads)
+                    {
+                        threads.Add(Environment.CurrentManagedThreadId);
+                    }
+                }
+            });
+            Assert.True(SpinWait.SpinUntil(() => { lock (threads) { return threads.Count == 2; } }, Timeout), "The loop never ran on both workers.");
+
+            // The policy gives the request one of the batch's two workers, which is inside the loop's task.
+            ProgramHandle request = mps.AddProgram("request");
+            Assert.True(SpinWait.SpinUntil(() => request.ServedWorkers == 1 || loop.IsCompleted, Timeout), "The moved worker never reached the request.");
+            Assert.False(loop.IsCompleted, "The worker reached the request only when the loop had ended: it did not leave between chunks.");
+            Task answered = request.Run(() => Step(1));
+            Assert.True(Ended(answered, Timeout), "The request's task did not run.");
+            Assert.False(loop.IsCompleted, "The request was served only after the loop ended.");
+
+            Assert.True(Ended(loop, TimeSpan.FromMinutes(2)), "The loop did not end.");
+            loop.GetAwaiter().GetResult();
+            Assert.DoesNotContain(counts, c => c != 1);
+            Assert.Equal(0, request.Compensations + batch.Compensations);
+        }
+        finally
+        {
+            Dispose(mps);
+        }
+    }
+
+    [ProcessorFact(2)]
+    public void A_ForEachAsync_loop_lets_a_moved_worker_go_between_two_elements()
+    {
+        MultiProgramScheduler mps = Create(new EqualSharesPolicy());
+        try
+        {
+            ProgramHandle batch = mps.AddProgram("batch");
+            var counts = new int[20_000];
+            int started = 0;
+            Task loop = batch.ParallelForEachAsync(Enumerable.Range(0, counts.Length), (i, _) =>
+            {
+                Interlocked.Increment(ref started);
+                for (int k = 0; k < 300; k++)
+                {
+                    Step(k); // ~0.3 ms per element
+                }
+
+                Interlocked.Increment(ref counts[i]);
+                return ValueTask.CompletedTask;
+            });
+            Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref started) > 10 && batch.ServedWorkers == 2, Timeout), "The loop did not start on both workers.");
+
+            ProgramHandle request = mps.AddProgram("request");
+            Task answered = request.Run(() => Step(1));
+            Assert.True(Ended(answered, Timeout), "The request's task did not run.");
+            Assert.False(loop.IsCompleted, "The request was served only after the loop ended.");
+
+            Assert.True(Ended(loop, TimeSpan.FromMinutes(2)), "The loop did not end.");
+            loop.GetAwaiter().GetResult();
+            Assert.All(counts, c => Assert.Equal(1, c));
+        }
+        finally
+        {
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>Idle lending (the default policy): a worker lent to the batch's loop comes home within a chunk when its own program gets a task.</summary>
+    [ProcessorFact(2)]
+    public void A_lent_worker_inside_a_loop_comes_home_within_a_chunk_when_its_program_gets_work()
+    {
+        MultiProgramScheduler mps = Create(policy: null);
+        try
+        {
+            ProgramHandle batch = mps.AddProgram("batch");
+            ProgramHandle request = mps.AddProgram("request");
+            Assert.Equal(1, request.Allocation);
+            using var stop = new CancellationTokenSource();
+            long steps = 0;
+            Task loop = batch.ParallelForAsync(0, int.MaxValue, i => Interlocked.Add(ref steps, 1 + Step(i)), new ChunkedLoopOptions { CancellationToken = stop.Token });
+
+            // The request has nothing to do: its worker lends itself to the batch.
+            Assert.True(SpinWait.SpinUntil(() => batch.ServedWorkers == 2, Timeout), "The request's idle worker was never lent to the batch.");
+            Task answered = request.Run(() => Step(1));
+            Assert.True(Ended(answered, Timeout), "The request's task did not run: its lent worker stayed in the batch's loop.");
+            Assert.False(loop.IsCompleted);
+            Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.Recall && m.ToProgramId == request.Id);
+
+            stop.Cancel();
+            Assert.True(Ended(loop, Timeout), "The loop did not stop.");
+            Assert.True(loop.IsCanceled);
+        }
+        finally
+        {
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>
+    /// Three busy programs on two workers, with no periodic repartitioning and no compensation: a program left with
+    /// queued tasks and no worker gets one by a demand decision at once, so every program keeps making progress. Without
+    /// RepartitionWhenStarved one of them waits for a tick that never comes.
+    /// </summary>
+    [ProcessorTheory(2)]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void A_program_with_queued_tasks_and_no_worker_gets_one_without_a_tick(bool serveStarved)
+    {
+        MultiProgramScheduler mps = Create(policy: null, serveStarved);
+        using var stop = new CancellationTokenSource();
+        var loops = new List<Task>();
+        try
+        {
+            var steps = new StrongBox<long>[3];
+            var programs = new ProgramHandle[3];
+            for (int p = 0; p < 3; p++)
+            {
+                programs[p] = mps.AddProgram($"busy {p}");
+                var box = steps[p] = new StrongBox<long>();
+                loops.Add(programs[p].ParallelForAsync(0, int.MaxValue, i => Interlocked.Add(ref box.Value, 1 + Step(i)), new ChunkedLoopOptions { CancellationToken = stop.Token }));
+            }
+
+            // Each program, from now on, must make progress within a bounded time (a starved one never would).
+            Thread.Sleep(300); // the arrivals' moves and loans settle: from here on a starved program stays starved
+            long[] before = steps.Select(s => Interlocked.Read(ref s.Value)).ToArray();
+            bool allProgress = SpinWait.SpinUntil(
+                () => Enumerable.Range(0, 3).All(p => Interlocked.Read(ref steps[p].Value) > before[p] + 1000),
+                serveStarved ? Timeout : TimeSpan.FromSeconds(1));
+            if (serveStarved)
+            {
+                Assert.True(allProgress, $"A program made no progress: steps {string.Join(", ", steps.Select(s => s.Value))}; demand decisions {mps.DemandRepartitions}.");
+                Assert.True(mps.DemandRepartitions > 0);
+            }
+            else
+            {
+                Assert.False(allProgress, "Every program progressed without the starvation trigger (and without ticks): the test shows nothing.");
+                Assert.Equal(0, mps.DemandRepartitions);
+            }
+        }
+        finally
+        {
+            stop.Cancel();
+            Assert.True(Task.WhenAll(loops).ContinueWith(_ => { }, TaskScheduler.Default).Wait(Timeout), "The loops did not stop.");
+            Dispose(mps);
+        }
+    }
+
+    /// <summary>
+    /// A worker assigned to one program while it still runs another's task: that time is the other's busy time, not the
+    /// new owner's core time or idle time; and when the worker finally switches, the timeline records the wait with its age.
+    /// </summary>
+    [ProcessorFact(2)]
+    public void A_pending_move_is_charged_to_the_program_whose_task_holds_the_worker_and_shows_on_the_timeline()
+    {
+        MultiProgramScheduler mps = Create(new EqualSharesPolicy());
+        var stop = new StrongBox<bool>();
+        Task[] endless = [];
+        try
+        {
+            ProgramHandle busy = mps.AddProgram("busy");
+            int running = 0;
+            endless = Enumerable.Range(0, 2).Select(_ => busy.Run(() =>
+            {
+                Interlocked.Increment(ref running);
+                while (!Volatile.Read(ref stop.Value))
+                {
+                    Step(0);
+                }
+            })).ToArray();
+            Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref running) == 2, Timeout), "The busy tasks did not both start.");
+
+            ProgramHandle owed = mps.AddProgram("owed");
+            Assert.Equal(1, owed.Allocation);
+            Assert.True(SpinWait.SpinUntil(() => mps.GetSnapshot().PendingMoves.Any(m => m.ToProgramId == owed.Id), Timeout), "No pending move to the owed program.");
+            busy.ResetStatistics();
+            owed.ResetStatistics();
+            Thread.Sleep(300);
+            ProgramStatistics owedStats = owed.GetStatistics();
+            ProgramStatistics busyStats = busy.GetStatistics();
+            Assert.Equal(TimeSpan.Zero, owedStats.CoreTime);
+            Assert.Equal(TimeSpan.Zero, owedStats.IdleTime);
+            Assert.Equal(TimeSpan.Zero, busyStats.IdleTime);
+            Assert.True(busyStats.BusyTime >= 1.9 * busyStats.Workers.Elapsed, $"busy {busyStats.BusyTime} over {busyStats.Workers.Elapsed}: the worker owed elsewhere was not charged to the task holding it.");
+
+            Volatile.Write(ref stop.Value, true);
+            Assert.True(Task.WaitAll(endless, Timeout), "The busy tasks did not stop.");
+            Assert.True(SpinWait.SpinUntil(() => mps.Timeline.GetPendingMoves().Any(m => m.ToProgramId == owed.Id), Timeout), "The switch was not recorded as a pending move that ended.");
+            PendingMoveEnded ended = mps.Timeline.GetPendingMoves().First(m => m.ToProgramId == owed.Id);
+            Assert.Equal(busy.Id, ended.FromProgramId);
+            Assert.True(ended.Age >= TimeSpan.FromMilliseconds(300), $"age {ended.Age}");
+            Assert.True(ended.Timestamp > ended.DecidedTimestamp);
+
+            var trace = new StringWriter();
+            mps.Timeline.WriteChromeTrace(trace);
+            using var json = System.Text.Json.JsonDocument.Parse(trace.ToString());
+            System.Text.Json.JsonElement pending = json.RootElement.GetProperty("traceEvents").EnumerateArray()
+                .Single(e => e.GetProperty("name").GetString() == "pending: busy -> owed");
+            Assert.Equal("X", pending.GetProperty("ph").GetString());
+            Assert.True(pending.GetProperty("args").GetProperty("age_ms").GetDouble() >= 300);
+            Assert.True(pending.GetProperty("dur").GetInt64() >= 300_000);
+        }
+        finally
+        {
+            Volatile.Write(ref stop.Value, true);
+            Task.WaitAll(endless, Timeout);
+            Dispose(mps);
+        }
+    }
+}
