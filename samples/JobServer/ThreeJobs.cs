@@ -52,7 +52,7 @@ internal static class ThreeJobs
         }
 
         using var stop = new CancellationTokenSource();
-        long batchRounds = 0, reportRounds = 0;
+        long batchRounds = 0, reportRounds = 0, batchItems = 0;
         Task batch = scheduler.RunProgramAsync("batch", async token =>
         {
             ProgramHandle me = Current(scheduler);
@@ -61,7 +61,13 @@ internal static class ThreeJobs
                 long sum = 0;
                 if (plain)
                 {
-                    Parallel.For(0, BatchItems, new ParallelOptions { TaskScheduler = me.Scheduler }, () => 0L, (i, _, local) => local + Work.BatchItem(i), local => Interlocked.Add(ref sum, local));
+                    Parallel.For(0, BatchItems, new ParallelOptions { TaskScheduler = me.Scheduler }, () => (Sum: 0L, Count: 0L),
+                        (i, _, local) => (local.Sum + Work.BatchItem(i), local.Count + 1),
+                        local =>
+                        {
+                            Interlocked.Add(ref sum, local.Sum);
+                            Interlocked.Add(ref batchItems, local.Count);
+                        });
                     await Task.Yield();
                 }
                 else
@@ -75,6 +81,7 @@ internal static class ThreeJobs
                         }
 
                         Interlocked.Add(ref sum, local);
+                        Interlocked.Add(ref batchItems, to - from);
                     });
                 }
 
@@ -116,38 +123,55 @@ internal static class ThreeJobs
         string longestShortName = "-";
         var sampler = new Thread(() =>
         {
+            long previous = Stopwatch.GetTimestamp();
+            var present = new HashSet<int>();
+            void Close(int id, long end)
+            {
+                if (shortSince.Remove(id, out long since) && Stopwatch.GetElapsedTime(since, end).TotalMilliseconds > longestShortMs)
+                {
+                    longestShortMs = Stopwatch.GetElapsedTime(since, end).TotalMilliseconds;
+                    longestShortName = $"program {id}";
+                }
+            }
+
             while (!stop.IsCancellationRequested)
             {
                 long now = Stopwatch.GetTimestamp();
+                present.Clear();
                 foreach (ProgramHandle p in scheduler.Programs)
                 {
+                    present.Add(p.Id);
                     bool isShort = p.AvailableTasks > 0 && p.ServedWorkers < p.Allocation;
-                    if (isShort && !shortSince.ContainsKey(p.Id))
+                    if (isShort)
                     {
-                        shortSince[p.Id] = now;
+                        shortSince.TryAdd(p.Id, now);
                     }
-                    else if (!isShort && shortSince.Remove(p.Id, out long since) && Stopwatch.GetElapsedTime(since, now).TotalMilliseconds > longestShortMs)
+                    else
                     {
-                        longestShortMs = Stopwatch.GetElapsedTime(since, now).TotalMilliseconds;
-                        longestShortName = p.Name;
+                        Close(p.Id, now);
                     }
                 }
 
+                // A program that left while short: its stretch ends when it was last seen.
+                foreach (int gone in shortSince.Keys.Where(id => !present.Contains(id)).ToArray())
+                {
+                    Close(gone, previous);
+                }
+
+                previous = now;
                 Thread.Sleep(1);
             }
 
-            foreach ((int id, long since) in shortSince)
+            foreach (int id in shortSince.Keys.ToArray())
             {
-                if (Stopwatch.GetElapsedTime(since).TotalMilliseconds > longestShortMs)
-                {
-                    longestShortMs = Stopwatch.GetElapsedTime(since).TotalMilliseconds;
-                    longestShortName = $"program {id}";
-                }
+                Close(id, Stopwatch.GetTimestamp());
             }
         }) { IsBackground = true, Name = "short-of-cores sampler" };
         sampler.Start();
 
         await Task.Delay(200); // the batch and the report are running
+        long phaseStart = Stopwatch.GetTimestamp();
+        long batchItemsAtStart = Interlocked.Read(ref batchItems);
         var random = new Random(42);
         var mixed = new List<double>();
         for (int i = 0; i < requests; i++)
@@ -158,6 +182,8 @@ internal static class ThreeJobs
             mixed.Add(ms);
         }
 
+        double phaseSeconds = Stopwatch.GetElapsedTime(phaseStart).TotalSeconds;
+        double batchPerSecond = (Interlocked.Read(ref batchItems) - batchItemsAtStart) / 1e6 / phaseSeconds;
         await stop.CancelAsync();
         sampler.Join();
         await Task.WhenAll(batch, report).WaitAsync(TimeSpan.FromMinutes(2));
@@ -167,7 +193,7 @@ internal static class ThreeJobs
         double[] m = [.. mixed.Order()];
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{interval.TotalMilliseconds,7:0}ms {P(a, 0.5),10:F2} {P(a, 0.99),10:F2} {P(m, 0.5),8:F2} {P(m, 0.95),8:F2} {P(m, 0.99),8:F2} {P(m, 0.99) / P(a, 0.5),14:F2} {longestShortMs,17:F1} {longestPendingMs,19:F1} {scheduler.DemandRepartitions,7}"));
-        Console.WriteLine($"          (longest short: {longestShortName}; batch rounds {batchRounds}, report rounds {reportRounds}, worker moves {scheduler.Timeline.Recorded})");
+        Console.WriteLine($"          (longest short: {longestShortName}; requests phase {phaseSeconds:F1} s, batch {batchPerSecond:F1} M items/s in it, report rounds {reportRounds}, worker moves {scheduler.Timeline.Recorded})");
         return right && batchRounds + reportRounds > 0;
     }
 

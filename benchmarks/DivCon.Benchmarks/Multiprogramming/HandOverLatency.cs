@@ -78,7 +78,8 @@ public static class HandOverLatency
 
     private static double MedianRatio(double[] a, double[] b) => Percentile([.. a.Zip(b, (x, y) => x / y).Order()], 0.5);
 
-    private static double Percentile(double[] sorted, double q)
+    /// <summary>The <paramref name="q"/> quantile of sorted values, interpolated (also LoopMoveLatency's).</summary>
+    internal static double Percentile(double[] sorted, double q)
     {
         double position = q * (sorted.Length - 1);
         int below = (int)Math.Floor(position);

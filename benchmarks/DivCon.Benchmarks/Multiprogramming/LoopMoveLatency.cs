@@ -75,21 +75,13 @@ public static class LoopMoveLatency
         {
             double[] sorted = [.. latencies[c].Order().Select(us => us / 1000)];
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"  {names[c],-20} median {Percentile(sorted, 0.5),9:0.000}   p10 {Percentile(sorted, 0.1),9:0.000}   p90 {Percentile(sorted, 0.9),9:0.000}   max {sorted[^1],9:0.000}   compensating workers {bench.Compensated[c]}"));
+                $"  {names[c],-20} median {HandOverLatency.Percentile(sorted, 0.5),9:0.000}   p10 {HandOverLatency.Percentile(sorted, 0.1),9:0.000}   p90 {HandOverLatency.Percentile(sorted, 0.9),9:0.000}   max {sorted[^1],9:0.000}   compensating workers {bench.Compensated[c]}"));
         }
 
         Console.WriteLine($"  rounds whose loop had ended before the move (should be 0; else raise --loop-ms): {bench.EndedEarly}");
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  ratio of medians plain / helper-async {Percentile([.. latencies[0].Order()], 0.5) / Percentile([.. latencies[1].Order()], 0.5):0.0}"));
+            $"  ratio of medians plain / helper-async {HandOverLatency.Percentile([.. latencies[0].Order()], 0.5) / HandOverLatency.Percentile([.. latencies[1].Order()], 0.5):0.0}"));
         return 0;
-    }
-
-    private static double Percentile(double[] sorted, double q)
-    {
-        double position = q * (sorted.Length - 1);
-        int below = (int)Math.Floor(position);
-        int above = Math.Min(below + 1, sorted.Length - 1);
-        return sorted[below] + ((position - below) * (sorted[above] - sorted[below]));
     }
 
     // About a microsecond of integer work; the loop's result is the sum, checked against the sequential one.

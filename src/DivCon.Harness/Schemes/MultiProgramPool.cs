@@ -72,6 +72,10 @@ public sealed class MultiProgramPool : IMultiprogramPool
             RepartitionOnDemand = repartitionOnDemand,
             ThreadName = "mp " + policy.Name,
             CompensateBlocking = false, // thesis schemes: never more workers than processors (recorded in the kind)
+
+            // Thesis schemes rotate cores among more busy programs than cores at their ticks (or on demand when asked),
+            // as measured before RepartitionWhenStarved existed: a starved program waits for the tick here.
+            RepartitionWhenStarved = repartitionOnDemand,
         });
         _timelines = timelines;
         _scheme = scheme ?? policy.Name;

@@ -94,14 +94,7 @@ public sealed class AllocationTimeline
     {
         lock (_lock)
         {
-            long kept = Math.Min(_pendingCount, _pending.Length);
-            var moves = new PendingMoveEnded[kept];
-            for (long i = 0; i < kept; i++)
-            {
-                moves[i] = _pending[(_pendingCount - kept + i) % _pending.Length];
-            }
-
-            return moves;
+            return KeptNeedsLock(_pending, _pendingCount);
         }
     }
 
@@ -120,15 +113,21 @@ public sealed class AllocationTimeline
     {
         lock (_lock)
         {
-            long kept = Math.Min(_count, _ring.Length);
-            var moves = new AllocationMove[kept];
-            for (long i = 0; i < kept; i++)
-            {
-                moves[i] = _ring[(_count - kept + i) % _ring.Length];
-            }
-
-            return moves;
+            return KeptNeedsLock(_ring, _count);
         }
+    }
+
+    // The entries a ring still holds after `count` appends, oldest first.
+    private static T[] KeptNeedsLock<T>(T[] ring, long count)
+    {
+        long kept = Math.Min(count, ring.Length);
+        var entries = new T[kept];
+        for (long i = 0; i < kept; i++)
+        {
+            entries[i] = ring[(count - kept + i) % ring.Length];
+        }
+
+        return entries;
     }
 
     /// <summary>

@@ -208,22 +208,12 @@ public sealed class ChunkedLoopsOnProgramSchedulerTests : ChunkedLoopTests
     });
 
     private readonly ProgramHandle _program;
-    private readonly ProgramHandle _other;
-    private readonly CancellationTokenSource _stopOther = new();
-    private readonly Task _otherLoad;
+    private readonly CompetingLoad _other;
 
     public ChunkedLoopsOnProgramSchedulerTests()
     {
         _program = _mps.AddProgram("loops");
-        _other = _mps.AddProgram("other");
-        _otherLoad = _other.Run(async () =>
-        {
-            while (!_stopOther.IsCancellationRequested)
-            {
-                await Task.Yield();
-                Thread.SpinWait(2_000);
-            }
-        });
+        _other = new CompetingLoad(_mps.AddProgram("other"));
     }
 
     protected override TaskScheduler Scheduler => _program.Scheduler;
@@ -232,9 +222,7 @@ public sealed class ChunkedLoopsOnProgramSchedulerTests : ChunkedLoopTests
 
     public override void Dispose()
     {
-        _stopOther.Cancel();
-        Assert.True(((IAsyncResult)_otherLoad).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(30)), "The competing load did not stop.");
+        _other.Dispose();
         Assert.True(Task.Run(_mps.Dispose).Wait(TimeSpan.FromSeconds(30)), "Dispose did not return within 30 s.");
-        _stopOther.Dispose();
     }
 }

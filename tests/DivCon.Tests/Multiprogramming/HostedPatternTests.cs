@@ -296,22 +296,12 @@ public sealed class HostedPatternsOnProgramSchedulerTests : HostedPatternTests
     });
 
     private readonly ProgramHandle _program;
-    private readonly ProgramHandle _other;
-    private readonly CancellationTokenSource _stopOther = new();
-    private readonly Task _otherLoad;
+    private readonly CompetingLoad _other;
 
     public HostedPatternsOnProgramSchedulerTests()
     {
         _program = _mps.AddProgram("hosted");
-        _other = _mps.AddProgram("other");
-        _otherLoad = _other.Run(async () =>
-        {
-            while (!_stopOther.IsCancellationRequested)
-            {
-                await Task.Yield();
-                Thread.SpinWait(2_000);
-            }
-        });
+        _other = new CompetingLoad(_mps.AddProgram("other"));
     }
 
     protected override TaskScheduler Scheduler => _program.Scheduler;
@@ -322,9 +312,7 @@ public sealed class HostedPatternsOnProgramSchedulerTests : HostedPatternTests
 
     public override void Dispose()
     {
-        _stopOther.Cancel();
-        Wait(_otherLoad);
+        _other.Dispose();
         Assert.True(Task.Run(_mps.Dispose).Wait(TimeSpan.FromSeconds(30)), "Dispose did not return within 30 s.");
-        _stopOther.Dispose();
     }
 }

@@ -226,3 +226,33 @@ internal sealed class MarkedTree
     /// <summary>Tasks that ended on another thread than the one they started on.</summary>
     public int ChangedThread() => Enumerable.Range(0, Size).Count(i => _startThread[i] != _endThread[i]);
 }
+
+/// <summary>
+/// A program that competes for the workers while a test runs: it keeps queuing short steps (an await between two), so
+/// that the policy moves workers between it and the program under test. Disposing stops it and waits for it (bounded).
+/// </summary>
+internal sealed class CompetingLoad : IDisposable
+{
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task _load;
+
+    public CompetingLoad(ProgramHandle program)
+    {
+        _load = program.Run(async () =>
+        {
+            while (!_stop.IsCancellationRequested)
+            {
+                await Task.Yield();
+                Thread.SpinWait(2_000);
+            }
+        });
+    }
+
+    public void Dispose()
+    {
+        _stop.Cancel();
+        Assert.True(((IAsyncResult)_load).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(30)), "The competing load did not stop within 30 s.");
+        _load.GetAwaiter().GetResult();
+        _stop.Dispose();
+    }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Issue 20, item 0 and the three-job target: the figures for README "Guarantees" (loop helpers, starved programs).
+# Run on a quiet machine from the repository root. About 4 minutes in all.
+set -euo pipefail
+out=docs/results/loop-helpers
+dotnet build -c Release benchmarks/DivCon.Benchmarks samples/JobServer > /dev/null
+
+# Move latency out of a running loop, plain Parallel.For against DivCon's chunked loops, interleaved rounds (~2 min).
+dotnet run -c Release --no-build --project benchmarks/DivCon.Benchmarks -- loop-move-latency --rounds 30 | tee "$out/loop-move-latency.txt"
+
+# The three-job scenario at 20 ms and 100 ms intervals, with the loop helpers and with plain Parallel.For (~1 min each).
+dotnet run -c Release --no-build --project samples/JobServer -- 200 --three-jobs | tee "$out/three-jobs.txt"
+dotnet run -c Release --no-build --project samples/JobServer -- 200 --three-jobs --plain | tee "$out/three-jobs-plain.txt"
