@@ -26,10 +26,17 @@ namespace DivCon.Partitioning;
 /// <see cref="AllocationReason.ProgramExit"/>). Without it a policy that starves the program (a fixed allocation, an
 /// availability cap reading zero while a task runs) would make its removal wait forever.</item>
 /// </list>
+/// <para>Threading: required: one <see cref="Decide"/> at a time per instance (its working buffers are reused between
+/// decisions). The MultiProgramScheduler calls it under its lock (Mover), the simulator from its single thread; each
+/// owns its own repartitioner. A decision still depends only on its arguments.</para>
 /// </remarks>
 public sealed class Repartitioner
 {
     private static readonly EqualSharesPolicy s_fallback = new();
+
+    // Reused between decisions (required: one decision at a time, see the remarks); nothing in them reaches a result.
+    private readonly PlacementScratch _placement = new();
+    private readonly HashSet<int> _ids = [];
 
     /// <summary>Creates a repartitioner for <paramref name="cores"/> worker slots.</summary>
     /// <param name="cores">Worker slots; positive.</param>
@@ -59,7 +66,11 @@ public sealed class Repartitioner
         ArgumentNullException.ThrowIfNull(policy);
         ArgumentNullException.ThrowIfNull(programs);
         var input = new PartitioningInput(Cores, programs, CacheGroups, inForce);
-        PartitioningValidation.ThrowIfInvalid(input);
+        if (!PartitioningValidation.IsValid(input, _ids, groupsChecked: true))
+        {
+            PartitioningValidation.ThrowIfInvalid(input);
+        }
+
         if (programs.Count == 0)
         {
             return new RepartitionResult(Allocation.Empty(Cores), RepartitionOutcome.NoPrograms, null);
@@ -69,12 +80,18 @@ public sealed class Repartitioner
         Shares? shares = null;
         try
         {
+            // The policy's own input check would repeat the one above: mark this input checked for the call.
+            PartitioningValidation.MarkChecked(input);
             shares = policy.Decide(input);
             rejection = shares is null ? "it returned null" : string.Join(" ", shares.Problems(input)) is { Length: > 0 } problems ? problems : null;
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             rejection = $"it threw {ex.GetType().Name}: {ex.Message}";
+        }
+        finally
+        {
+            PartitioningValidation.MarkChecked(null);
         }
 
         RepartitionOutcome outcome = RepartitionOutcome.Applied;
@@ -86,13 +103,13 @@ public sealed class Repartitioner
                 return new RepartitionResult(ServeRemoving(inForce, programs, mustServe), RepartitionOutcome.Kept, rejection);
             }
 
-            shares = s_fallback.Decide(input);
+            shares = s_fallback.Decide(input); // checks the input again: it is rare
             scope = RotationScope.AllPrograms;
             outcome = RepartitionOutcome.FellBack;
         }
 
         Shares rotated = Rotate(input, shares!, scope);
-        return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated), programs, mustServe), outcome, rejection);
+        return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated, _placement), programs, mustServe), outcome, rejection);
     }
 
     private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope)

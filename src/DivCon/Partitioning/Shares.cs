@@ -14,9 +14,15 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
     /// <summary>Creates the decision from one share per program.</summary>
     /// <exception cref="ArgumentException">Two shares name the same program.</exception>
     public Shares(IEnumerable<ProgramShare> shares)
+        : this(shares is null ? throw new ArgumentNullException(nameof(shares)) : [.. shares], owned: true)
     {
-        ArgumentNullException.ThrowIfNull(shares);
-        _shares = [.. shares];
+    }
+
+    // Takes ownership of the array (no copy; the caller never writes it again).
+    private Shares(ProgramShare[] shares, bool owned)
+    {
+        System.Diagnostics.Debug.Assert(owned, "the caller never writes the array again");
+        _shares = shares;
         _indexOf = new Dictionary<int, int>(_shares.Length);
         for (int i = 0; i < _shares.Length; i++)
         {
@@ -76,7 +82,22 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
             }
         }
 
-        return new Shares(shares);
+        return new Shares(shares, owned: true);
+    }
+
+    /// <summary>
+    /// <see cref="FromCounts"/> for a policy's own arrays, taken over without a copy (required: the caller never writes
+    /// them again): per program index its reasons, one per core.
+    /// </summary>
+    internal static Shares FromOwnedReasons(PartitioningInput input, AllocationReason[][] reasons)
+    {
+        var shares = new ProgramShare[reasons.Length];
+        for (int i = 0; i < shares.Length; i++)
+        {
+            shares[i] = new ProgramShare(input.Programs[i].ProgramId, reasons[i], owned: true);
+        }
+
+        return new Shares(shares, owned: true);
     }
 
     /// <summary>
