@@ -135,6 +135,9 @@ internal sealed class Lender : IPoolOwner
     /// <summary>A program got work with none of its workers parked, or ran dry: a demand-driven decision when enabled.</summary>
     public void OnDemandChanged(WorkQueueSet set, bool wantsWorkers) => _scheduler.OnDemandChanged();
 
+    /// <summary>A task was queued while the repartitioner was dormant: it ticks again at once.</summary>
+    public void OnWorkAfterDormant() => _scheduler.WakeRepartitioner();
+
     public bool IsHomeOf(Worker worker, WorkQueueSet set)
         => ReferenceEquals(_mover.Snapshot.Homes[worker.Slot], set); // volatile read of the snapshot, as FindIdleWork
 

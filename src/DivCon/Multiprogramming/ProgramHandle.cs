@@ -58,6 +58,7 @@ public sealed partial class ProgramHandle : IQueueSetOwner
         {
             MultiProgramScheduler.ValidateScalability(value, nameof(value));
             Volatile.Write(ref _scalability, value);
+            Owner.WakeRepartitioner(); // a dormant repartitioner decides with the new value at once
         }
     }
 

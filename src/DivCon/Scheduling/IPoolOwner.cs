@@ -23,6 +23,9 @@ internal interface IPoolOwner
     /// <summary>After a worker's own CAS moved it from <paramref name="from"/> to <paramref name="to"/> (a loan, a return or a recall).</summary>
     void OnSelfMove(Worker worker, WorkQueueSet from, WorkQueueSet to, SelfMove kind);
 
+    /// <summary>A task was queued on some set while the owner's periodic thread was dormant (<see cref="WorkerPool.SetOwnerDormant"/>).</summary>
+    void OnWorkAfterDormant();
+
     /// <summary>A set's demand changed: it wants workers (a task was queued while none of its workers was parked) or ran dry.</summary>
     void OnDemandChanged(WorkQueueSet set, bool wantsWorkers);
 
