@@ -136,7 +136,7 @@ internal sealed class Lender : IPoolOwner
     public void OnDemandChanged(WorkQueueSet set, bool wantsWorkers) => _scheduler.OnDemandChanged();
 
     /// <summary>A task was queued while the repartitioner was dormant: it ticks again at once.</summary>
-    public void OnWorkAfterDormant() => _scheduler.WakeRepartitioner();
+    public void OnWorkAfterDormant() => _scheduler.EndDormancy();
 
     public bool IsHomeOf(Worker worker, WorkQueueSet set)
         => ReferenceEquals(_mover.Snapshot.Homes[worker.Slot], set); // volatile read of the snapshot, as FindIdleWork

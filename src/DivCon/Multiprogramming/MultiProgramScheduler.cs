@@ -556,14 +556,20 @@ public sealed partial class MultiProgramScheduler : IDisposable
     {
         if (_pool.TryClearOwnerDormant())
         {
-            try
-            {
-                _tickSignal.Set();
-            }
-            catch (ObjectDisposedException)
-            {
-                // Disposed meanwhile (a late producer or a scalability set after Dispose): no repartitioner to wake.
-            }
+            EndDormancy();
+        }
+    }
+
+    /// <summary>The dormant mark was cleared by the caller (WorkerPool, Lender.OnWorkAfterDormant): wakes the thread.</summary>
+    internal void EndDormancy()
+    {
+        try
+        {
+            _tickSignal.Set();
+        }
+        catch (ObjectDisposedException)
+        {
+            // Disposed meanwhile (a late producer or a scalability set after Dispose): no repartitioner to wake.
         }
     }
 
