@@ -118,12 +118,16 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
         var bounded = new ProgramHeap(keys, s, Enumerable.Range(0, m).Where(i => final[i] < tasks[i]));
         while (remaining > 0 && bounded.Count > 0)
         {
-            int p = bounded.Pop();
+            int p = bounded.Peek();
             steps.Add(Give(RepartitionPhase.TaskBounded, p, remaining, final, keys, s, shares));
             remaining--;
             if (final[p] < tasks[p])
             {
-                bounded.Push(p);
+                bounded.TopKeyIncreased(); // stays in the heap: one sift instead of a pop and a push
+            }
+            else
+            {
+                bounded.Pop();
             }
         }
 
@@ -133,10 +137,10 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
             var unbounded = new ProgramHeap(keys, s, Enumerable.Range(0, m));
             while (remaining > 0)
             {
-                int p = unbounded.Pop();
+                int p = unbounded.Peek();
                 steps.Add(Give(RepartitionPhase.Unbounded, p, remaining, final, keys, s, shares));
                 remaining--;
-                unbounded.Push(p);
+                unbounded.TopKeyIncreased();
             }
         }
 
