@@ -74,6 +74,11 @@ public static class SimulationReport
         sb.Append(CultureInfo.InvariantCulture, $"  {"program",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Program,13}")));
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"C^SP (s)",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Csp.Mean,13:0.0000}")));
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"scalability",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Scalability,13:0.00}")));
+        foreach ((string scheme, SimulationCounters c) in result.Counters.Where(c => c.Value.OnlineScalability is not null))
+        {
+            sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  online {scheme}:").AppendJoin(string.Empty, c.OnlineScalability!.Select(v => F($" {v:0.00}")));
+        }
+
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"scheme",-22} {"ANTT",7} {"MNTT",7} {"STP",7}  NTT per program\n");
         foreach (SchemeResult s in result.Schemes)
         {
