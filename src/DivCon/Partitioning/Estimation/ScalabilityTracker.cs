@@ -92,7 +92,11 @@ public sealed class ScalabilityTracker
         }
 
         entry.Choice = ScalabilityChoice.Choose(null, null, estimate, Estimator.CreateTable(programId), Estimator.Cores);
-        entry.Changes++;
+        if (last is not null)
+        {
+            entry.Changes++;
+        }
+
         return entry.Choice;
     }
 
