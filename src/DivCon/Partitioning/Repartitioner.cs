@@ -21,7 +21,7 @@ namespace DivCon.Partitioning;
 /// allocation) is not rotated.</item>
 /// <item><b>Probe.</b> The online estimator's probes (<see cref="Estimation.ProbeAllocation"/>), when given: a probed
 /// program holds its requested cores for the tick, taken from (or given to) the others; those cores' reason is
-/// <see cref="AllocationReason.Probe"/>. Donors keep a core unless there are no more cores than programs.</item>
+/// <see cref="AllocationReason.Probe"/>. Donors keep a core unless there are more programs than cores.</item>
 /// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
 /// groups first).</item>
 /// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
@@ -139,7 +139,9 @@ public sealed class Repartitioner
             ids[i] = input.Programs[i].ProgramId;
         }
 
-        int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: input.Cores <= m ? 0 : 1);
+        // A donor keeps its core unless there are more programs than cores, where the rotation already leaves some without
+        // one at every tick (with as many programs as cores a probe would take a latency-sensitive program's only core).
+        int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: m > input.Cores ? 0 : 1);
         var reasons = new IReadOnlyList<AllocationReason>[m];
         for (int i = 0; i < m; i++)
         {

@@ -28,13 +28,14 @@ public sealed class OnlineScalabilityTests
         using var disposal = BoundedDisposal.Of(mps);
         ProgramHandle unknown = mps.AddProgram("unknown");
         ProgramHandle given = mps.AddProgram("given", scalability: 1.5);
+        ProgramHandle other = mps.AddProgram("other", scalability: 1.0);
         Assert.Equal(ScalabilitySource.Default, unknown.ScalabilityState.Source);
         Assert.Equal(1.0, unknown.Scalability);
 
         // Both programs keep their cores busy with small parallel tasks until the unknown one has an estimate that a
         // decision used (bounded: the waits fail the test instead of hanging it).
         using var stop = new CancellationTokenSource();
-        Task[] load = [Keep(unknown, stop.Token), Keep(given, stop.Token)];
+        Task[] load = [Keep(unknown, stop.Token), Keep(given, stop.Token), Keep(other, stop.Token)];
         try
         {
             Wait.Until(
@@ -60,7 +61,7 @@ public sealed class OnlineScalabilityTests
         Assert.All(policy.SeenFor(given.Id), s => Assert.Equal(1.5, s));
         Assert.DoesNotContain(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.Probe && m.ToProgramId == given.Id);
 
-        // With two programs on two cores, the unknown one is seen on both only in probes, recorded on the timeline.
+        // Three programs on two cores: the unknown one is seen on both only in probes, recorded on the timeline.
         Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.Probe && m.ToProgramId == unknown.Id);
     }
 
