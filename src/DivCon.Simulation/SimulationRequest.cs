@@ -27,6 +27,12 @@ public sealed record SimulationRequest
     /// </summary>
     public int Repeat { get; init; } = 1;
 
+    /// <summary>
+    /// Partitioned schemes give their policy each program's online scalability estimate (the scheduler's estimator,
+    /// observed at every tick: docs/online-scalability.md) instead of the model's scalability. Default false.
+    /// </summary>
+    public bool OnlineScalability { get; init; }
+
     /// <summary>Costs of the machine and schedulers.</summary>
     public SimulationParameters Parameters { get; init; } = new();
 

@@ -122,8 +122,22 @@ public static class CyclicResults
         Estimate csp = runs.Length >= 2 ? Descriptive.Summarize(runs.Select(p => p.SpSeconds.Average()).ToArray()) : Descriptive.Summarize(runs[0].SpSeconds.ToArray());
         double[] sequential = runs.SelectMany(p => p.SequentialSeconds).ToArray();
         double[] scalability = runs.Select(p => p.Scalability).OfType<double>().ToArray();
+        var online = new Dictionary<string, double>();
+        foreach (string scheme in invocations[0].Schemes.Select(s => s.Scheme))
+        {
+            double[] estimates = invocations.Select(inv => inv.Schemes.First(s => s.Scheme == scheme).Schedulers)
+                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray();
+            if (estimates.Length > 0)
+            {
+                online[scheme] = estimates.Average();
+            }
+        }
+
         return new ProgramBaseline(program, csp, sequential.Length > 0 ? sequential.Average() : null,
-            scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState));
+            scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState))
+        {
+            OnlineScalability = online.Count > 0 ? online : null,
+        };
     }
 
     /// <summary>T_s and T_1 of program <paramref name="i"/>: means of every invocation's runs; null when neither was measured.</summary>

@@ -355,6 +355,8 @@ internal sealed partial class Machine
             }
         }
 
+        old.ServedNs += _now - w.ServingSince;
+        w.ServingSince = _now;
         w.Pool = target;
         target.AddActive(w.Slot);
         target.Serving++;

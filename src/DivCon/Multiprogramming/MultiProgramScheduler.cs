@@ -141,7 +141,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
         // The lender is the pool's owner from the start: it also brings lent workers home and records compensation,
         // whatever the lending in force (the mover switches lending's wake-ups with the policy).
-        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending);
+        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending, options.ScalabilityEstimation);
         _pool.Owner = new Lender(this, _mover, processors.Length);
         UnpinnedReason = PoolConstruction.Start(_pool, pinning, options.BestEffortPinning);
         _processors = UnpinnedReason is null && pinning.Pinner is not null ? processors : null;
@@ -216,13 +216,21 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     /// <summary>Registers a program and repartitions (trigger <see cref="RepartitionTrigger.ProgramArrival"/>).</summary>
     /// <param name="name">A name for reports and metrics; not empty.</param>
-    /// <param name="scalability">Its speedup alone on the whole machine; positive and finite (default 1).</param>
-    /// <param name="scalabilityTable">Optional speedups at several core counts.</param>
+    /// <param name="scalability">
+    /// Its speedup alone on the whole machine; positive and finite. Null (the default): estimated online while it runs
+    /// (<see cref="MultiProgramSchedulerOptions.ScalabilityEstimation"/>; 1 until there is an estimate, or when
+    /// estimation is off). A number given here always wins over the estimate.
+    /// </param>
+    /// <param name="scalabilityTable">Optional speedups at several core counts; given, it wins over the estimate too.</param>
     /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
-    public ProgramHandle AddProgram(string name, double scalability = 1.0, ScalabilityTable? scalabilityTable = null)
+    public ProgramHandle AddProgram(string name, double? scalability = null, ScalabilityTable? scalabilityTable = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        ValidateScalability(scalability, nameof(scalability));
+        if (scalability is double given)
+        {
+            ValidateScalability(given, nameof(scalability));
+        }
+
         using (EnterLock())
         {
             ThrowIfDisposed();
@@ -308,6 +316,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
             {
                 BudgetWarning = BudgetWarning,
                 ServedByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ServedWorkers),
+                ScalabilityByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ScalabilityState),
                 PendingMoves = PendingMoves(),
             };
         }
@@ -471,6 +480,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         using (EnterLock())
         {
             _programs.Remove(program);
+            _mover.ProgramRemovedNeedsLock(program.Id);
             program.IsRemoved = true;
             _pool.Unwatch(program.Queues);
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
@@ -650,6 +660,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
         Interlocked.MemoryBarrierProcessWide();
         if (AllIdleNeedsLock())
         {
+            // No tick while dormant: the first tick after waking only records the counters, so the dormant spell is
+            // not taken for a tick in which the programs were served for a moment out of a long interval.
+            _mover.RestartObservationNeedsLock();
             return true;
         }
 

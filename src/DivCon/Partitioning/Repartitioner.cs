@@ -19,6 +19,9 @@ namespace DivCon.Partitioning;
 /// <item><b>Rotate.</b> With fewer cores than programs that want one (<see cref="IPartitioningPolicy.Rotation"/>),
 /// the single cores rotate (<see cref="Rotation"/>); a policy whose scope is <see cref="RotationScope.None"/> (a fixed
 /// allocation) is not rotated.</item>
+/// <item><b>Probe.</b> The online estimator's probes (<see cref="Estimation.ProbeAllocation"/>), when given: a probed
+/// program holds its requested cores for the tick, taken from (or given to) the others; those cores' reason is
+/// <see cref="AllocationReason.Probe"/>. Donors keep a core unless there are more programs than cores.</item>
 /// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
 /// groups first).</item>
 /// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
@@ -60,8 +63,10 @@ public sealed class Repartitioner
     /// <param name="programs">The programs' loads, in a stable order (arrival order); ids distinct.</param>
     /// <param name="inForce">The allocation in force, or null before the first decision.</param>
     /// <param name="mustServe">Ids of programs that must hold at least one slot (being removed with tasks outstanding), or null.</param>
+    /// <param name="probes">The online estimator's probes to honour on a valid decision, or null.</param>
     /// <exception cref="ArgumentException">The loads are invalid (the mechanism's mistake, not the policy's).</exception>
-    public RepartitionResult Decide(IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null)
+    public RepartitionResult Decide(
+        IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null, IReadOnlyList<Estimation.ScalabilityProbe>? probes = null)
     {
         ArgumentNullException.ThrowIfNull(policy);
         ArgumentNullException.ThrowIfNull(programs);
@@ -108,7 +113,7 @@ public sealed class Repartitioner
             outcome = RepartitionOutcome.FellBack;
         }
 
-        Shares rotated = Rotate(input, shares!, scope);
+        Shares rotated = Probe(input, Rotate(input, shares!, scope), scope == RotationScope.None ? null : probes);
         return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated, _placement), programs, mustServe), outcome, rejection);
     }
 
@@ -134,6 +139,40 @@ public sealed class Repartitioner
         }
 
         return Shares.FromCounts(input, rotated, Rotation.Reasons(rotated, counts, reasons));
+    }
+
+    private static Shares Probe(PartitioningInput input, Shares shares, IReadOnlyList<Estimation.ScalabilityProbe>? probes)
+    {
+        if (probes is null || probes.Count == 0)
+        {
+            return shares;
+        }
+
+        int m = input.Programs.Count;
+        int[] counts = shares.CountsFor(input);
+        var ids = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            ids[i] = input.Programs[i].ProgramId;
+        }
+
+        // A donor keeps its core unless there are more programs than cores, where the rotation already leaves some without
+        // one at every tick (with as many programs as cores a probe would take a latency-sensitive program's only core).
+        int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: m > input.Cores ? 0 : 1);
+        var reasons = new IReadOnlyList<AllocationReason>[m];
+        for (int i = 0; i < m; i++)
+        {
+            IReadOnlyList<AllocationReason> own = shares.Find(ids[i])!.CoreReasons;
+            var r = new AllocationReason[probed[i]];
+            for (int c = 0; c < r.Length; c++)
+            {
+                r[c] = c < own.Count ? own[c] : AllocationReason.Probe;
+            }
+
+            reasons[i] = r;
+        }
+
+        return Shares.FromCounts(input, probed, reasons);
     }
 
     /// <summary>The removal override (see the remarks): each program of <paramref name="mustServe"/> without a slot gets one.</summary>

@@ -61,6 +61,13 @@ internal sealed class CyclicOptions
         DefaultValueFactory = _ => CyclicSettings.DefaultSequentialRuns,
     };
 
+    private readonly Option<string> _scalability = new("--scalability")
+    {
+        Description = "Where the partitioned schemes get each program's scalability: measured (T_seq / C^SP in each invocation; default) or "
+            + "online (added without one, estimated by the scheduler while it runs; the measured value is still measured and reported beside it).",
+        DefaultValueFactory = _ => "measured",
+    };
+
     private readonly Option<string> _repeat = new("--repeat")
     {
         Description = "Independent invocations (child processes, one after another): a number, or 'auto' to size the run from a pilot "
@@ -109,7 +116,7 @@ internal sealed class CyclicOptions
         _out = CommandInput.Out(defaultOut);
         foreach (Option option in new Option[]
         {
-            _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _repeat, _detect, _pilot, _maxRepeat, _baseline,
+            _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _scalability, _repeat, _detect, _pilot, _maxRepeat, _baseline,
             _size, _cores, _overBudget, _spScheme, _out, _seed, _plots, _invocation, _invocations,
         })
         {
@@ -169,6 +176,12 @@ internal sealed class CyclicOptions
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
         int maxWarmup = CommandInput.AtLeast(parse, _maxWarmup, 0, problems);
         int seqRuns = CommandInput.AtLeast(parse, _seqRuns, 1, problems);
+        string scalability = parse.GetValue(_scalability) ?? "measured";
+        if (scalability is not ("measured" or "online"))
+        {
+            problems.Add($"--scalability takes measured or online; got '{scalability}'.");
+        }
+
         double steadyCv = ReadPercent(parse, _steadyCv, problems);
         double detect = ReadPercent(parse, _detect, problems);
         InvocationCount count = ReadCount(parse, detect, problems);
@@ -198,7 +211,7 @@ internal sealed class CyclicOptions
         }
 
         var settings = new CyclicSettings(duration, spRuns, warmup, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
-            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget);
+            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget, OnlineScalability: scalability == "online");
         var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
         CyclicPlan Plan()
         {
@@ -318,6 +331,7 @@ internal sealed class CyclicOptions
             "--steady-cv", F(s.SteadyCv),
             "--max-warmup", s.MaxWarmupRuns.ToString(CultureInfo.InvariantCulture),
             "--seq-runs", s.SequentialRuns.ToString(CultureInfo.InvariantCulture),
+            "--scalability", s.OnlineScalability ? "online" : "measured",
             "--size", plan.Size,
             "--cores", s.Processors.Count.ToString(CultureInfo.InvariantCulture),
             "--seed", s.Seed.ToString(CultureInfo.InvariantCulture),

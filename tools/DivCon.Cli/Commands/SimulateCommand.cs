@@ -61,6 +61,11 @@ internal static class SimulateCommand
         var migration = new Option<string?>("--migration") { Description = "Cold-start cost of a worker moved to another program or core (default 20us)." };
         var steal = new Option<string?>("--steal") { Description = "Cost of a successful steal (default 1us)." };
         var interval = new Option<string?>("--interval") { Description = "Repartitioning interval (default 100ms)." };
+        var scalability = new Option<string>("--scalability")
+        {
+            Description = "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
+            DefaultValueFactory = _ => "model",
+        };
         var contention = new Option<double?>("--memory-contention")
         {
             Description = "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).",
@@ -70,7 +75,7 @@ internal static class SimulateCommand
             "simulate",
             "Simulate the cyclic multiprogram test on N virtual cores under each scheme, with the real partitioning policies; deterministic: the same options give byte-identical files.")
         {
-            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval, contention,
+            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval, contention, scalability,
         };
         command.Subcommands.Add(SimulateCalibrateCommand.Create());
         command.Subcommands.Add(SimulateValidateCommand.Create());
@@ -88,6 +93,12 @@ internal static class SimulateCommand
             foreach (string name in schemeNames.Where(n => !SchemeCatalog.Simulated.Any(x => x.Name == n)))
             {
                 problems.Add($"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.");
+            }
+
+            string scalabilitySource = parse.GetValue(scalability) ?? "model";
+            if (scalabilitySource is not ("model" or "online"))
+            {
+                problems.Add($"--scalability takes model or online; got '{scalabilitySource}'.");
             }
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
@@ -169,6 +180,7 @@ internal static class SimulateCommand
                         SpRuns = sp,
                         Repeat = repetitions,
                         Parameters = parameters,
+                        OnlineScalability = scalabilitySource == "online",
                     };
                     await stdout.WriteLineAsync($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
                     SimulationResult result = await Task.Run(() => CyclicSimulator.Run(request, name), cancellationToken);
@@ -186,6 +198,7 @@ internal static class SimulateCommand
                 ["seed"] = parse.GetValue(seed).ToString(CultureInfo.InvariantCulture),
                 ["duration"] = parse.GetValue(duration) ?? "30s",
                 ["repeat"] = repetitions.ToString(CultureInfo.InvariantCulture),
+                ["scalability"] = scalabilitySource,
             };
             var file = new SimulationFile(settings, parameters, results);
             ResultFolder.Write(outDir,
