@@ -66,6 +66,14 @@ internal static class CommandInput
     public static string[] SplitNames(IEnumerable<string>? values) =>
         (values ?? []).SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToArray();
 
+    /// <summary>The names given, or every one of <paramref name="all"/> when none or only 'all' is; each name not in it is a problem line.</summary>
+    public static string[] ReadNamesOrAll(IEnumerable<string>? values, IReadOnlyList<string> all, Func<string, string> unknown, List<string> problems)
+    {
+        string[] names = SplitNames(values) is { Length: > 0 } given && !(given.Length == 1 && given[0] == "all") ? given : [.. all];
+        problems.AddRange(names.Where(n => !all.Contains(n)).Select(unknown));
+        return names;
+    }
+
     /// <summary>The programs <paramref name="option"/> names, checked against <paramref name="catalog"/>.</summary>
     public static IReadOnlyList<ProgramEntry> ReadPrograms(ParseResult parse, Option<string[]> option, ProgramCatalog catalog, List<string> problems, int minimum = 1, string? duplicateHint = null) =>
         catalog.Resolve(SplitNames(parse.GetValue(option)), problems, option.Name, minimum, duplicateHint);
