@@ -95,6 +95,18 @@ internal static class CommandInput
     /// <summary>The lowercase name of a size, as files record it.</summary>
     public static string Name(WorkloadSize size) => size.ToString().ToLowerInvariant();
 
+    /// <summary>A fraction strictly between 0 and 1 written as a percentage (5%) or a fraction (0.05); null with a problem line otherwise.</summary>
+    public static double? ReadPercent(string? text, string option, List<string> problems)
+    {
+        if (PercentParser.TryParse(text ?? string.Empty, out double value) && value > 0 && value < 1)
+        {
+            return value;
+        }
+
+        problems.Add($"{option} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
+        return null;
+    }
+
     /// <summary>The value of an integer option, with a problem line when it is below <paramref name="minimum"/>.</summary>
     public static int AtLeast(ParseResult parse, Option<int> option, int minimum, List<string> problems, string? why = null)
     {

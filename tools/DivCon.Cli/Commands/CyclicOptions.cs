@@ -169,8 +169,8 @@ internal sealed class CyclicOptions
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
         int maxWarmup = CommandInput.AtLeast(parse, _maxWarmup, 0, problems);
         int seqRuns = CommandInput.AtLeast(parse, _seqRuns, 1, problems);
-        double steadyCv = ReadPercent(parse, _steadyCv, problems);
-        double detect = ReadPercent(parse, _detect, problems);
+        double steadyCv = CommandInput.ReadPercent(parse.GetValue(_steadyCv), _steadyCv.Name, problems) ?? 0.05;
+        double detect = CommandInput.ReadPercent(parse.GetValue(_detect), _detect.Name, problems) ?? 0.05;
         InvocationCount count = ReadCount(parse, detect, problems);
         string? baseline = parse.GetValue(_baseline);
         if (baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)))
@@ -327,18 +327,6 @@ internal sealed class CyclicOptions
             "--invocations", of.ToString(CultureInfo.InvariantCulture),
             .. (overBudget ? new[] { "--over-budget" } : []),
         ];
-    }
-
-    private static double ReadPercent(ParseResult parse, Option<string> option, List<string> problems)
-    {
-        string text = parse.GetValue(option) ?? string.Empty;
-        if (!PercentParser.TryParse(text, out double value) || !(value > 0 && value < 1))
-        {
-            problems.Add($"{option.Name} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
-            return 0.05;
-        }
-
-        return value;
     }
 
     private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)
