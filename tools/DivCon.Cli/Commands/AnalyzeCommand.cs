@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
 
@@ -39,10 +40,7 @@ internal static class AnalyzeCommand
             var problems = new List<string>();
             string[] paths = CommandInput.SplitNames(parse.GetValue(from));
             var results = new List<CyclicResult>();
-            if (paths.Length == 0)
-            {
-                problems.Add("--from needs a folder or result file (e.g. results/cyclic).");
-            }
+            problems.AddIf(paths.Length == 0, "--from needs a folder or result file (e.g. results/cyclic).");
 
             foreach (string p in paths)
             {
@@ -74,10 +72,7 @@ internal static class AnalyzeCommand
             {
                 for (int k = 1; k < results.Count; k++)
                 {
-                    if (!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration))
-                    {
-                        problems.Add($"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
-                    }
+                    problems.AddIf(!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration), $"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
                 }
             }
 
@@ -85,10 +80,7 @@ internal static class AnalyzeCommand
             if (options is not null && parse.GetValue(baseline) is { } b)
             {
                 string? name = results[0].Configuration.Schemes.FirstOrDefault(s => string.Equals(s, b, StringComparison.OrdinalIgnoreCase));
-                if (name is null)
-                {
-                    problems.Add($"--baseline '{b}' is not one of the schemes in the file ({string.Join(", ", results[0].Configuration.Schemes)}).");
-                }
+                problems.AddIf(name is null, $"--baseline '{b}' is not one of the schemes in the file ({string.Join(", ", results[0].Configuration.Schemes)}).");
 
                 options = options with { Baseline = name };
             }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Metrics;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -84,10 +85,7 @@ internal static class CommandInput
         allowed = allowed.Length > 0 ? allowed : Enum.GetValues<WorkloadSize>();
         string text = parse.GetValue(option) ?? string.Empty;
         WorkloadSize? size = allowed.Cast<WorkloadSize?>().FirstOrDefault(s => string.Equals(s.ToString(), text, StringComparison.OrdinalIgnoreCase));
-        if (size is null)
-        {
-            problems.Add($"{option.Name} '{text}' is not a size; use {string.Join(", ", allowed.Select(Name))}.");
-        }
+        problems.AddIf(size is null, $"{option.Name} '{text}' is not a size; use {string.Join(", ", allowed.Select(Name))}.");
 
         return size ?? allowed[0];
     }
@@ -111,10 +109,7 @@ internal static class CommandInput
     public static int AtLeast(ParseResult parse, Option<int> option, int minimum, List<string> problems, string? why = null)
     {
         int value = parse.GetValue(option);
-        if (value < minimum)
-        {
-            problems.Add($"{option.Name} must be {(minimum == 0 ? "0 or more" : $"at least {minimum}")}{why}; got {value}.");
-        }
+        problems.AddIf(value < minimum, $"{option.Name} must be {(minimum == 0 ? "0 or more" : $"at least {minimum}")}{why}; got {value}.");
 
         return value;
     }
@@ -192,10 +187,7 @@ internal static class CommandInput
     public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems)
     {
         string value = (parse.GetValue(option) ?? string.Empty).Trim();
-        if (!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase))
-        {
-            problems.Add($"{option.Name} '{value}' is not allowed; use png or none.");
-        }
+        problems.AddIf(!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase), $"{option.Name} '{value}' is not allowed; use png or none.");
 
         return string.Equals(value, "png", StringComparison.OrdinalIgnoreCase);
     }

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -126,10 +127,7 @@ internal sealed class CyclicOptions
     {
         var schemes = new List<SchemeDescriptor>();
         string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
-        if (names.Length == 0)
-        {
-            problems.Add($"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
-        }
+        problems.AddIf(names.Length == 0, $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
 
         foreach (string name in names)
         {
@@ -150,10 +148,7 @@ internal sealed class CyclicOptions
         schemes = schemes.DistinctBy(s => s.Name).ToList();
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
-        if (spScheme is null || spScheme.RequiresScalability)
-        {
-            problems.Add($"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
-        }
+        problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
         if (!DurationParser.TryParse(durationText, out TimeSpan duration))
@@ -173,10 +168,7 @@ internal sealed class CyclicOptions
         double detect = CommandInput.ReadPercent(parse.GetValue(_detect), _detect.Name, problems) ?? 0.05;
         InvocationCount count = ReadCount(parse, detect, problems);
         string? baseline = parse.GetValue(_baseline);
-        if (baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)))
-        {
-            problems.Add($"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
-        }
+        problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
         // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
@@ -185,10 +177,7 @@ internal sealed class CyclicOptions
         IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
-        if (problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null)
-        {
-            problems.Add("--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
-        }
+        problems.AddIf(problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null, "--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
 
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
         int seed = parse.GetValue(_seed);

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Progress;
@@ -37,10 +38,7 @@ internal static class IsolatedCommands
             {
                 var selections = new List<ProcessorSelection>();
                 string[] names = CommandInput.SplitNames(parse.GetValue(selection));
-                if (names.Length == 0)
-                {
-                    problems.Add("--selection needs contiguous, dispersed or both.");
-                }
+                problems.AddIf(names.Length == 0, "--selection needs contiguous, dispersed or both.");
 
                 foreach (string name in names)
                 {
@@ -75,10 +73,7 @@ internal static class IsolatedCommands
             maxDepth, ResultKinds.Granularity, (parse, problems) =>
             {
                 int depth = parse.GetValue(maxDepth);
-                if (depth < 0 || depth > GranularityExperiment.MaxSupportedDepth)
-                {
-                    problems.Add($"--max-depth must be between 0 and {GranularityExperiment.MaxSupportedDepth}; got {depth}.");
-                }
+                problems.AddIf(depth < 0 || depth > GranularityExperiment.MaxSupportedDepth, $"--max-depth must be between 0 and {GranularityExperiment.MaxSupportedDepth}; got {depth}.");
 
                 return (settings, programs, progress, token) => GranularityExperiment.RunAsync(settings, programs, depth, progress, token);
             });

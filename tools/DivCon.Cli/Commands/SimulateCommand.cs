@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Schemes;
@@ -87,16 +88,10 @@ internal static class SimulateCommand
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
             int sp = parse.GetValue(spRuns);
-            if (sp < 1)
-            {
-                problems.Add($"--sp-runs must be at least 1; got {sp}.");
-            }
+            problems.AddIf(sp < 1, $"--sp-runs must be at least 1; got {sp}.");
 
             int repetitions = parse.GetValue(repeat);
-            if (repetitions < 1)
-            {
-                problems.Add($"--repeat must be at least 1; got {repetitions}.");
-            }
+            problems.AddIf(repetitions < 1, $"--repeat must be at least 1; got {repetitions}.");
 
             SimulationParameters parameters = new();
             parameters = parameters with

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
@@ -110,10 +111,7 @@ internal static class SimulateValidateCommand
             CpuBudget budget = CpuBudget.Detect();
             var notes = new List<string>();
             IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, budget, parse.GetValue(overBudget), problems, notes);
-            if (earlier is null && entries.Count == 0 && workloadList.Count == 0)
-            {
-                problems.Add("Nothing to validate: give --programs or --workloads.");
-            }
+            problems.AddIf(earlier is null && entries.Count == 0 && workloadList.Count == 0, "Nothing to validate: give --programs or --workloads.");
 
             string sizeName = earlier?.Settings.Size ?? CommandInput.Name(problemSize);
             WorkloadSize modelSize = Enum.GetValues<WorkloadSize>().FirstOrDefault(s => CommandInput.Name(s) == sizeName);
