@@ -75,13 +75,18 @@ public static class CyclicResults
         };
     }
 
-    /// <summary>Recomputes every derived number of <paramref name="result"/> from its invocations, with <paramref name="options"/> (default: the file's own).</summary>
-    public static CyclicResult Reanalyze(CyclicResult result, AnalysisOptions? options = null)
+    /// <summary>
+    /// Recomputes every derived number from the invocations of <paramref name="results"/> (of one configuration),
+    /// pooled in the order given and numbered 1 … n, with <paramref name="options"/> (default: the first file's own).
+    /// </summary>
+    public static CyclicResult Reanalyze(IReadOnlyList<CyclicResult> results, AnalysisOptions? options = null)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var descriptions = result.Schemes.ToDictionary(s => s.Scheme, s => s.Description);
-        return Build(result.Configuration, result.Invocations, s => descriptions.GetValueOrDefault(s) ?? SchemeCatalog.Find(s)?.Description ?? s,
-            options ?? result.Analysis, result.Machine, result.StartedUtc, result.ElapsedSeconds, result.Sizing);
+        ArgumentNullException.ThrowIfNull(results);
+        CyclicResult first = results[0];
+        CyclicInvocation[] invocations = [.. results.SelectMany(r => r.Invocations).Select((inv, k) => inv with { Invocation = k + 1 })];
+        var descriptions = results.SelectMany(r => r.Schemes).DistinctBy(s => s.Scheme).ToDictionary(s => s.Scheme, s => s.Description);
+        return Build(first.Configuration with { Repeat = invocations.Length }, invocations, s => descriptions.GetValueOrDefault(s) ?? SchemeCatalog.Find(s)?.Description ?? s,
+            options ?? first.Analysis, first.Machine, results.Min(r => r.StartedUtc), results.Sum(r => r.ElapsedSeconds), results.Count == 1 ? first.Sizing : null);
     }
 
     private static void Check(CyclicPlanRecord configuration, IReadOnlyList<CyclicInvocation> invocations)

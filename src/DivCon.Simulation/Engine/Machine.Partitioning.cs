@@ -350,13 +350,7 @@ internal sealed partial class Machine
                 continue;
             }
 
-            SimWorker sleeper = p.Sleepers[pick];
-            p.Sleepers[pick] = p.Sleepers[^1];
-            p.Sleepers.RemoveAt(p.Sleepers.Count - 1);
-            sleeper.State = WorkerState.Waking;
-            sleeper.Searching = true;
-            p.Searching++;
-            _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
+            WakeSleeper(p, pick);
             return;
         }
     }

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -133,10 +134,7 @@ internal sealed class CyclicOptions
     {
         var schemes = new List<SchemeDescriptor>();
         string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
-        if (names.Length == 0)
-        {
-            problems.Add($"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
-        }
+        problems.AddIf(names.Length == 0, $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
 
         foreach (string name in names)
         {
@@ -157,10 +155,7 @@ internal sealed class CyclicOptions
         schemes = schemes.DistinctBy(s => s.Name).ToList();
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
-        if (spScheme is null || spScheme.RequiresScalability)
-        {
-            problems.Add($"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
-        }
+        problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
         if (!DurationParser.TryParse(durationText, out TimeSpan duration))
@@ -177,19 +172,13 @@ internal sealed class CyclicOptions
         int maxWarmup = CommandInput.AtLeast(parse, _maxWarmup, 0, problems);
         int seqRuns = CommandInput.AtLeast(parse, _seqRuns, 1, problems);
         string scalability = parse.GetValue(_scalability) ?? "measured";
-        if (scalability is not ("measured" or "online"))
-        {
-            problems.Add($"--scalability takes measured or online; got '{scalability}'.");
-        }
+        problems.AddIf(scalability is not ("measured" or "online"), $"--scalability takes measured or online; got '{scalability}'.");
 
-        double steadyCv = ReadPercent(parse, _steadyCv, problems);
-        double detect = ReadPercent(parse, _detect, problems);
+        double steadyCv = CommandInput.ReadPercent(parse.GetValue(_steadyCv), _steadyCv.Name, problems) ?? 0.05;
+        double detect = CommandInput.ReadPercent(parse.GetValue(_detect), _detect.Name, problems) ?? 0.05;
         InvocationCount count = ReadCount(parse, detect, problems);
         string? baseline = parse.GetValue(_baseline);
-        if (baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)))
-        {
-            problems.Add($"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
-        }
+        problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
         // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
@@ -198,10 +187,7 @@ internal sealed class CyclicOptions
         IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
-        if (problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null)
-        {
-            problems.Add("--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
-        }
+        problems.AddIf(problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null, "--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
 
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
         int seed = parse.GetValue(_seed);
@@ -341,18 +327,6 @@ internal sealed class CyclicOptions
             "--invocations", of.ToString(CultureInfo.InvariantCulture),
             .. (overBudget ? new[] { "--over-budget" } : []),
         ];
-    }
-
-    private static double ReadPercent(ParseResult parse, Option<string> option, List<string> problems)
-    {
-        string text = parse.GetValue(option) ?? string.Empty;
-        if (!PercentParser.TryParse(text, out double value) || !(value > 0 && value < 1))
-        {
-            problems.Add($"{option.Name} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
-            return 0.05;
-        }
-
-        return value;
     }
 
     private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)

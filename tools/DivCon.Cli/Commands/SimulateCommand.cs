@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Schemes;
@@ -87,13 +88,8 @@ internal static class SimulateCommand
 
             int[] coreCounts = ParseInts(parse.GetValue(cores), "--cores", problems, defaultValue: 64);
             string[] programNames = CommandInput.SplitNames(parse.GetValue(programs));
-            string[] schemeNames = CommandInput.SplitNames(parse.GetValue(schemes)) is { Length: > 0 } s && !(s.Length == 1 && s[0] == "all")
-                ? s
-                : [.. SchemeCatalog.Simulated.Select(x => x.Name)];
-            foreach (string name in schemeNames.Where(n => !SchemeCatalog.Simulated.Any(x => x.Name == n)))
-            {
-                problems.Add($"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.");
-            }
+            string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), [.. SchemeCatalog.Simulated.Select(x => x.Name)],
+                name => $"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.", problems);
 
             string scalabilitySource = parse.GetValue(scalability) ?? "model";
             if (scalabilitySource is not ("model" or "online"))
@@ -103,16 +99,10 @@ internal static class SimulateCommand
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
             int sp = parse.GetValue(spRuns);
-            if (sp < 1)
-            {
-                problems.Add($"--sp-runs must be at least 1; got {sp}.");
-            }
+            problems.AddIf(sp < 1, $"--sp-runs must be at least 1; got {sp}.");
 
             int repetitions = parse.GetValue(repeat);
-            if (repetitions < 1)
-            {
-                problems.Add($"--repeat must be at least 1; got {repetitions}.");
-            }
+            problems.AddIf(repetitions < 1, $"--repeat must be at least 1; got {repetitions}.");
 
             SimulationParameters parameters = new();
             parameters = parameters with
@@ -126,11 +116,7 @@ internal static class SimulateCommand
 
             string? modelFolder = parse.GetValue(models);
             MachineModel? machine = SimulationModels.LoadMachine(modelFolder, problems, out string? machineNote);
-            double? beta = parse.GetValue(contention) ?? machine?.MemoryContention;
-            if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
-            {
-                problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
-            }
+            double? beta = SimulationModels.CheckContention(parse.GetValue(contention) ?? machine?.MemoryContention, problems);
 
             parameters = parameters with { MemoryContention = beta is { } v && v >= 0 && double.IsFinite(v) ? v : 0 };
             string sizeText = parse.GetValue(size) ?? "thesis";
@@ -139,14 +125,7 @@ internal static class SimulateCommand
             var workloads = programNames is { Length: > 0 }
                 ? new List<(string Name, IReadOnlyList<string> Programs)> { (programNames.Length == 1 ? programNames[0] : "custom", programNames) }
                 : [("suite", ProgramCatalog.FullSuite), ("subset", ProgramCatalog.DefaultCyclicWorkload)];
-            var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
-            foreach (string name in workloads.SelectMany(w => w.Programs).Distinct(StringComparer.Ordinal))
-            {
-                if (SimulationModels.Load(name, modelFolder, problemSize, problems) is { } model)
-                {
-                    loaded[name] = model;
-                }
-            }
+            var loaded = SimulationModels.LoadAll(workloads.SelectMany(w => w.Programs), modelFolder, _ => problemSize, problems);
 
             foreach (var dup in programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1))
             {
