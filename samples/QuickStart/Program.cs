@@ -24,6 +24,7 @@ using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
 });
 
 // Each program gets its own work-stealing TaskScheduler, served by the shared workers.
+// A scalability you know wins; AddProgram(name) without one has it estimated while the program runs.
 ProgramHandle sorting = scheduler.AddProgram("quicksort", scalability: 1.8);
 ProgramHandle summing = scheduler.AddProgram("sum of squares", scalability: 2.0);
 

@@ -33,30 +33,11 @@ public sealed record AnalysisOptions
     public IReadOnlyList<string> Validate(IReadOnlyCollection<string>? schemes = null)
     {
         var problems = new List<string>();
-        if (!(Confidence > 0 && Confidence < 1))
-        {
-            problems.Add($"the confidence must lie strictly between 0 and 1; got {Confidence}.");
-        }
-
-        if (!(Power >= 0.5 && Power < 1))
-        {
-            problems.Add($"the power must lie in [0.5, 1); got {Power}.");
-        }
-
-        if (!(Detect > 0) || !double.IsFinite(Detect))
-        {
-            problems.Add($"the difference to detect must be positive; got {Detect}.");
-        }
-
-        if (MaxInvocations < 2)
-        {
-            problems.Add($"the planning cap must be at least 2 invocations; got {MaxInvocations}.");
-        }
-
-        if (BootstrapResamples < 1)
-        {
-            problems.Add($"the bootstrap needs at least one resample; got {BootstrapResamples}.");
-        }
+        problems.AddIf(!(Confidence > 0 && Confidence < 1), $"the confidence must lie strictly between 0 and 1; got {Confidence}.");
+        problems.AddIf(!(Power >= 0.5 && Power < 1), $"the power must lie in [0.5, 1); got {Power}.");
+        problems.AddIf(!(Detect > 0) || !double.IsFinite(Detect), $"the difference to detect must be positive; got {Detect}.");
+        problems.AddIf(MaxInvocations < 2, $"the planning cap must be at least 2 invocations; got {MaxInvocations}.");
+        problems.AddIf(BootstrapResamples < 1, $"the bootstrap needs at least one resample; got {BootstrapResamples}.");
 
         if (Baseline is not null && schemes is not null && !schemes.Contains(Baseline, StringComparer.OrdinalIgnoreCase))
         {

@@ -34,4 +34,11 @@ public sealed record SchedulerStats(
     int? PoolWorkers = null,
     long? MovesIn = null,
     long? MovesOut = null,
-    long? Repartitions = null);
+    long? Repartitions = null)
+{
+    /// <summary>A partitioned pool's online scalability estimate of the program at the end of the phase (null: none yet, or another scheduler).</summary>
+    public double? OnlineScalability { get; init; }
+
+    /// <summary>The confidence of <see cref="OnlineScalability"/>, in [0, 1].</summary>
+    public double? ScalabilityConfidence { get; init; }
+}

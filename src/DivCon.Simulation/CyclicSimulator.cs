@@ -38,6 +38,11 @@ public static class CyclicSimulator
             foreach (string name in request.Schemes)
             {
                 (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
+                if (request.OnlineScalability && setup is not null)
+                {
+                    setup = setup with { Estimation = new Partitioning.Estimation.ScalabilityEstimatorOptions() };
+                }
+
                 runsPerScheme[name].Add(RunScheme(repetition, isolated, arrangement, setup));
             }
         }
@@ -53,11 +58,15 @@ public static class CyclicSimulator
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
         {
             Request = request,
+            ScalabilitySource = request.OnlineScalability ? "online" : "model",
         };
     }
 
     /// <summary>One repetition of one scheme: each program's recorded run durations, its discarded runs, the counters.</summary>
     internal sealed record SchemeRun(IReadOnlyList<IReadOnlyList<long>> Durations, IReadOnlyList<int> Discarded, SimulationCounters Counters);
+
+    private static IReadOnlyList<double>? MeanEstimates(IReadOnlyList<SimulationCounters> all)
+        => all[0].OnlineScalability is null ? null : Enumerable.Range(0, all[0].OnlineScalability!.Count).Select(i => all.Average(c => c.OnlineScalability![i])).ToArray();
 
     private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition)
     {
@@ -96,6 +105,7 @@ public static class CyclicSimulator
         Recalls = all.Sum(c => c.Recalls),
         DemandDecisions = all.Sum(c => c.DemandDecisions),
         Rejections = all.Sum(c => c.Rejections),
+        OnlineScalability = MeanEstimates(all),
     };
 
     /// <summary>The isolated phase: <see cref="SimulationRequest.SpRuns"/> runs of each program alone on all cores.</summary>
@@ -245,6 +255,7 @@ public static class CyclicSimulator
         Recalls = m.Recalls,
         DemandDecisions = m.DemandDecisions,
         Rejections = m.Rejections,
+        OnlineScalability = m.Estimates?.Select(e => e.Scalability).ToArray(),
     };
 
     /// <summary>A program's seed: from the request's seed and its name (FNV-1a), so its trees do not depend on the workload it is in.</summary>

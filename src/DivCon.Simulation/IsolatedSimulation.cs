@@ -1,3 +1,4 @@
+using DivCon.Metrics;
 using DivCon.Simulation.Engine;
 
 namespace DivCon.Simulation;
@@ -32,10 +33,7 @@ public static class IsolatedSimulation
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(granularityCores);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(runs);
         List<string> problems = [.. model.Validate(), .. parameters.Validate()];
-        if (coreCounts.Any(p => p < 1))
-        {
-            problems.Add($"Core counts must be positive; got {string.Join(", ", coreCounts)}.");
-        }
+        problems.AddIf(coreCounts.Any(p => p < 1), $"Core counts must be positive; got {string.Join(", ", coreCounts)}.");
 
         if (problems.Count > 0)
         {

@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Simulation;
 
 /// <summary>
@@ -22,15 +24,8 @@ public sealed record MachineModel
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (string.IsNullOrWhiteSpace(Source))
-        {
-            problems.Add("The machine model needs a source.");
-        }
-
-        if (!(MemoryContention >= 0) || !double.IsFinite(MemoryContention))
-        {
-            problems.Add($"The machine model's memoryContention must be finite and 0 or more; got {MemoryContention}.");
-        }
+        problems.AddIf(string.IsNullOrWhiteSpace(Source), "The machine model needs a source.");
+        problems.AddIf(!(MemoryContention >= 0) || !double.IsFinite(MemoryContention), $"The machine model's memoryContention must be finite and 0 or more; got {MemoryContention}.");
 
         return problems;
     }

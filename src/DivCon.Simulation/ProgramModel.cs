@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json.Serialization;
+using DivCon.Metrics;
 
 namespace DivCon.Simulation;
 
@@ -99,46 +100,21 @@ public sealed class ProgramModel
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (string.IsNullOrWhiteSpace(Name))
-        {
-            problems.Add("A model needs a name.");
-        }
+        problems.AddIf(string.IsNullOrWhiteSpace(Name), "A model needs a name.");
 
         string who = $"Model '{Name}'";
-        if (BranchingFactor < 2)
-        {
-            problems.Add($"{who}: branchingFactor must be at least 2; got {BranchingFactor}.");
-        }
-
-        if (ProblemSize < 1)
-        {
-            problems.Add($"{who}: problemSize must be positive; got {ProblemSize}.");
-        }
-
-        if (!(WorkExponent > 0) || !double.IsFinite(WorkExponent))
-        {
-            problems.Add($"{who}: workExponent must be positive; got {WorkExponent}.");
-        }
+        problems.AddIf(BranchingFactor < 2, $"{who}: branchingFactor must be at least 2; got {BranchingFactor}.");
+        problems.AddIf(ProblemSize < 1, $"{who}: problemSize must be positive; got {ProblemSize}.");
+        problems.AddIf(!(WorkExponent > 0) || !double.IsFinite(WorkExponent), $"{who}: workExponent must be positive; got {WorkExponent}.");
 
         if (SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)))
         {
             problems.Add($"{who}: splitMergeExponent must be positive; got {sme}.");
         }
 
-        if (MusclesPerCore < 1)
-        {
-            problems.Add($"{who}: musclesPerCore must be at least 1; got {MusclesPerCore}.");
-        }
-
-        if (!(LevelGrowth > 0) || !double.IsFinite(LevelGrowth))
-        {
-            problems.Add($"{who}: levelGrowth must be positive; got {LevelGrowth}.");
-        }
-
-        if (SequentialNs < 0)
-        {
-            problems.Add($"{who}: sequentialNs must not be negative; got {SequentialNs}.");
-        }
+        problems.AddIf(MusclesPerCore < 1, $"{who}: musclesPerCore must be at least 1; got {MusclesPerCore}.");
+        problems.AddIf(!(LevelGrowth > 0) || !double.IsFinite(LevelGrowth), $"{who}: levelGrowth must be positive; got {LevelGrowth}.");
+        problems.AddIf(SequentialNs < 0, $"{who}: sequentialNs must not be negative; got {SequentialNs}.");
 
         if (Levels is null || Levels.Count == 0)
         {
@@ -149,32 +125,15 @@ public sealed class ProgramModel
             for (int i = 0; i < Levels.Count; i++)
             {
                 LevelProfile l = Levels[i];
-                if (l.Level != i + 1)
-                {
-                    problems.Add($"{who}: levels must be numbered 1, 2, … in order; entry {i} has level {l.Level}.");
-                }
-
-                if (l.SplitNs < 0 || l.ExecuteNs < 0 || l.MergeNs < 0 || !double.IsFinite(l.SplitNs + l.ExecuteNs + l.MergeNs))
-                {
-                    problems.Add($"{who}: level {l.Level} has a negative or non-finite time.");
-                }
+                problems.AddIf(l.Level != i + 1, $"{who}: levels must be numbered 1, 2, … in order; entry {i} has level {l.Level}.");
+                problems.AddIf(l.SplitNs < 0 || l.ExecuteNs < 0 || l.MergeNs < 0 || !double.IsFinite(l.SplitNs + l.ExecuteNs + l.MergeNs), $"{who}: level {l.Level} has a negative or non-finite time.");
             }
 
-            if (ExecuteNs <= 0)
-            {
-                problems.Add($"{who}: the execute time summed over levels must be positive.");
-            }
+            problems.AddIf(ExecuteNs <= 0, $"{who}: the execute time summed over levels must be positive.");
         }
 
-        if (!(MemoryIntensity >= 0) || !double.IsFinite(MemoryIntensity))
-        {
-            problems.Add($"{who}: memoryIntensity must be 0 or more; got {MemoryIntensity}.");
-        }
-
-        if (BaselineRatio is { } ratio && (!(ratio > 0) || !double.IsFinite(ratio)))
-        {
-            problems.Add($"{who}: baselineRatio must be positive; got {BaselineRatio}.");
-        }
+        problems.AddIf(!(MemoryIntensity >= 0) || !double.IsFinite(MemoryIntensity), $"{who}: memoryIntensity must be 0 or more; got {MemoryIntensity}.");
+        problems.AddIf(BaselineRatio is { } ratio && (!(ratio > 0) || !double.IsFinite(ratio)), $"{who}: baselineRatio must be positive; got {BaselineRatio}.");
 
         if (Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1))
         {

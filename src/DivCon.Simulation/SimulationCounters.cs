@@ -37,4 +37,11 @@ public sealed record SimulationCounters(
 
     /// <summary>Policy decisions (or borrower choices) the repartitioner rejected.</summary>
     public int Rejections { get; init; }
+
+    /// <summary>
+    /// With online scalability (<see cref="SimulationRequest.OnlineScalability"/>), per program its online estimate at
+    /// the end of the phase (mean over the repetitions; 1 where there was none), beside the model's
+    /// (<see cref="IsolatedResult.Scalability"/>); null otherwise.
+    /// </summary>
+    public IReadOnlyList<double>? OnlineScalability { get; init; }
 }

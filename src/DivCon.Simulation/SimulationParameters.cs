@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Simulation;
 
 /// <summary>
@@ -71,10 +73,7 @@ public sealed record SimulationParameters
         var problems = new List<string>();
         void NonNegative(long value, string name)
         {
-            if (value < 0)
-            {
-                problems.Add($"{name} must not be negative; got {value}.");
-            }
+            problems.AddIf(value < 0, $"{name} must not be negative; got {value}.");
         }
 
         NonNegative(DispatchNs, nameof(DispatchNs));
@@ -85,25 +84,10 @@ public sealed record SimulationParameters
         NonNegative(MigrationNs, nameof(MigrationNs));
         NonNegative(DemandLatencyNs, nameof(DemandLatencyNs));
         NonNegative(CoresPerCacheGroup, nameof(CoresPerCacheGroup));
-        if (SpinAttempts < 0)
-        {
-            problems.Add($"SpinAttempts must not be negative; got {SpinAttempts}.");
-        }
-
-        if (QuantumNs <= 0)
-        {
-            problems.Add($"QuantumNs must be positive; got {QuantumNs}.");
-        }
-
-        if (!(MemoryContention >= 0) || !double.IsFinite(MemoryContention))
-        {
-            problems.Add($"MemoryContention must be finite and 0 or more; got {MemoryContention}.");
-        }
-
-        if (RepartitionIntervalNs <= 0)
-        {
-            problems.Add($"RepartitionIntervalNs must be positive; got {RepartitionIntervalNs}.");
-        }
+        problems.AddIf(SpinAttempts < 0, $"SpinAttempts must not be negative; got {SpinAttempts}.");
+        problems.AddIf(QuantumNs <= 0, $"QuantumNs must be positive; got {QuantumNs}.");
+        problems.AddIf(!(MemoryContention >= 0) || !double.IsFinite(MemoryContention), $"MemoryContention must be finite and 0 or more; got {MemoryContention}.");
+        problems.AddIf(RepartitionIntervalNs <= 0, $"RepartitionIntervalNs must be positive; got {RepartitionIntervalNs}.");
 
         return problems;
     }

@@ -59,11 +59,22 @@ public static class SimulationReport
                 sb.Append('\n');
             }
 
+            foreach (SimulationResult c in columns.Where(c => c.ScalabilitySource == "online"))
+            {
+                sb.Append(CultureInfo.InvariantCulture, $"\nScalability at {c.Cores} cores, model: {string.Join(" ", c.Isolated.Select(i => F($"{i.Scalability:0.00}")))}")
+                    .Append(OnlineLines(c, "  \n")).Append('\n');
+            }
+
             sb.Append('\n');
         }
 
         return sb.ToString();
     }
+
+    // Per partitioned scheme of an online run, each program's final online estimate (beside the model's scalability).
+    private static string OnlineLines(SimulationResult result, string separator)
+        => string.Concat(result.Counters.Where(c => c.Value.OnlineScalability is not null)
+            .Select(c => F($"{separator}online {c.Key}: {string.Join(" ", c.Value.OnlineScalability!.Select(v => F($"{v:0.00}")))}")));
 
     /// <summary>The stdout table of one simulation: per scheme ANTT, MNTT, STP and each program's NTT (with its recorded runs).</summary>
     public static string Table(SimulationResult result)
@@ -74,6 +85,8 @@ public static class SimulationReport
         sb.Append(CultureInfo.InvariantCulture, $"  {"program",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Program,13}")));
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"C^SP (s)",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Csp.Mean,13:0.0000}")));
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"scalability",-14}").AppendJoin(string.Empty, result.Isolated.Select(i => F($" {i.Scalability,13:0.00}")));
+        sb.Append(OnlineLines(result, "\n  "));
+
         sb.Append('\n').Append(CultureInfo.InvariantCulture, $"  {"scheme",-22} {"ANTT",7} {"MNTT",7} {"STP",7}  NTT per program\n");
         foreach (SchemeResult s in result.Schemes)
         {

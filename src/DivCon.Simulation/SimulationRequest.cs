@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Simulation;
 
 /// <summary>One simulated cyclic test: a workload of program models on a number of cores under some schemes.</summary>
@@ -27,6 +29,12 @@ public sealed record SimulationRequest
     /// </summary>
     public int Repeat { get; init; } = 1;
 
+    /// <summary>
+    /// Partitioned schemes give their policy each program's online scalability estimate (the scheduler's estimator,
+    /// observed at every tick: docs/online-scalability.md) instead of the model's scalability. Default false.
+    /// </summary>
+    public bool OnlineScalability { get; init; }
+
     /// <summary>Costs of the machine and schedulers.</summary>
     public SimulationParameters Parameters { get; init; } = new();
 
@@ -34,10 +42,7 @@ public sealed record SimulationRequest
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (Cores < 1)
-        {
-            problems.Add($"Cores must be at least 1; got {Cores}.");
-        }
+        problems.AddIf(Cores < 1, $"Cores must be at least 1; got {Cores}.");
 
         if (Programs is null || Programs.Count == 0)
         {
@@ -71,20 +76,9 @@ public sealed record SimulationRequest
             }
         }
 
-        if (DurationNs <= 0)
-        {
-            problems.Add($"The duration must be positive; got {DurationNs} ns.");
-        }
-
-        if (Repeat < 1)
-        {
-            problems.Add($"Repeat must be at least 1; got {Repeat}.");
-        }
-
-        if (SpRuns < 1)
-        {
-            problems.Add($"SpRuns must be at least 1; got {SpRuns}.");
-        }
+        problems.AddIf(DurationNs <= 0, $"The duration must be positive; got {DurationNs} ns.");
+        problems.AddIf(Repeat < 1, $"Repeat must be at least 1; got {Repeat}.");
+        problems.AddIf(SpRuns < 1, $"SpRuns must be at least 1; got {SpRuns}.");
 
         problems.AddRange(Parameters.Validate());
         return problems;

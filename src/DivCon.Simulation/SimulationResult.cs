@@ -25,6 +25,9 @@ public sealed record SimulationResult(
     IReadOnlyList<SchemeComparison> Comparisons,
     IReadOnlyDictionary<string, SimulationCounters> Counters)
 {
+    /// <summary>Where the partitioned schemes' scalabilities came from: <c>model</c> (the isolated runs) or <c>online</c> (the estimator).</summary>
+    public string ScalabilitySource { get; init; } = "model";
+
     /// <summary>The request simulated (not in the file: its models are named in <see cref="Isolated"/>).</summary>
     [JsonIgnore]
     public SimulationRequest? Request { get; init; }

@@ -30,9 +30,9 @@ public static class CliApp
         var schemes = Harness.Schemes.BuiltInSchemes.CreateRegistry(timelines);
         root.Subcommands.Add(CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
         root.Subcommands.Add(SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
-        root.Subcommands.Add(ScalabilityCommand.Create());
-        root.Subcommands.Add(GranularityCommand.Create());
-        root.Subcommands.Add(PhasesCommand.Create());
+        root.Subcommands.Add(IsolatedCommands.Scalability());
+        root.Subcommands.Add(IsolatedCommands.Granularity());
+        root.Subcommands.Add(IsolatedCommands.Phases());
         root.Subcommands.Add(PlotCommand.Create());
         root.Subcommands.Add(AnalyzeCommand.Create());
         root.Subcommands.Add(FactoredCommand.Create(SamplePrograms.Factored));

@@ -124,7 +124,7 @@ public sealed class CyclicExperiment
             order.Add(scheme.Name);
             CollectGarbage();
             var context = new SchemeContext(
-                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget);
+                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget, s.OnlineScalability);
             // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
             // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
             // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.

@@ -45,6 +45,9 @@ public sealed record CyclicPlanRecord(
     /// </summary>
     public double? Detect { get; init; }
 
+    /// <summary>Where the partitioned schemes' scalabilities came from: <c>measured</c> (T_seq / C^SP) or <c>online</c> (the scheduler's estimator).</summary>
+    public string Scalability { get; init; } = "measured";
+
     /// <summary>The record of <paramref name="plan"/> run as <paramref name="repeat"/> invocations.</summary>
     public static CyclicPlanRecord From(CyclicPlan plan, int repeat, double? detect = null)
     {
@@ -58,6 +61,7 @@ public sealed record CyclicPlanRecord(
             SequentialRuns = s.SequentialRuns,
             OneWorkerRuns = s.OneWorkerRuns,
             Detect = detect,
+            Scalability = s.OnlineScalability ? "online" : "measured",
         };
     }
 }

@@ -75,13 +75,18 @@ public static class CyclicResults
         };
     }
 
-    /// <summary>Recomputes every derived number of <paramref name="result"/> from its invocations, with <paramref name="options"/> (default: the file's own).</summary>
-    public static CyclicResult Reanalyze(CyclicResult result, AnalysisOptions? options = null)
+    /// <summary>
+    /// Recomputes every derived number from the invocations of <paramref name="results"/> (of one configuration),
+    /// pooled in the order given and numbered 1 … n, with <paramref name="options"/> (default: the first file's own).
+    /// </summary>
+    public static CyclicResult Reanalyze(IReadOnlyList<CyclicResult> results, AnalysisOptions? options = null)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var descriptions = result.Schemes.ToDictionary(s => s.Scheme, s => s.Description);
-        return Build(result.Configuration, result.Invocations, s => descriptions.GetValueOrDefault(s) ?? SchemeCatalog.Find(s)?.Description ?? s,
-            options ?? result.Analysis, result.Machine, result.StartedUtc, result.ElapsedSeconds, result.Sizing);
+        ArgumentNullException.ThrowIfNull(results);
+        CyclicResult first = results[0];
+        CyclicInvocation[] invocations = [.. results.SelectMany(r => r.Invocations).Select((inv, k) => inv with { Invocation = k + 1 })];
+        var descriptions = results.SelectMany(r => r.Schemes).DistinctBy(s => s.Scheme).ToDictionary(s => s.Scheme, s => s.Description);
+        return Build(first.Configuration with { Repeat = invocations.Length }, invocations, s => descriptions.GetValueOrDefault(s) ?? SchemeCatalog.Find(s)?.Description ?? s,
+            options ?? first.Analysis, first.Machine, results.Min(r => r.StartedUtc), results.Sum(r => r.ElapsedSeconds), results.Count == 1 ? first.Sizing : null);
     }
 
     private static void Check(CyclicPlanRecord configuration, IReadOnlyList<CyclicInvocation> invocations)
@@ -122,8 +127,22 @@ public static class CyclicResults
         Estimate csp = runs.Length >= 2 ? Descriptive.Summarize(runs.Select(p => p.SpSeconds.Average()).ToArray()) : Descriptive.Summarize(runs[0].SpSeconds.ToArray());
         double[] sequential = runs.SelectMany(p => p.SequentialSeconds).ToArray();
         double[] scalability = runs.Select(p => p.Scalability).OfType<double>().ToArray();
+        var online = new Dictionary<string, double>();
+        foreach (string scheme in invocations[0].Schemes.Select(s => s.Scheme))
+        {
+            double[] estimates = invocations.Select(inv => inv.Schemes.First(s => s.Scheme == scheme).Schedulers)
+                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray();
+            if (estimates.Length > 0)
+            {
+                online[scheme] = estimates.Average();
+            }
+        }
+
         return new ProgramBaseline(program, csp, sequential.Length > 0 ? sequential.Average() : null,
-            scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState));
+            scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState))
+        {
+            OnlineScalability = online.Count > 0 ? online : null,
+        };
     }
 
     /// <summary>T_s and T_1 of program <paramref name="i"/>: means of every invocation's runs; null when neither was measured.</summary>

@@ -24,6 +24,10 @@ namespace DivCon.Harness.Cyclic;
 /// factored decomposition needs T_s: the invocation's scalability is their mean over the mean C^SP.
 /// </param>
 /// <param name="OneWorkerRuns">Runs on a 1-worker work-stealing scheduler (T_1) per program, when a scheme keeps per-program accounting.</param>
+/// <param name="OnlineScalability">
+/// The partitioned schemes add their programs without a scalability, so the MultiProgramScheduler estimates each online
+/// (<c>--scalability online</c>); the measured scalability is still measured, and recorded beside the estimates.
+/// </param>
 /// <param name="Budget">
 /// The CPU budget every scheduler of the invocation is sized against and the result records (one reading for the
 /// invocation); null: detected when it starts.
@@ -41,7 +45,8 @@ public sealed record CyclicSettings(
     double SteadyCv = CyclicSettings.DefaultSteadyCv,
     int SequentialRuns = CyclicSettings.DefaultSequentialRuns,
     int OneWorkerRuns = CyclicSettings.DefaultOneWorkerRuns,
-    CpuBudget? Budget = null)
+    CpuBudget? Budget = null,
+    bool OnlineScalability = false)
 {
     /// <summary>Default of <see cref="MaxWarmupRuns"/>.</summary>
     public const int DefaultMaxWarmupRuns = 15;

@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>
@@ -23,27 +25,13 @@ public sealed record InvocationCount(int Fixed, double? Detect = null, int Pilot
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (!IsAuto && Fixed < 1)
-        {
-            problems.Add($"the number of invocations must be at least 1; got {Fixed}.");
-        }
+        problems.AddIf(!IsAuto && Fixed < 1, $"the number of invocations must be at least 1; got {Fixed}.");
 
         if (IsAuto)
         {
-            if (!(Detect > 0 && Detect < 1))
-            {
-                problems.Add($"the difference to detect must lie between 0 and 100 %; got {Detect:P1}.");
-            }
-
-            if (Pilot < 2)
-            {
-                problems.Add($"the pilot needs at least 2 invocations; got {Pilot}.");
-            }
-
-            if (Max < Pilot)
-            {
-                problems.Add($"the cap ({Max}) must be at least the pilot ({Pilot}).");
-            }
+            problems.AddIf(!(Detect > 0 && Detect < 1), $"the difference to detect must lie between 0 and 100 %; got {Detect:P1}.");
+            problems.AddIf(Pilot < 2, $"the pilot needs at least 2 invocations; got {Pilot}.");
+            problems.AddIf(Max < Pilot, $"the cap ({Max}) must be at least the pilot ({Pilot}).");
         }
 
         return problems;

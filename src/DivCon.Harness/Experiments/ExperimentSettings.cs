@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using DivCon.Metrics;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -36,25 +37,10 @@ public sealed record ExperimentSettings(
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (Programs is null || Programs.Count == 0)
-        {
-            problems.Add("At least one program is needed.");
-        }
-
-        if (!Enum.IsDefined(Size))
-        {
-            problems.Add($"Size must be small, medium or thesis; got {Size}.");
-        }
-
-        if (Runs < 1)
-        {
-            problems.Add($"Runs must be at least 1; got {Runs}.");
-        }
-
-        if (Warmup < 0)
-        {
-            problems.Add($"Warmup must be 0 or more; got {Warmup}.");
-        }
+        problems.AddIf(Programs is null || Programs.Count == 0, "At least one program is needed.");
+        problems.AddIf(!Enum.IsDefined(Size), $"Size must be small, medium or thesis; got {Size}.");
+        problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
+        problems.AddIf(Warmup < 0, $"Warmup must be 0 or more; got {Warmup}.");
 
         if (Processors is null || Processors.Count == 0)
         {
@@ -65,10 +51,7 @@ public sealed record ExperimentSettings(
             problems.Add("Processors must be distinct.");
         }
 
-        if (RunTimeout <= TimeSpan.Zero)
-        {
-            problems.Add($"RunTimeout must be positive; got {RunTimeout}.");
-        }
+        problems.AddIf(RunTimeout <= TimeSpan.Zero, $"RunTimeout must be positive; got {RunTimeout}.");
 
         return problems;
     }

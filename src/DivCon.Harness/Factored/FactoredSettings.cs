@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Harness.Factored;
 
 /// <summary>How <see cref="FactoredMeasurement"/> measures one program.</summary>
@@ -19,15 +21,8 @@ public sealed record FactoredSettings(IReadOnlyList<int> WorkerCounts, int Runs,
             problems.Add($"Worker counts must be at least 1; got {string.Join(", ", WorkerCounts)}.");
         }
 
-        if (Runs < 1)
-        {
-            problems.Add($"Runs must be at least 1; got {Runs}.");
-        }
-
-        if (WarmupRuns < 0)
-        {
-            problems.Add($"Warm-up runs must be 0 or more; got {WarmupRuns}.");
-        }
+        problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
+        problems.AddIf(WarmupRuns < 0, $"Warm-up runs must be 0 or more; got {WarmupRuns}.");
 
         return problems;
     }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Factored;
@@ -67,10 +68,7 @@ public sealed record FactoredStealing
             "cache-group-first" => StealingScope.CacheGroupFirst,
             _ => (StealingScope)(-1),
         };
-        if (parsedScope < 0)
-        {
-            problems.Add($"{scopeOption} '{scope}' is not allowed; use all or cache-group-first.");
-        }
+        problems.AddIf(parsedScope < 0, $"{scopeOption} '{scope}' is not allowed; use all or cache-group-first.");
 
         string groupsText = (groups ?? string.Empty).Trim().ToLowerInvariant();
         IReadOnlyList<IReadOnlyList<int>>? parsedGroups = null;

@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Metrics;
 
 namespace DivCon.Harness.Open;
 
@@ -111,21 +112,11 @@ public static class Arrivals
                 arrivals.Add(new Arrival(at, known));
             }
 
-            if (problem is not null && bad++ < maxProblems)
-            {
-                problems.Add($"{source} line {number}: {problem}.");
-            }
+            problems.AddIf(problem is not null && bad++ < maxProblems, $"{source} line {number}: {problem}.");
         }
 
-        if (bad > maxProblems)
-        {
-            problems.Add($"{source}: {bad - maxProblems} more bad lines.");
-        }
-
-        if (bad == 0 && arrivals.Count == 0)
-        {
-            problems.Add($"{source}: no jobs (a line per job: 'seconds class').");
-        }
+        problems.AddIf(bad > maxProblems, $"{source}: {bad - maxProblems} more bad lines.");
+        problems.AddIf(bad == 0 && arrivals.Count == 0, $"{source}: no jobs (a line per job: 'seconds class').");
 
         return [.. arrivals.OrderBy(a => a.AtSeconds)];
     }

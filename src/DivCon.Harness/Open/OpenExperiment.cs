@@ -24,7 +24,7 @@ namespace DivCon.Harness.Open;
 /// How a scheme hosts a job: <c>tpl-default</c> starts it on <see cref="TaskScheduler.Default"/>; <c>shared</c> on one
 /// <see cref="WorkStealingTaskScheduler"/> with a pinned worker per processor; a partitioned scheme makes each job a
 /// program of one <see cref="MultiProgramScheduler"/> (with the scheme's policy) that is added when the job arrives and
-/// removed when it ends (<see cref="MultiProgramScheduler.RunProgramAsync(string, Func{CancellationToken, Task}, double, CancellationToken)"/>).
+/// removed when it ends (<see cref="MultiProgramScheduler.RunProgramAsync(string, Func{CancellationToken, Task}, double?, CancellationToken)"/>).
 /// Blocking compensation is on in both DivCon schedulers (their default, what an application gets). The schemes with a
 /// scheduler per program (oversubscribed) are not offered: they would start a pool of threads per arriving job.
 /// </remarks>

@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Harness.Programs;
 
 /// <summary>
@@ -76,10 +78,7 @@ public sealed class ProgramCatalog
     {
         ArgumentNullException.ThrowIfNull(names);
         ArgumentNullException.ThrowIfNull(problems);
-        if (names.Count < minimum)
-        {
-            problems.Add($"{option} needs at least {minimum} program{(minimum == 1 ? string.Empty : "s")}; valid programs: {Names}.");
-        }
+        problems.AddIf(names.Count < minimum, $"{option} needs at least {minimum} program{(minimum == 1 ? string.Empty : "s")}; valid programs: {Names}.");
 
         foreach (var dup in names.GroupBy(n => n, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1))
         {

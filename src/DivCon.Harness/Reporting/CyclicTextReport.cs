@@ -24,6 +24,7 @@ public static class CyclicTextReport
         CyclicPlanRecord c = result.Configuration;
         b.Append(CultureInfo.InvariantCulture, $"{Title(c)}\n");
         b.Append(CultureInfo.InvariantCulture, $"{SpLine(result)}\n");
+        b.Append(ScalabilityLines(result, string.Empty));
         b.Append(CultureInfo.InvariantCulture, $"[ ] = 99 % interval, {IntervalBasis(result)}; times in seconds.\n\n");
         b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"program",-16} {"C^SP",8} {"C^MP",8} {"runs",5}  {"NTT [99 % CI]",-24} {"NP [99 % CI]",-24}\n");
         foreach (SchemeResult s in result.Schemes)
@@ -69,6 +70,7 @@ public static class CyclicTextReport
         b.Append(CultureInfo.InvariantCulture, $"| invocations | {result.Invocations.Count} independent processes{SizingNote(result)} |\n");
         b.Append(CultureInfo.InvariantCulture, $"| C^SP | {SpLine(result)} |\n");
         b.Append(CultureInfo.InvariantCulture, $"| seed | {c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per invocation" : "fixed")} |\n\n");
+        b.Append(ScalabilityLines(result, "- ")).Append(result.Baselines.Any(x => x.Scalability is not null || x.OnlineScalability is not null) ? "\n" : string.Empty);
 
         b.Append(CultureInfo.InvariantCulture, $"## Per program\n\nTimes in seconds; [ ] is the 99 % interval, {IntervalBasis(result)}.\n\n");
         b.Append("| scheme | program | C^SP | C^MP | runs | discarded | NTT | NP | RSD | Fieller g |\n|---|---|---|---|---:|---:|---|---|---:|---:|\n");
@@ -151,6 +153,26 @@ public static class CyclicTextReport
         int notSteady = r.Baselines.Sum(x => x.NotSteady);
         return string.Create(CultureInfo.InvariantCulture,
             $"C^SP: per invocation, the last {c.SpRuns} runs alone on {c.SpScheme} once their CV ≤ {Format.Number(c.SteadyCv * 100, "0.#")} % (after at least {c.WarmupRuns} warm-up, at most {c.MaxWarmupRuns} more); {(notSteady == 0 ? "every window steady" : $"{notSteady} of {windows} windows not steady (cap reached)")}.");
+    }
+
+    // Per program, the measured scalability (T_seq / C^SP) and, with --scalability online, each partitioned scheme's final
+    // online estimate beside it (relative difference in parentheses).
+    private static string ScalabilityLines(CyclicResult r, string bullet)
+    {
+        var b = new StringBuilder();
+        foreach (ProgramBaseline p in r.Baselines.Where(x => x.Scalability is not null || x.OnlineScalability is not null))
+        {
+            b.Append(CultureInfo.InvariantCulture, $"{bullet}scalability {p.Program}: measured {Format.Number(p.Scalability)}");
+            foreach ((string scheme, double online) in p.OnlineScalability ?? new Dictionary<string, double>())
+            {
+                string diff = p.Scalability is { } m ? string.Create(CultureInfo.InvariantCulture, $" ({(online / m - 1) * 100:+0.0;-0.0} %)") : string.Empty;
+                b.Append(CultureInfo.InvariantCulture, $", online {scheme} {Format.Number(online)}{diff}");
+            }
+
+            b.Append('\n');
+        }
+
+        return b.ToString();
     }
 
     private static string IntervalBasis(CyclicResult r) => r.Invocations.Count >= 2

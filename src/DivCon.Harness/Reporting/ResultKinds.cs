@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json.Serialization.Metadata;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Factored;
@@ -44,34 +45,16 @@ public static class ResultKinds
     };
 
     /// <summary><c>scalability.json</c> and <c>scalability.csv</c>.</summary>
-    public static ResultKind<ScalabilityResult> Scalability { get; } = new()
-    {
-        Names = [ScalabilityResult.FileKind],
-        Json = HarnessJsonContext.Files.ScalabilityResult,
-        Table = ExperimentReports.Table,
-        Csv = ExperimentReports.Csv,
-        Plots = ScalabilityPlots.Of,
-    };
+    public static ResultKind<ScalabilityResult> Scalability { get; } =
+        Isolated(ScalabilityResult.FileKind, HarnessJsonContext.Files.ScalabilityResult, ExperimentReports.Table, ExperimentReports.Csv, ScalabilityPlots.Of);
 
     /// <summary><c>granularity.json</c> and <c>granularity.csv</c>.</summary>
-    public static ResultKind<GranularityResult> Granularity { get; } = new()
-    {
-        Names = [GranularityResult.FileKind],
-        Json = HarnessJsonContext.Files.GranularityResult,
-        Table = ExperimentReports.Table,
-        Csv = ExperimentReports.Csv,
-        Plots = GranularityPlots.Of,
-    };
+    public static ResultKind<GranularityResult> Granularity { get; } =
+        Isolated(GranularityResult.FileKind, HarnessJsonContext.Files.GranularityResult, ExperimentReports.Table, ExperimentReports.Csv, GranularityPlots.Of);
 
     /// <summary><c>phases.json</c> and <c>phases.csv</c>.</summary>
-    public static ResultKind<PhasesResult> Phases { get; } = new()
-    {
-        Names = [PhasesResult.FileKind],
-        Json = HarnessJsonContext.Files.PhasesResult,
-        Table = ExperimentReports.Table,
-        Csv = ExperimentReports.Csv,
-        Plots = PhasesPlots.Of,
-    };
+    public static ResultKind<PhasesResult> Phases { get; } =
+        Isolated(PhasesResult.FileKind, HarnessJsonContext.Files.PhasesResult, ExperimentReports.Table, ExperimentReports.Csv, PhasesPlots.Of);
 
     /// <summary><c>compare-stealing.json</c> and <c>compare-stealing.md</c>.</summary>
     public static ResultKind<CompareStealingResult> CompareStealing { get; } = new()
@@ -98,6 +81,9 @@ public static class ResultKinds
 
     /// <summary>The kinds that have figures, by name.</summary>
     public static IEnumerable<string> Plotted => [.. Cyclic.Names, .. Factored.Names, .. Scalability.Names, .. Granularity.Names, .. Phases.Names, .. Open.Names];
+
+    private static ResultKind<T> Isolated<T>(string name, JsonTypeInfo<T> json, Func<T, string> table, Func<T, CsvTable> csv, Func<T, IReadOnlyList<NamedFigure>> plots)
+        where T : ResultFile => new() { Names = [name], Json = json, Table = table, Csv = csv, Plots = plots };
 
     /// <summary>The figures of the result in <paramref name="json"/>, whatever its kind.</summary>
     /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>

@@ -7,8 +7,8 @@ namespace DivCon.Harness.Schemes;
 /// </summary>
 public interface IMultiprogramPool : IDisposable
 {
-    /// <summary>Registers a program with its scalability and returns the TaskScheduler it issues its tasks to.</summary>
-    TaskScheduler AddProgram(string name, double scalability);
+    /// <summary>Registers a program with its scalability (null: estimated online) and returns the TaskScheduler it issues its tasks to.</summary>
+    TaskScheduler AddProgram(string name, double? scalability);
 
     /// <summary>What the pool reports for the program registered <paramref name="program"/>-th (0-based).</summary>
     SchedulerStats StatsFor(int program);

@@ -93,7 +93,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     public int Id { get; }
 
     /// <inheritdoc/>
-    public TaskScheduler AddProgram(string name, double scalability)
+    public TaskScheduler AddProgram(string name, double? scalability)
     {
         ProgramHandle handle = Scheduler.AddProgram(name, scalability);
         _programs.Add(handle);
@@ -172,7 +172,11 @@ public sealed class MultiProgramPool : IMultiprogramPool
             PoolWorkers: Scheduler.WorkerCount,
             MovesIn: s.MovesIn,
             MovesOut: s.MovesOut,
-            Repartitions: Scheduler.Repartitions);
+            Repartitions: Scheduler.Repartitions)
+        {
+            OnlineScalability = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Scalability : null,
+            ScalabilityConfidence = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Confidence : null,
+        };
     }
 
     /// <inheritdoc/>

@@ -18,7 +18,7 @@ internal sealed class PartitionedArrangement : ISchedulerArrangement
         try
         {
             _schedulers = context.Programs
-                .Select(p => _pool.AddProgram(p.Name, p.Scalability ?? throw new ArgumentException($"Program '{p.Name}' has no scalability.")))
+                .Select(p => _pool.AddProgram(p.Name, context.OnlineScalability ? null : p.Scalability ?? throw new ArgumentException($"Program '{p.Name}' has no scalability.")))
                 .ToArray();
         }
         catch

@@ -9,7 +9,8 @@ namespace DivCon.Harness.Schemes;
 /// The experiment's CPU budget, the one reading every scheduler of the experiment is sized against (a scheduler given
 /// more processors than it warns in its statistics); null: each scheduler detects it.
 /// </param>
-public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors, CpuBudget? Budget = null)
+/// <param name="OnlineScalability">Partitioned schemes add their programs without a scalability (estimated online by the scheduler).</param>
+public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors, CpuBudget? Budget = null, bool OnlineScalability = false)
 {
     /// <summary>Number of processors.</summary>
     public int Cores => Processors.Count;

@@ -24,7 +24,7 @@ public sealed record SchemeDescriptor(SchemeInfo Info, Func<SchemeContext, ISche
     public ISchedulerArrangement Create(SchemeContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (RequiresScalability && context.Programs.Any(p => p.Scalability is null))
+        if (RequiresScalability && !context.OnlineScalability && context.Programs.Any(p => p.Scalability is null))
         {
             throw new ArgumentException($"Scheme '{Name}' needs every program's scalability.", nameof(context));
         }

@@ -1,3 +1,5 @@
+using DivCon.Metrics;
+
 namespace DivCon.Metrics.Factored;
 
 /// <summary>
@@ -38,10 +40,7 @@ public sealed record MultiprogramFactored(FactoredPoint? Point, string? Reason, 
         Check(accounting.SequentialSeconds, "SequentialSeconds", problems);
         Check(accounting.OneWorkerSeconds, "OneWorkerSeconds", problems);
         Check(accounting.ElisionSeconds, "ElisionSeconds", problems);
-        if (accounting.IdleSeconds > accounting.CoreSecondsHeld)
-        {
-            problems.Add($"IdleSeconds ({accounting.IdleSeconds}) cannot exceed CoreSecondsHeld ({accounting.CoreSecondsHeld}).");
-        }
+        problems.AddIf(accounting.IdleSeconds > accounting.CoreSecondsHeld, $"IdleSeconds ({accounting.IdleSeconds}) cannot exceed CoreSecondsHeld ({accounting.CoreSecondsHeld}).");
 
         if (problems.Count > 0)
         {

@@ -40,11 +40,4 @@ public sealed class Axis
         Min = min;
         Max = max;
     }
-
-    /// <summary>Goes back to limits taken from the data.</summary>
-    public void AutoLimits()
-    {
-        Min = null;
-        Max = null;
-    }
 }

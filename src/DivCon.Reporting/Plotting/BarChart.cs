@@ -9,39 +9,22 @@ namespace DivCon.Reporting.Plotting;
 /// NTT = 1). With a single group the bars are labelled with their series names under the axis instead of a
 /// legend (e.g. ANTT per scheme). Bars grow from zero on a linear value axis; a NaN value draws no bar and a NaN
 /// error draws no error bar.</summary>
-public sealed class BarChart : Figure
+public sealed class BarChart : CategoryChart
 {
     private static readonly PlotColor s_errorColor = new(25, 25, 25);
 
-    private readonly string[] _groups;
     private readonly List<BarSeries> _series = [];
     private readonly List<ReferenceLine> _referenceLines = [];
 
     /// <summary>A bar chart with the given groups along the x axis.</summary>
     /// <exception cref="ArgumentException">No groups, or a null group name.</exception>
     public BarChart(string title, IReadOnlyList<string> groups, string xLabel = "", string yLabel = "")
-        : base(title)
+        : base(title, groups, xLabel, yLabel, "bar chart")
     {
-        ArgumentNullException.ThrowIfNull(groups);
-        ArgumentNullException.ThrowIfNull(xLabel);
-        if (groups.Count == 0 || groups.Any(g => g is null))
-        {
-            throw new ArgumentException("A bar chart needs at least one group, and group names may be empty but not null.", nameof(groups));
-        }
-
-        _groups = [.. groups];
-        XLabel = xLabel;
-        YAxis.Label = yLabel;
     }
 
     /// <summary>Group names along the x axis, in order.</summary>
-    public IReadOnlyList<string> Groups => _groups;
-
-    /// <summary>Text under the x axis (may be empty).</summary>
-    public string XLabel { get; set; }
-
-    /// <summary>The value axis (linear; fixed limits allowed).</summary>
-    public Axis YAxis { get; } = new();
+    public IReadOnlyList<string> Groups => CategoryNames;
 
     /// <summary>The series, one bar per group each, in the order added (left to right within a group).</summary>
     public IReadOnlyList<BarSeries> Series => _series;
@@ -68,9 +51,9 @@ public sealed class BarChart : Figure
     public BarSeries Add(BarSeries series)
     {
         ArgumentNullException.ThrowIfNull(series);
-        if (series.Values.Count != _groups.Length)
+        if (series.Values.Count != CategoryNames.Length)
         {
-            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {_groups.Length} groups; give one per group.", nameof(series));
+            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {CategoryNames.Length} groups; give one per group.", nameof(series));
         }
 
         _series.Add(series);
@@ -85,7 +68,7 @@ public sealed class BarChart : Figure
         return line;
     }
 
-    private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _groups],
+    private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
         [.. _series.Select(ToModel)], [.. _referenceLines.Select(ToModel)]);
 
     internal static BarChart FromModel(BarModel model)
@@ -105,7 +88,7 @@ public sealed class BarChart : Figure
         return chart;
     }
 
-    private bool SingleGroup => _groups.Length == 1;
+    private bool SingleGroup => CategoryNames.Length == 1;
 
     internal override bool HasData => _series.Any(s => s.Values.Any(double.IsFinite));
 
@@ -126,7 +109,7 @@ public sealed class BarChart : Figure
 
     private protected override void Draw(Plot plot, LegendPlacer legend)
     {
-        IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : _groups;
+        IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : CategoryNames;
         var extents = _series.SelectMany(s => s.Values.Select((v, i) => (v, i)).SelectMany(p => !s.HasErrors ? [p.v]
             : new[] { p.v, p.v - Finite(s.ErrorMinus![p.i]), p.v + Finite(s.ErrorPlus![p.i]) }));
         var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(_referenceLines.Select(r => r.Intercept)));
@@ -137,7 +120,7 @@ public sealed class BarChart : Figure
         {
             BarSeries series = _series[j];
             var bars = new List<Bar>();
-            for (int i = 0; i < _groups.Length; i++)
+            for (int i = 0; i < CategoryNames.Length; i++)
             {
                 double v = series.Values[i];
                 if (double.IsNaN(v))
@@ -175,10 +158,7 @@ public sealed class BarChart : Figure
             });
         }
 
-        plot.Axes.SetLimits(xMin, xMax, yMin, yMax);
-        FigureStyle.Categories(plot, categories, DefaultWidth);
-        plot.Axes.Bottom.Label.Text = XLabel;
-        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
+        DrawAxes(plot, categories, yMin, yMax);
     }
 
     private static double Finite(double v) => double.IsNaN(v) ? 0 : v;

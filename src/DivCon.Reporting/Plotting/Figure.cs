@@ -62,13 +62,6 @@ public abstract partial class Figure
         return plot.GetImageBytes(width, height, ImageFormat.Png);
     }
 
-    /// <summary>Renders the figure and writes it as a PNG file at <paramref name="path"/> (overwriting it).</summary>
-    public void SavePng(string path, int width = DefaultWidth, int height = DefaultHeight)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(path);
-        File.WriteAllBytes(path, RenderPng(width, height));
-    }
-
     /// <summary>The ScottPlot plot that draws this figure at <paramref name="width"/> × <paramref name="height"/>
     /// (the size only guides where the legend goes).</summary>
     internal Plot ToScottPlot(int width = DefaultWidth, int height = DefaultHeight)

@@ -9,9 +9,6 @@ namespace DivCon.Reporting.Plotting;
 /// <param name="A">Opacity, 0 (transparent) – 255 (opaque).</param>
 public readonly record struct PlotColor(byte R, byte G, byte B, byte A = 255)
 {
-    /// <summary>Opaque white, the figure background.</summary>
-    public static PlotColor White => new(255, 255, 255);
-
     /// <summary>Opaque black, the axis frame and text.</summary>
     public static PlotColor Black => new(0, 0, 0);
 
@@ -31,9 +28,6 @@ public readonly record struct PlotColor(byte R, byte G, byte B, byte A = 255)
             ? new PlotColor((byte)(value >> 16), (byte)(value >> 8), (byte)value)
             : new PlotColor((byte)(value >> 24), (byte)(value >> 16), (byte)(value >> 8), (byte)value);
     }
-
-    /// <summary>The same colour with opacity <paramref name="alpha"/>.</summary>
-    public PlotColor WithAlpha(byte alpha) => this with { A = alpha };
 
     /// <summary><c>#RRGGBBAA</c>, invariant.</summary>
     public override string ToString() => $"#{R:X2}{G:X2}{B:X2}{A:X2}";

@@ -7,36 +7,19 @@ namespace DivCon.Reporting.Plotting;
 /// <summary>One bar per category made of stacked segments, e.g. per recursion level the time spent in split,
 /// execute and merge. Segment kinds are added bottom to top; the legend lists them top to bottom so it reads like
 /// the bars. Values must be ≥ 0; a NaN value counts as 0 (no segment).</summary>
-public sealed class StackedBarChart : Figure
+public sealed class StackedBarChart : CategoryChart
 {
-    private readonly string[] _categories;
     private readonly List<BarSeries> _segments = [];
 
     /// <summary>A stacked bar chart with one bar per category.</summary>
     /// <exception cref="ArgumentException">No categories, or a null category name.</exception>
     public StackedBarChart(string title, IReadOnlyList<string> categories, string xLabel = "", string yLabel = "")
-        : base(title)
+        : base(title, categories, xLabel, yLabel, "stacked bar chart")
     {
-        ArgumentNullException.ThrowIfNull(categories);
-        ArgumentNullException.ThrowIfNull(xLabel);
-        if (categories.Count == 0 || categories.Any(c => c is null))
-        {
-            throw new ArgumentException("A stacked bar chart needs at least one category, and names may be empty but not null.", nameof(categories));
-        }
-
-        _categories = [.. categories];
-        XLabel = xLabel;
-        YAxis.Label = yLabel;
     }
 
     /// <summary>Category names along the x axis, in order.</summary>
-    public IReadOnlyList<string> Categories => _categories;
-
-    /// <summary>Text under the x axis (may be empty).</summary>
-    public string XLabel { get; set; }
-
-    /// <summary>The value axis (linear; fixed limits allowed).</summary>
-    public Axis YAxis { get; } = new();
+    public IReadOnlyList<string> Categories => CategoryNames;
 
     /// <summary>The segment kinds, bottom to top; each holds one value per category.</summary>
     public IReadOnlyList<BarSeries> Segments => _segments;
@@ -46,9 +29,9 @@ public sealed class StackedBarChart : Figure
     public BarSeries AddSegment(string name, IReadOnlyList<double> values, PlotColor? color = null)
     {
         var segment = new BarSeries(name, values, color ?? Palette.Get(_segments.Count));
-        if (segment.Values.Count != _categories.Length)
+        if (segment.Values.Count != CategoryNames.Length)
         {
-            throw new ArgumentException($"Segment '{name}' has {segment.Values.Count} values but the chart has {_categories.Length} categories; give one per category.", nameof(values));
+            throw new ArgumentException($"Segment '{name}' has {segment.Values.Count} values but the chart has {CategoryNames.Length} categories; give one per category.", nameof(values));
         }
 
         if (segment.Values.Any(v => v < 0))
@@ -61,7 +44,7 @@ public sealed class StackedBarChart : Figure
     }
 
     private protected override FigureModel ToModel() =>
-        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. _categories], [.. _segments.Select(ToModel)]);
+        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames], [.. _segments.Select(ToModel)]);
 
     internal static StackedBarChart FromModel(StackedBarModel model)
     {
@@ -81,14 +64,14 @@ public sealed class StackedBarChart : Figure
 
     private protected override void Draw(Plot plot, LegendPlacer legend)
     {
-        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, Enumerable.Range(0, _categories.Length).Select(Total));
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, Enumerable.Range(0, CategoryNames.Length).Select(Total));
 
         // Top segment first, so the legend lists the segments as the bars show them.
         for (int j = _segments.Count - 1; j >= 0; j--)
         {
             BarSeries segment = _segments[j];
             var bars = new List<Bar>();
-            for (int i = 0; i < _categories.Length; i++)
+            for (int i = 0; i < CategoryNames.Length; i++)
             {
                 double below = _segments.Take(j).Sum(s => s.Values[i] > 0 ? s.Values[i] : 0);
                 double v = segment.Values[i];
@@ -102,9 +85,6 @@ public sealed class StackedBarChart : Figure
             plot.Add.Bars(bars).LegendText = segment.Name;
         }
 
-        plot.Axes.SetLimits(-0.5, _categories.Length - 0.5, yMin, yMax);
-        FigureStyle.Categories(plot, _categories, DefaultWidth);
-        plot.Axes.Bottom.Label.Text = XLabel;
-        AxisRendering.Configure(plot.Axes.Left, YAxis, yMin, yMax);
+        DrawAxes(plot, CategoryNames, yMin, yMax);
     }
 }

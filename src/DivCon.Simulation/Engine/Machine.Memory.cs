@@ -68,7 +68,7 @@ internal sealed partial class Machine
     /// <summary>The task step of <paramref name="w"/> has ended: charges it and takes it out of the load.</summary>
     private void EndTaskStep(SimWorker w)
     {
-        ChargeTask(w.StepWork, _now - w.StepStart);
+        ChargeTask(w, w.StepWork, _now - w.StepStart);
         LeaveMemory(w);
     }
 
@@ -76,7 +76,7 @@ internal sealed partial class Machine
     private void PreemptTaskStep(SimWorker w)
     {
         double left = WorkLeftNow(w);
-        ChargeTask(w.StepWork - left, _now - w.StepStart);
+        ChargeTask(w, w.StepWork - left, _now - w.StepStart);
         w.SavedWork = left;
         LeaveMemory(w);
     }
@@ -85,13 +85,14 @@ internal sealed partial class Machine
     private void CloseTaskStep(SimWorker w)
     {
         double left = WorkLeftNow(w);
-        ChargeTask(w.StepWork - left, _now - w.StepStart);
+        ChargeTask(w, w.StepWork - left, _now - w.StepStart);
         w.StepWork = left;
         w.StepStart = _now;
     }
 
-    private void ChargeTask(double workDone, long elapsed)
+    private void ChargeTask(SimWorker w, double workDone, long elapsed)
     {
+        w.Pool.BusyNs += elapsed; // the program's busy time, as its workers' counters keep it (Machine.Partitioning.cs)
         // Work done, rounded to the ns, never more than the time it took (rounding of a step's end can make the two
         // differ by a fraction of a ns); the rest is inflation. Without contention both are the same integer.
         long work = Math.Clamp((long)Math.Round(workDone, MidpointRounding.AwayFromZero), 0, elapsed);

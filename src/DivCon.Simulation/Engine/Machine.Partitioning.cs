@@ -1,4 +1,5 @@
 using DivCon.Partitioning;
+using DivCon.Partitioning.Estimation;
 
 namespace DivCon.Simulation.Engine;
 
@@ -14,6 +15,9 @@ internal sealed partial class Machine
     private ProgramLoad[] _decidedLoads = [];
     private bool _lendingInForce;
     private bool _demandPending;
+    private ScalabilityTracker? _tracker;
+    private long _lastObservationNs;
+    private readonly List<ScalabilityProbe> _probes = [];
 
     public int PolicyCalls { get; private set; }
 
@@ -47,13 +51,18 @@ internal sealed partial class Machine
         PartitioningSetup setup = Partitioning!;
         _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
         var loads = new ProgramLoad[Programs.Count];
+        var ids = new int[Programs.Count];
         for (int i = 0; i < Programs.Count; i++)
         {
             SimProgram program = Programs[i];
-            loads[i] = new ProgramLoad(i, program.Scalability, program.Pool.TaskCount, program.Table);
+            ids[i] = i;
+            ScalabilityChoice? online = Tracker?.Choose(i, null, null);
+            loads[i] = new ProgramLoad(i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table);
         }
 
-        RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce);
+        _probes.Clear();
+        Tracker?.CollectProbes(ids, _probes);
+        RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce, probes: _probes);
         PolicyCalls++;
         if (result.Rejection is not null)
         {
@@ -79,6 +88,7 @@ internal sealed partial class Machine
             if (initial)
             {
                 w.Pool = target;
+                w.ServingSince = _now;
                 w.HomePool = target;
                 target.AddActive(slot);
                 target.Serving++;
@@ -114,6 +124,46 @@ internal sealed partial class Machine
                     WakeOne(pool);
                 }
             }
+        }
+    }
+
+    /// <summary>The online estimator's wiring (<see cref="PartitioningSetup.Estimation"/>), or null for the model's values.</summary>
+    private ScalabilityTracker? Tracker => Partitioning?.Estimation is { } options ? _tracker ??= new ScalabilityTracker(_cores.Length, options) : null;
+
+    /// <summary>Per program, its online estimate at the end (null without online estimation).</summary>
+    public IReadOnlyList<ScalabilityEstimate>? Estimates => Tracker is { } t ? Programs.Select(p => t.Estimator.GetEstimate(p.Index)).ToArray() : null;
+
+    /// <summary>
+    /// Online scalability at a tick (Mover.ObserveTickNeedsLock): each program's counters since the last tick, built into a
+    /// sample by the same <see cref="ScalabilityTracker"/>, at the cores the allocation in force gave it. Counters as
+    /// the real workers keep them: served core time (Σ workers serving its pool), busy time (its task steps), tasks.
+    /// </summary>
+    private void ObserveTick()
+    {
+        if (Tracker is not { } tracker || _inForce is null)
+        {
+            return;
+        }
+
+        double elapsed = (_now - _lastObservationNs) / 1e9;
+        _lastObservationNs = _now;
+        for (int i = 0; i < Programs.Count; i++)
+        {
+            WorkPool pool = Pools[i];
+            long served = pool.ServedNs, busy = pool.BusyNs;
+            foreach (SimWorker w in _workers)
+            {
+                if (w.Pool == pool)
+                {
+                    served += _now - w.ServingSince;
+                    if (w.Step == StepKind.Task && w.State == WorkerState.Running)
+                    {
+                        busy += _now - w.StepStart;
+                    }
+                }
+            }
+
+            tracker.Observe(i, _inForce.CoresOf(i), elapsed, new ProgramCounters(served / 1e9, Math.Max(0, served - busy) / 1e9, pool.TasksExecuted));
         }
     }
 
@@ -300,13 +350,7 @@ internal sealed partial class Machine
                 continue;
             }
 
-            SimWorker sleeper = p.Sleepers[pick];
-            p.Sleepers[pick] = p.Sleepers[^1];
-            p.Sleepers.RemoveAt(p.Sleepers.Count - 1);
-            sleeper.State = WorkerState.Waking;
-            sleeper.Searching = true;
-            p.Searching++;
-            _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
+            WakeSleeper(p, pick);
             return;
         }
     }

@@ -292,7 +292,12 @@ internal sealed partial class Machine
         // A random sleeper, not the longest-sleeping one: which parked thread a real scheduler's signal reaches first
         // is not under its control, and always waking slot 0 would put every program's root (its critical path) on
         // the same low-numbered cores, an artefact that the pinned oversubscribed scheme would punish.
-        int pick = _random.Next(pool.Sleepers.Count);
+        WakeSleeper(pool, _random.Next(pool.Sleepers.Count));
+    }
+
+    /// <summary>Wakes sleeper <paramref name="pick"/> of <paramref name="pool"/> as a searching worker.</summary>
+    private void WakeSleeper(WorkPool pool, int pick)
+    {
         SimWorker sleeper = pool.Sleepers[pick];
         pool.Sleepers[pick] = pool.Sleepers[^1];
         pool.Sleepers.RemoveAt(pool.Sleepers.Count - 1);
@@ -355,6 +360,8 @@ internal sealed partial class Machine
             }
         }
 
+        old.ServedNs += _now - w.ServingSince;
+        w.ServingSince = _now;
         w.Pool = target;
         target.AddActive(w.Slot);
         target.Serving++;

@@ -241,6 +241,7 @@ internal sealed partial class Machine
                     OnDemand();
                     break;
                 case EventKind.Tick:
+                    ObserveTick();
                     Decide(initial: false, periodic: true);
                     _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
                     break;
@@ -320,6 +321,7 @@ internal sealed partial class Machine
     private void CompleteTask(SimWorker w, SimTask task)
     {
         TasksExecuted++;
+        w.Pool.TasksExecuted++;
         switch (task.Kind)
         {
             case TaskKind.Sequential:

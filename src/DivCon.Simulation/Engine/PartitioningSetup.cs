@@ -1,4 +1,5 @@
 using DivCon.Partitioning;
+using DivCon.Partitioning.Estimation;
 
 namespace DivCon.Simulation.Engine;
 
@@ -7,7 +8,11 @@ namespace DivCon.Simulation.Engine;
 /// <param name="Ticks">Ask it again every interval (every built-in scheme, as the harness's MultiProgramScheduler does); false: decide once at the start.</param>
 /// <param name="OnDemand">Also ask it when a program's demand changes (MultiProgramSchedulerOptions.RepartitionOnDemand).</param>
 /// <param name="IdleLending">Lend idle workers with <see cref="IdleLending.ChooseBorrower"/> when the policy has no borrower rule (MultiProgramSchedulerOptions.IdleLending).</param>
-internal sealed record PartitioningSetup(IPartitioningPolicy Policy, bool Ticks, bool OnDemand = false, bool IdleLending = false)
+/// <param name="Estimation">
+/// Online scalability (MultiProgramSchedulerOptions.ScalabilityEstimation): the policy is given each program's online
+/// estimate instead of the model's scalability, observed at every tick; null: the model's values.
+/// </param>
+internal sealed record PartitioningSetup(IPartitioningPolicy Policy, bool Ticks, bool OnDemand = false, bool IdleLending = false, ScalabilityEstimatorOptions? Estimation = null)
 {
     /// <summary>The policy's borrower rule, when it has one.</summary>
     public IIdleLendingPolicy? LendingRule => Policy as IIdleLendingPolicy;

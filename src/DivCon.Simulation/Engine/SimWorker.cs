@@ -45,6 +45,9 @@ internal sealed class SimWorker
     /// <summary>MultiProgramScheduler: the pool its slot is allocated to (it may be lent elsewhere meanwhile).</summary>
     public WorkPool? HomePool { get; set; }
 
+    /// <summary>When it began serving <see cref="Pool"/> (the served core time's accounting).</summary>
+    public long ServingSince { get; set; }
+
     /// <summary>A move decided while it was busy, carried out at its next task boundary.</summary>
     public WorkPool? PendingPool { get; set; }
 

@@ -51,6 +51,15 @@ internal sealed class WorkPool
 
     public int ActiveCount { get; private set; }
 
+    /// <summary>Core time served by workers that left it (the ones serving it now add theirs when read: Machine.Partitioning.cs), ns.</summary>
+    public long ServedNs { get; set; }
+
+    /// <summary>Time its workers ran its tasks, charged when a task step ends (or is preempted), ns.</summary>
+    public long BusyNs { get; set; }
+
+    /// <summary>Its tasks that finished.</summary>
+    public long TasksExecuted { get; set; }
+
     public int ActiveAt(int index) => _active[index];
 
     public bool IsActive(int slot) => _positionOf[slot] >= 0;

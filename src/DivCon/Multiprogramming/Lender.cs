@@ -141,6 +141,9 @@ internal sealed class Lender : IPoolOwner
 
     public void OnLeftWithWork(WorkQueueSet set) => _scheduler.OnDemandChanged(set.Owner as ProgramHandle, wantsWorkers: true, starvedOnly: true);
 
+    /// <summary>A task was queued while the repartitioner was dormant: it ticks again at once.</summary>
+    public void OnWorkAfterDormant() => _scheduler.EndDormancy();
+
     public bool IsHomeOf(Worker worker, WorkQueueSet set)
         => ReferenceEquals(_mover.Snapshot.Homes[worker.Slot], set); // volatile read of the snapshot, as FindIdleWork
 

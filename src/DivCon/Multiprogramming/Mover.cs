@@ -26,6 +26,7 @@
 // moves every worker to its home.
 using System.Diagnostics;
 using DivCon.Partitioning;
+using DivCon.Partitioning.Estimation;
 using DivCon.Scheduling;
 
 namespace DivCon.Multiprogramming;
@@ -44,13 +45,17 @@ internal sealed class Mover
     private Allocation? _inForce;
     private bool _poolLending;
     private int[][]? _wideLendingBuffers;
+    private readonly ScalabilityTracker? _tracker;   // under the lock (online scalability; null: off)
+    private readonly List<ScalabilityProbe> _probes = [];
+    private long _lastObservation;
 
-    public Mover(MultiProgramScheduler scheduler, WorkerPool pool, Repartitioner repartitioner, bool lendingOption)
+    public Mover(MultiProgramScheduler scheduler, WorkerPool pool, Repartitioner repartitioner, bool lendingOption, ScalabilityEstimatorOptions? estimation = null)
     {
         _scheduler = scheduler;
         _pool = pool;
         _repartitioner = repartitioner;
         _lendingOption = lendingOption;
+        _tracker = estimation is null ? null : new ScalabilityTracker(pool.WorkerCount, estimation);
         _snapshot = AllocationSnapshot.Empty(pool.WorkerCount);
     }
 
@@ -65,10 +70,12 @@ internal sealed class Mover
     {
         var loads = new ProgramLoad[programs.Length];
         List<int>? mustServe = null;
+        bool estimateChanged = false;
+        ObserveTickNeedsLock(programs, trigger);
         for (int i = 0; i < programs.Length; i++)
         {
             ProgramHandle p = programs[i];
-            loads[i] = new ProgramLoad(p.Id, p.Scalability, p.AvailableTasks, p.ScalabilityTable);
+            loads[i] = LoadOf(p, trigger, ref estimateChanged);
 
             // The removal override's input (Repartitioner): a program being removed must keep a worker while it has tasks.
             if (p.IsRemoving && !p.Queues.IsIdle())
@@ -77,9 +84,59 @@ internal sealed class Mover
             }
         }
 
-        RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe);
-        Apply(result.Allocation, programs, loads, policy, trigger);
+        _probes.Clear();
+        _tracker?.CollectProbes(Array.ConvertAll(programs, p => p.Id), _probes);
+        RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe, _probes);
+
+        // A periodic decision whose input changed only by an online estimate: its moves say so on the timeline.
+        Apply(result.Allocation, programs, loads, policy, estimateChanged && trigger == RepartitionTrigger.Interval ? RepartitionTrigger.ScalabilityEstimate : trigger);
         return result;
+    }
+
+    /// <summary>Forgets a program that left (its online estimate).</summary>
+    public void ProgramRemovedNeedsLock(int programId) => _tracker?.Remove(programId);
+
+    // Online scalability, step 1: at a periodic tick, each program's counters since the last tick become one sample
+    // (ScalabilityTracker: the same construction the simulator uses), observed at the cores the allocation in force
+    // gave it. Other triggers do not end a tick: a tick is the interval, as the estimator's probing budget counts it.
+    private void ObserveTickNeedsLock(ProgramHandle[] programs, RepartitionTrigger trigger)
+    {
+        if (_tracker is null || trigger != RepartitionTrigger.Interval)
+        {
+            return;
+        }
+
+        long now = Stopwatch.GetTimestamp();
+        double elapsed = _lastObservation == 0 ? 0 : Stopwatch.GetElapsedTime(_lastObservation, now).TotalSeconds;
+        _lastObservation = now;
+        foreach (ProgramHandle p in programs)
+        {
+            _tracker.Observe(p.Id, _inForce?.CoresOf(p.Id) ?? 0, elapsed, p.ReadCounters(now));
+        }
+    }
+
+    /// <summary>The next periodic tick starts a new observation interval (only records the counters).</summary>
+    public void RestartObservationNeedsLock() => _lastObservation = 0;
+
+    // Online scalability, step 2: the load a policy sees. The user's number or table wins; otherwise the estimate
+    // (ScalabilityChoice), published on the handle for the snapshot and the meter.
+    private ProgramLoad LoadOf(ProgramHandle p, RepartitionTrigger trigger, ref bool estimateChanged)
+    {
+        if (_tracker is null)
+        {
+            return new ProgramLoad(p.Id, p.Scalability, p.AvailableTasks, p.ScalabilityTable);
+        }
+
+        ProgramScalability before = p.ScalabilityState;
+        ScalabilityChoice choice = _tracker.Choose(p.Id, p.UserScalability, p.ScalabilityTable);
+        bool probing = _tracker.Estimator.TryGetProbe(p.Id, out _) && choice.Source != ScalabilitySource.User;
+        if (trigger == RepartitionTrigger.Interval || before.Source != choice.Source || before.Scalability != choice.Scalability)
+        {
+            estimateChanged |= choice.Source != ScalabilitySource.User && (before.Source != choice.Source || before.Scalability != choice.Scalability);
+            p.PublishScalability(new ProgramScalability(choice.Scalability, choice.Source, _tracker.Estimator.GetEstimate(p.Id), probing));
+        }
+
+        return new ProgramLoad(p.Id, choice.Scalability, p.AvailableTasks, choice.Table);
     }
 
     private void Apply(Allocation allocation, ProgramHandle[] programs, ProgramLoad[] loads, IPartitioningPolicy policy, RepartitionTrigger trigger)

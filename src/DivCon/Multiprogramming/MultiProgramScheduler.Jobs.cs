@@ -31,7 +31,7 @@ public sealed partial class MultiProgramScheduler
     /// The job. Its token is canceled when <paramref name="cancellationToken"/> is, or when the program is removed with
     /// <see cref="ProgramRemoval.CancelTasks"/> (e.g. by the scheduler's <see cref="Dispose"/>).
     /// </param>
-    /// <param name="scalability">Its speedup alone on the whole machine; positive and finite (default 1).</param>
+    /// <param name="scalability">Its speedup alone on the whole machine; positive and finite; null (the default): estimated online, as in <see cref="AddProgram"/>.</param>
     /// <param name="cancellationToken">Cancels the job: given to it, and a job not started yet ends canceled.</param>
     /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
     /// <remarks>
@@ -39,7 +39,7 @@ public sealed partial class MultiProgramScheduler
     /// removed; after a job that faulted or was canceled, the program is removed with
     /// <see cref="ProgramRemoval.CancelTasks"/>, so its left-over work that observes the token stops.
     /// </remarks>
-    public Task<TResult> RunProgramAsync<TResult>(string name, Func<CancellationToken, Task<TResult>> job, double scalability = 1.0, CancellationToken cancellationToken = default)
+    public Task<TResult> RunProgramAsync<TResult>(string name, Func<CancellationToken, Task<TResult>> job, double? scalability = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(job);
         ProgramHandle program = AddProgram(name, scalability);
@@ -47,11 +47,11 @@ public sealed partial class MultiProgramScheduler
     }
 
     /// <summary>
-    /// As <see cref="RunProgramAsync{TResult}(string, Func{CancellationToken, Task{TResult}}, double, CancellationToken)"/>,
+    /// As <see cref="RunProgramAsync{TResult}(string, Func{CancellationToken, Task{TResult}}, double?, CancellationToken)"/>,
     /// for a job without a result.
     /// </summary>
     /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
-    public Task RunProgramAsync(string name, Func<CancellationToken, Task> job, double scalability = 1.0, CancellationToken cancellationToken = default)
+    public Task RunProgramAsync(string name, Func<CancellationToken, Task> job, double? scalability = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(job);
         ProgramHandle program = AddProgram(name, scalability);

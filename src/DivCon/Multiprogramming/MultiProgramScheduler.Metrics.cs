@@ -28,6 +28,8 @@ public sealed partial class MultiProgramScheduler
         Meter meter = SchedulingTelemetry.CreateSchedulerMeter(_tags, () => WorkerCount, Budget);
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramCoreCount, () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramServedCount, () => PerProgram(p => p.ServedWorkers), "{core}", "Pool workers serving the program now; below its core count while a move waits for a running task.");
+        meter.CreateObservableGauge(SchedulingTelemetry.ProgramScalability, PerProgramScalability, "1", "The scalability the policy is given for the program (the user's, or the online estimate), tagged with its source.");
+        meter.CreateObservableGauge(SchedulingTelemetry.ProgramScalabilityConfidence, () => PerProgram(p => p.ScalabilityState.Estimate.Confidence), "1", "Confidence of the program's online scalability estimate (0 without one).");
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramQueueLength, () => PerProgram(p => p.AvailableTasks), "{task}", "Tasks queued for the program and not yet started.");
         meter.CreateObservableCounter(SchedulingTelemetry.ProgramExecutedTasks, () => PerProgram(p => p.GetStatistics().TasksExecuted), "{task}", "Tasks of the program that ran.");
         meter.CreateObservableCounter(SchedulingTelemetry.ProgramWorkerTime, PerProgramWorkerTime, "s", "Time workers served the program, running its tasks (busy) or looking for one (idle); the sum is its core-time.");
@@ -55,6 +57,15 @@ public sealed partial class MultiProgramScheduler
             ProgramStatistics s = p.GetStatistics();
             yield return new Measurement<double>(Math.Max(0, (s.CoreTime - s.IdleTime).TotalSeconds), [.. ProgramTags(p), new(SchedulingTelemetry.WorkerState, "busy")]);
             yield return new Measurement<double>(s.IdleTime.TotalSeconds, [.. ProgramTags(p), new(SchedulingTelemetry.WorkerState, "idle")]);
+        }
+    }
+
+    private IEnumerable<Measurement<double>> PerProgramScalability()
+    {
+        foreach (ProgramHandle p in Programs)
+        {
+            ProgramScalability s = p.ScalabilityState;
+            yield return new Measurement<double>(s.Scalability, [.. ProgramTags(p), new(SchedulingTelemetry.ScalabilitySource, s.Source.ToString())]);
         }
     }
 

@@ -3,8 +3,9 @@
 // the supply of threads differs: a WorkerPool whose workers are *lent* to programs. Three parts, three files:
 //
 //   lifecycle (this file) - programs arrive (AddProgram) and leave (RemoveProgram, Dispose); the repartitioner thread
-//                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand; a program that
-//                           gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it.
+//                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand; dormant (no
+//                           ticks) while every program is idle and a tick changed nothing (RepartitionLoop); a program
+//                           that gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it.
 //   mover (Mover.cs)      - carries out a repartitioning under the lock: the Repartitioner (Partitioning, shared with
 //                           the simulator) decides, the mover publishes the snapshot and moves workers.
 //   lender (Lender.cs)    - the pool's owner: idle workers lend themselves, lent ones come home (return, recall).
@@ -152,7 +153,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
         // The lender is the pool's owner from the start: it also brings lent workers home and records compensation,
         // whatever the lending in force (the mover switches lending's wake-ups with the policy).
-        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending);
+        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending, options.ScalabilityEstimation);
         _pool.Owner = new Lender(this, _mover, processors.Length);
         UnpinnedReason = PoolConstruction.Start(_pool, pinning, options.BestEffortPinning);
         _processors = UnpinnedReason is null && pinning.Pinner is not null ? processors : null;
@@ -227,13 +228,21 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     /// <summary>Registers a program and repartitions (trigger <see cref="RepartitionTrigger.ProgramArrival"/>).</summary>
     /// <param name="name">A name for reports and metrics; not empty.</param>
-    /// <param name="scalability">Its speedup alone on the whole machine; positive and finite (default 1).</param>
-    /// <param name="scalabilityTable">Optional speedups at several core counts.</param>
+    /// <param name="scalability">
+    /// Its speedup alone on the whole machine; positive and finite. Null (the default): estimated online while it runs
+    /// (<see cref="MultiProgramSchedulerOptions.ScalabilityEstimation"/>; 1 until there is an estimate, or when
+    /// estimation is off). A number given here always wins over the estimate.
+    /// </param>
+    /// <param name="scalabilityTable">Optional speedups at several core counts; given, it wins over the estimate too.</param>
     /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
-    public ProgramHandle AddProgram(string name, double scalability = 1.0, ScalabilityTable? scalabilityTable = null)
+    public ProgramHandle AddProgram(string name, double? scalability = null, ScalabilityTable? scalabilityTable = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        ValidateScalability(scalability, nameof(scalability));
+        if (scalability is double given)
+        {
+            ValidateScalability(given, nameof(scalability));
+        }
+
         using (EnterLock())
         {
             ThrowIfDisposed();
@@ -319,6 +328,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
             {
                 BudgetWarning = BudgetWarning,
                 ServedByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ServedWorkers),
+                ScalabilityByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ScalabilityState),
                 PendingMoves = PendingMoves(),
             };
         }
@@ -503,6 +513,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
         using (EnterLock())
         {
             _programs.Remove(program);
+            _mover.ProgramRemovedNeedsLock(program.Id);
             program.IsRemoved = true;
             _pool.Unwatch(program.Queues);
             RepartitionNeedsLock(RepartitionTrigger.ProgramExit);
@@ -580,14 +591,59 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _meter.Dispose();
     }
 
+    /// <summary>
+    /// Wakes the repartitioner thread if it is dormant (see <see cref="RepartitionLoop"/>): a task was queued, a
+    /// scalability changed. Any thread; one Interlocked exchange when dormant, one read otherwise.
+    /// </summary>
+    internal void WakeRepartitioner()
+    {
+        if (_pool.TryClearOwnerDormant())
+        {
+            EndDormancy();
+        }
+    }
+
+    /// <summary>The dormant mark was cleared by the caller (WorkerPool, Lender.OnWorkAfterDormant): wakes the thread.</summary>
+    internal void EndDormancy()
+    {
+        try
+        {
+            _tickSignal.Set();
+        }
+        catch (ObjectDisposedException)
+        {
+            // Disposed meanwhile (a late producer or a scalability set after Dispose): no repartitioner to wake.
+        }
+    }
+
+    /// <summary>
+    /// The repartitioner thread: a decision every RepartitionInterval, or at once on a demand.
+    /// </summary>
+    /// <remarks>
+    /// Dormancy (idle cost, issue 18: an idle scheduler's tick thread does not wake 10 times a second). A tick that
+    /// published nothing (the decision changed no owner: Mover's quiet path) while every program was idle (nothing queued
+    /// or running: IsIdle) would be repeated unchanged by every later tick until something changes, because a decision is
+    /// a pure function of the loads, and idle loads do not change. So the thread then waits without a timeout until
+    /// (a) a task is queued on any program (WorkerPool.ArmBlockingMonitor, on every producer's signal), (b) a
+    /// scalability is set (ProgramHandle.Scalability), (c) a demand (OnDemandChanged) or (d) the stop; arrivals,
+    /// removals, policy changes and explicit Repartition calls decide on their own thread, and a new program is idle
+    /// until its first task, which is (a). Required: no lost wake-up, the blocking monitor's pair: this thread writes the
+    /// dormant mark, executes a process-wide barrier, then re-checks every program; a producer publishes its task, then
+    /// reads the mark. Either the re-check sees the task (no dormancy) or the producer sees the mark, clears it and sets
+    /// the signal, which the AutoResetEvent keeps until the wait below. Cost: one volatile read per queued task; gain: an
+    /// idle scheduler wakes nobody (measured: `idle-cost` in benchmarks/DivCon.Benchmarks). Not dormant when the
+    /// interval is infinite (no ticks to save).
+    /// </remarks>
     private void RepartitionLoop()
     {
         ScheduleHook.Yield("repartitioner.start");
+        bool dormant = false;
         while (true)
         {
             // Under the explorer (ticks off), the wait below is a block until a demand or the stop.
             ScheduleHook.BlockUntil(() => _stopRepartitioner || Volatile.Read(ref _demandPending) != 0, "repartitioner.wait");
-            _tickSignal.WaitOne(_interval);
+            _tickSignal.WaitOne(dormant ? Timeout.InfiniteTimeSpan : _interval);
+            dormant = false;
             if (_stopRepartitioner)
             {
                 break;
@@ -624,12 +680,53 @@ public sealed partial class MultiProgramScheduler : IDisposable
                     _lastDemandDecision = Stopwatch.GetTimestamp();
                 }
 
+                AllocationSnapshot before = _mover.Snapshot;
                 RepartitionNeedsLock(demand ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
+                dormant = ReferenceEquals(before, _mover.Snapshot) && _interval != Timeout.InfiniteTimeSpan && TryGoDormantNeedsLock();
             }
         }
 
+        _pool.TryClearOwnerDormant(); // no dormant mark outlives the thread
         _repartitionerExited = true;
         ScheduleHook.Exiting();
+    }
+
+    // After a quiet tick (see RepartitionLoop): marks the repartitioner dormant unless a program has work. Required: the
+    // mark, then the process-wide barrier, then the re-check (the pair with WorkerPool.ArmBlockingMonitor).
+    private bool TryGoDormantNeedsLock()
+    {
+        AssertLockHeld();
+        if (!AllIdleNeedsLock())
+        {
+            return false;
+        }
+
+        _pool.SetOwnerDormant();
+        Interlocked.MemoryBarrierProcessWide();
+        if (AllIdleNeedsLock())
+        {
+            // No tick while dormant: the first tick after waking only records the counters, so the dormant spell is
+            // not taken for a tick in which the programs were served for a moment out of a long interval.
+            _mover.RestartObservationNeedsLock();
+            return true;
+        }
+
+        // Work arrived meanwhile: tick on. If its producer cleared the mark first, its signal only shortens one wait.
+        _pool.TryClearOwnerDormant();
+        return false;
+    }
+
+    private bool AllIdleNeedsLock()
+    {
+        foreach (ProgramHandle p in _programs)
+        {
+            if (!p.Queues.IsIdle())
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>Asks the mover to repartition. Returns the rejection message, or null.</summary>
@@ -650,6 +747,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
             Interlocked.Exchange(ref _demandPending, 1);
             _tickSignal.Set();
         }
+
         if (result.Rejection is null)
         {
             return null;

@@ -75,6 +75,14 @@ public sealed class MultiProgramSchedulerOptions
     /// <summary>The least time between two decisions started by <see cref="RepartitionWhenStarved"/> (default 2 ms); 0 to 1 s.</summary>
     public TimeSpan StarvedRepartitionGap { get; init; } = TimeSpan.FromMilliseconds(2);
 
+    /// <summary>
+    /// Online scalability estimation (docs/online-scalability.md): each program added without a scalability or table
+    /// is estimated at every periodic repartitioning from its core time, idle time and tasks, with bounded probes at
+    /// other core counts, and the policy is given the estimate (a user-given number or table always wins). Default on,
+    /// with the estimator's default settings; null: off (such programs get scalability 1).
+    /// </summary>
+    public Partitioning.Estimation.ScalabilityEstimatorOptions? ScalabilityEstimation { get; init; } = new();
+
     /// <summary>What <see cref="MultiProgramScheduler.Dispose"/> does with programs still registered.</summary>
     public ProgramRemoval DisposeMode { get; init; } = ProgramRemoval.WaitForTasks;
 

@@ -25,6 +25,12 @@ public sealed record MultiProgramSnapshot(
     /// </summary>
     public IReadOnlyList<PendingMove> PendingMoves { get; init; } = [];
 
+    /// <summary>
+    /// Per program id, the scalability its policy was given at the last repartitioning, where it came from and the
+    /// online estimate with its confidence (<see cref="ProgramHandle.ScalabilityState"/>).
+    /// </summary>
+    public IReadOnlyDictionary<int, ProgramScalability> ScalabilityByProgram { get; init; } = new Dictionary<int, ProgramScalability>();
+
     /// <summary>Set when the pool has more workers than the CPU budget (an explicit processor list won over it); null otherwise.</summary>
     public string? BudgetWarning { get; init; }
 }

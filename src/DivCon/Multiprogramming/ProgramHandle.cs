@@ -1,4 +1,5 @@
 using DivCon.Partitioning;
+using DivCon.Partitioning.Estimation;
 using DivCon.Scheduling;
 
 namespace DivCon.Multiprogramming;
@@ -12,7 +13,8 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     private readonly ProgramTaskScheduler _scheduler;
     private readonly StatisticsWindow _statistics;
     private readonly CancellationTokenSource _cancellation = new();
-    private double _scalability;
+    private double _userScalability;             // NaN: none given (estimated online); any thread, Volatile
+    private ProgramScalability _scalabilityState; // written by the mover under the scheduler's lock, read by anyone (Volatile)
     private long _movesIn;
     private long _movesOut;
     private long _movesInBaseline;
@@ -23,13 +25,18 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     // choosing a borrower.
     private int _servingWorkers;
 
-    internal ProgramHandle(MultiProgramScheduler owner, int id, string name, double scalability, ScalabilityTable? table, WorkerPool pool, Func<int, int?> processorOf)
+    internal ProgramHandle(MultiProgramScheduler owner, int id, string name, double? scalability, ScalabilityTable? table, WorkerPool pool, Func<int, int?> processorOf)
     {
         Owner = owner;
         Id = id;
         Name = name;
-        _scalability = scalability;
+        _userScalability = scalability ?? double.NaN;
         ScalabilityTable = table;
+        _scalabilityState = new ProgramScalability(
+            scalability ?? table?.SpeedupAt(pool.WorkerCount) ?? 1.0,
+            scalability is not null || table is not null ? ScalabilitySource.User : ScalabilitySource.Default,
+            OnlineScalabilityEstimator.NoEstimate,
+            false);
         _scheduler = new ProgramTaskScheduler(pool, $"program '{name}' ({id})");
         _scheduler.Queues.Owner = this;
         _statistics = new StatisticsWindow(_scheduler.Queues, processorOf);
@@ -48,18 +55,27 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     public CancellationToken CancellationToken => _cancellation.Token;
 
     /// <summary>
-    /// The program's speedup alone on the whole machine, as policies see it; positive and finite. Settable, e.g. by a
-    /// harness that has measured it; the next repartitioning uses the new value.
+    /// The program's speedup alone on the whole machine, as policies see it; positive and finite: the user's number
+    /// when one was given (to <see cref="MultiProgramScheduler.AddProgram"/> or here), else the online estimate
+    /// (<see cref="ScalabilityState"/>). Settable, e.g. by a harness that has measured it: a number set here wins over
+    /// the estimate from the next repartitioning on.
     /// </summary>
     public double Scalability
     {
-        get => Volatile.Read(ref _scalability);
+        get => UserScalability ?? Volatile.Read(ref _scalabilityState).Scalability;
         set
         {
             MultiProgramScheduler.ValidateScalability(value, nameof(value));
-            Volatile.Write(ref _scalability, value);
+            Volatile.Write(ref _userScalability, value);
+            Owner.WakeRepartitioner(); // a dormant repartitioner decides with the new value at once
         }
     }
+
+    /// <summary>
+    /// The scalability the policy was given at the last repartitioning, where it came from (user, online estimate,
+    /// default) and the online estimate with its confidence (docs/online-scalability.md).
+    /// </summary>
+    public ProgramScalability ScalabilityState => Volatile.Read(ref _scalabilityState);
 
     /// <summary>Optional speedups at several core counts, for policies that use them.</summary>
     public ScalabilityTable? ScalabilityTable { get; }
@@ -129,6 +145,29 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     public override string ToString() => $"{Name} ({Id})";
 
     internal WorkQueueSet Queues => _scheduler.Queues;
+
+    /// <summary>The user-given scalability, or null (then it is estimated online).</summary>
+    internal double? UserScalability => Volatile.Read(ref _userScalability) is double v && !double.IsNaN(v) ? v : null;
+
+    // Mover only (under the scheduler's lock); Volatile.Write pairs with the Volatile.Read of ScalabilityState.
+    internal void PublishScalability(ProgramScalability state) => Volatile.Write(ref _scalabilityState, state);
+
+    /// <summary>The program's cumulative counters over every slot (pool and compensating), without allocating.</summary>
+    internal ProgramCounters ReadCounters(long now)
+    {
+        WorkQueueSet set = Queues;
+        long busy = 0, idle = 0, tasks = 0;
+        for (int i = 0; i < set.UsedSlotCount; i++)
+        {
+            WorkerCounterValues v = set.ReadCounters(i, now);
+            busy += v.BusyTicks;
+            idle += v.IdleTicks;
+            tasks += v.TasksExecuted;
+        }
+
+        double perSecond = 1.0 / System.Diagnostics.Stopwatch.Frequency;
+        return new ProgramCounters((busy + idle) * perSecond, idle * perSecond, tasks);
+    }
 
     internal long TotalTasksExecuted => _statistics.Snapshot().TasksExecuted;
 

@@ -33,4 +33,10 @@ public enum RepartitionTrigger
     /// while none of its workers was idle, or ran dry.
     /// </summary>
     Demand,
+
+    /// <summary>
+    /// A periodic repartitioning whose input changed because a program's online scalability estimate changed (or first
+    /// appeared) (<see cref="MultiProgramSchedulerOptions.ScalabilityEstimation"/>): the moves it made are the estimate's.
+    /// </summary>
+    ScalabilityEstimate,
 }

@@ -12,6 +12,7 @@ public sealed class Allocation
     private readonly AllocationReason[] _reasons;
     private readonly int[] _counts;
     private readonly Dictionary<int, int> _indexOf;
+    private readonly int[] _ownerIndex; // per slot, the owner's position in _programIds, or -1
 
     /// <summary>Creates an allocation.</summary>
     /// <param name="programIds">The programs the decision was for (distinct ids, in the decision's order).</param>
@@ -28,32 +29,56 @@ public sealed class Allocation
         }
 
         _programIds = [.. programIds];
-        _indexOf = new Dictionary<int, int>(_programIds.Length);
-        for (int i = 0; i < _programIds.Length; i++)
+        _owners = [.. workerOwners];
+        _reasons = reasons is null ? new AllocationReason[_owners.Length] : [.. reasons];
+        (_indexOf, _counts, _ownerIndex) = Index(_programIds, _owners);
+    }
+
+    /// <summary>
+    /// The placement's constructor: takes ownership of the three arrays (no copy; the caller never writes them again)
+    /// and checks the same rules as the public one.
+    /// </summary>
+    internal Allocation(int[] programIds, int[] workerOwners, AllocationReason[] reasons, bool owned)
+    {
+        System.Diagnostics.Debug.Assert(owned && reasons.Length == workerOwners.Length, "the placement passes one reason per slot");
+        _programIds = programIds;
+        _owners = workerOwners;
+        _reasons = reasons;
+        (_indexOf, _counts, _ownerIndex) = Index(_programIds, _owners);
+    }
+
+    private static (Dictionary<int, int> IndexOf, int[] Counts, int[] OwnerIndex) Index(int[] programIds, int[] workerOwners)
+    {
+        var indexOf = new Dictionary<int, int>(programIds.Length);
+        for (int i = 0; i < programIds.Length; i++)
         {
-            if (!_indexOf.TryAdd(_programIds[i], i))
+            if (!indexOf.TryAdd(programIds[i], i))
             {
-                throw new ArgumentException($"Program id {_programIds[i]} appears twice; ids must be distinct.", nameof(programIds));
+                throw new ArgumentException($"Program id {programIds[i]} appears twice; ids must be distinct.", nameof(programIds));
             }
         }
 
-        _owners = [.. workerOwners];
-        _reasons = reasons is null ? new AllocationReason[_owners.Length] : [.. reasons];
-        _counts = new int[_programIds.Length];
-        foreach (int owner in _owners)
+        var counts = new int[programIds.Length];
+        var ownerIndex = new int[workerOwners.Length];
+        for (int slot = 0; slot < workerOwners.Length; slot++)
         {
+            int owner = workerOwners[slot];
+            ownerIndex[slot] = -1;
             if (owner == -1)
             {
                 continue;
             }
 
-            if (!_indexOf.TryGetValue(owner, out int index))
+            if (!indexOf.TryGetValue(owner, out int index))
             {
                 throw new ArgumentException($"A worker slot is owned by program id {owner}, which is not one of the decision's programs.", nameof(workerOwners));
             }
 
-            _counts[index]++;
+            counts[index]++;
+            ownerIndex[slot] = index;
         }
+
+        return (indexOf, counts, ownerIndex);
     }
 
     /// <summary>The programs the decision was for, in its order.</summary>
@@ -73,6 +98,12 @@ public sealed class Allocation
 
     /// <summary>Whether <paramref name="programId"/> was one of the decision's programs.</summary>
     public bool Contains(int programId) => _indexOf.ContainsKey(programId);
+
+    /// <summary>The position in <see cref="ProgramIds"/> of the program slot <paramref name="slot"/> serves, or -1.</summary>
+    internal int OwnerIndexAt(int slot) => _ownerIndex[slot];
+
+    /// <summary>The position of <paramref name="programId"/> in <see cref="ProgramIds"/>, or -1.</summary>
+    internal int IndexOf(int programId) => _indexOf.TryGetValue(programId, out int i) ? i : -1;
 
     /// <summary>How many worker slots <paramref name="programId"/> holds (0 for a program the decision did not know).</summary>
     public int CoresOf(int programId) => _indexOf.TryGetValue(programId, out int i) ? _counts[i] : 0;

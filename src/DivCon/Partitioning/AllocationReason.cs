@@ -69,4 +69,10 @@ public enum AllocationReason
     /// only between tasks). It serves the program until that worker returns from its task.
     /// </summary>
     MoveCompensation,
+
+    /// <summary>
+    /// Given (or taken) for a bounded probe of the online scalability estimator: a program estimated online is seen at
+    /// another core count for a few ticks (<see cref="T:DivCon.Partitioning.Estimation.ProbeAllocation"/>).
+    /// </summary>
+    Probe,
 }

@@ -47,13 +47,13 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         {
             // Cores up to the proportional share are ScalabilityShare; cores the search added are HillClimbing.
             int share = Math.Min(plan.Start.Base[i], plan.Final[i]);
-            reasons[i] = Enumerable.Repeat(AllocationReason.ScalabilityShare, share)
-                .Concat(Enumerable.Repeat(AllocationReason.HillClimbing, plan.Final[i] - share))
-                .ToArray();
+            reasons[i] = new AllocationReason[plan.Final[i]];
+            reasons[i].AsSpan(0, share).Fill(AllocationReason.ScalabilityShare);
+            reasons[i].AsSpan(share).Fill(AllocationReason.HillClimbing);
         }
 
         Postconditions.OneEachWhileCoresSuffice(input, plan.Final, PolicyName);
-        return Shares.FromCounts(input, plan.Final, reasons).Checked(input, PolicyName);
+        return Shares.FromOwnedReasons(input, reasons).Checked(input, PolicyName);
     }
 
     /// <summary>The search for <paramref name="input"/> with every accepted move.</summary>
@@ -125,10 +125,16 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
     public static HillClimbingPlan Compute(int cores, IReadOnlyList<ProgramLoad> programs)
     {
         ArgumentNullException.ThrowIfNull(programs);
-        ScalabilityPlan start = ScalabilityPolicy.Compute(cores, programs.Select(p => p.Scalability).ToArray());
         int m = programs.Count;
-        var counts = start.Base.ToArray();
-        var moves = new List<HillClimbingMove>();
+        var scalabilities = new double[m];
+        for (int i = 0; i < m; i++)
+        {
+            scalabilities[i] = programs[i].Scalability;
+        }
+
+        ScalabilityPlan start = ScalabilityPolicy.Compute(cores, scalabilities);
+        int[] counts = [.. start.Base];
+        var moves = new List<HillClimbingMove>(m);
         if (m == 0 || cores < m)
         {
             double antt = PredictedAntt(programs, counts, cores);

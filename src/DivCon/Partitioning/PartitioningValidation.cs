@@ -6,6 +6,41 @@ namespace DivCon.Partitioning;
 /// </summary>
 public static class PartitioningValidation
 {
+    // The input the Repartitioner on this thread has just checked and is passing to a policy, so that the policy's
+    // own check (policies are public and check what they are given) does not repeat it. Set and cleared by
+    // Repartitioner.Decide around the policy call, on the same thread; PartitioningInput is immutable.
+    [ThreadStatic]
+    private static PartitioningInput? t_checked;
+
+    /// <summary>Marks <paramref name="input"/> (already checked) as valid for the policy call that follows, or clears the mark (null).</summary>
+    internal static void MarkChecked(PartitioningInput? input) => t_checked = input;
+
+    /// <summary>
+    /// Whether <paramref name="input"/> is valid, without building any message: the repartitioner's per-decision
+    /// check. <paramref name="ids"/> is the caller's reusable set (cleared here); <paramref name="groupsChecked"/>: the
+    /// cache groups were checked already (the repartitioner's, at its construction).
+    /// </summary>
+    internal static bool IsValid(PartitioningInput input, HashSet<int> ids, bool groupsChecked)
+    {
+        if (input.Cores <= 0 || input.Programs is null || (input.CacheGroups is not null && !groupsChecked)
+            || (input.Previous is not null && input.Previous.Cores != input.Cores))
+        {
+            return input.Cores > 0 && input.Programs is not null && GetProblems(input).Count == 0; // the rare paths: the full check
+        }
+
+        ids.Clear();
+        for (int i = 0; i < input.Programs.Count; i++)
+        {
+            ProgramLoad? p = input.Programs[i];
+            if (p is null || !(p.Scalability > 0) || double.IsInfinity(p.Scalability) || p.AvailableTasks < 0 || !ids.Add(p.ProgramId))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>The problems with <paramref name="input"/>; empty when every policy may read it.</summary>
     public static IReadOnlyList<string> GetProblems(PartitioningInput input)
     {
@@ -64,6 +99,11 @@ public static class PartitioningValidation
     /// <summary>Throws an <see cref="ArgumentException"/> listing every problem, one per line, unless the input is valid.</summary>
     public static void ThrowIfInvalid(PartitioningInput input)
     {
+        if (t_checked is not null && ReferenceEquals(input, t_checked))
+        {
+            return;
+        }
+
         var problems = GetProblems(input);
         if (problems.Count > 0)
         {

@@ -44,40 +44,46 @@ public static class Placement
         return PlaceChecked(input, shares);
     }
 
-    /// <summary><see cref="Place"/> for an input and shares already checked (the <see cref="Repartitioner"/>'s path).</summary>
-    internal static Allocation PlaceChecked(PartitioningInput input, Shares shares)
+    /// <summary>
+    /// <see cref="Place"/> for an input and shares already checked (the <see cref="Repartitioner"/>'s path).
+    /// <paramref name="scratch"/>: the caller's reusable working arrays (the repartitioner's), or null for fresh ones;
+    /// the result shares no array with it.
+    /// </summary>
+    internal static Allocation PlaceChecked(PartitioningInput input, Shares shares, PlacementScratch? scratch = null)
     {
         int n = input.Cores;
         int m = input.Programs.Count;
-        var ids = new int[m];
-        var need = new int[m];
-        var byIndex = new ProgramShare[m];
+        scratch ??= new PlacementScratch();
+        scratch.Reset(n, m, input.CacheGroups);
+        var ids = new int[m]; // owned by the result
+        int[] need = scratch.Need;
+        ProgramShare[] byIndex = scratch.ShareOf;
         for (int i = 0; i < m; i++)
         {
             ids[i] = input.Programs[i].ProgramId;
-            byIndex[i] = shares.Find(ids[i])!;
+
+            // Shares built by index (Shares.FromCounts) are in input order: no lookup by id.
+            byIndex[i] = i < shares.Count && shares[i].ProgramId == ids[i] ? shares[i] : shares.Find(ids[i])!;
             need[i] = byIndex[i].Cores;
         }
 
-        var owners = new int[n];
-        Array.Fill(owners, -1);
+        int[] owners = scratch.Owners; // per slot, the owner's program index, or -1 while free
         if (m > 0)
         {
-            int[] groupOf = GroupOfSlots(n, input.CacheGroups);
-            KeepPrevious(input, need, owners, groupOf);
+            KeepPrevious(input, need, owners, scratch);
             if (input.CacheGroups is not null)
             {
                 TakeWholeGroups(input.CacheGroups, need, owners);
                 FillSameGroup(input.CacheGroups, need, owners, m);
             }
 
-            FillContiguous(input.CacheGroups, need, owners, m);
+            FillContiguous(input.CacheGroups, need, owners, m, scratch);
         }
 
         // Owners by index -> by id, with each program's reasons in ascending slot order.
-        var next = new int[m];
-        var ownerIds = new int[n];
-        var reasons = new AllocationReason[n];
+        int[] next = scratch.Next;
+        var ownerIds = new int[n];             // owned by the result
+        var reasons = new AllocationReason[n]; // owned by the result
         for (int slot = 0; slot < n; slot++)
         {
             int p = owners[slot];
@@ -92,83 +98,102 @@ public static class Placement
             }
         }
 
-        return new Allocation(ids, ownerIds, reasons);
+        Array.Clear(byIndex); // the scratch keeps no reference to this decision's shares
+        return new Allocation(ids, ownerIds, reasons, owned: true);
     }
 
-    private static int[] GroupOfSlots(int n, IReadOnlyList<IReadOnlyList<int>>? groups)
+    private static void KeepPrevious(PartitioningInput input, int[] need, int[] owners, PlacementScratch scratch)
     {
-        var groupOf = new int[n];
-        if (groups is null)
-        {
-            return groupOf;
-        }
-
-        for (int g = 0; g < groups.Count; g++)
-        {
-            foreach (int slot in groups[g])
-            {
-                groupOf[slot] = g;
-            }
-        }
-
-        return groupOf;
-    }
-
-    private static void KeepPrevious(PartitioningInput input, int[] need, int[] owners, int[] groupOf)
-    {
-        if (input.Previous is null)
+        Allocation? previous = input.Previous;
+        if (previous is null)
         {
             return;
         }
 
-        var indexOfId = new Dictionary<int, int>(input.Programs.Count);
+        // The input index of each program of the previous decision (-1: it left), so that each slot's previous owner
+        // is found by index, not by id.
+        int[] inputIndexOf = scratch.PreviousToInput(previous.ProgramIds.Count);
         for (int i = 0; i < input.Programs.Count; i++)
         {
-            indexOfId[input.Programs[i].ProgramId] = i;
-        }
-
-        var slotsOf = new List<int>?[need.Length];
-        IReadOnlyList<int> previous = input.Previous.WorkerOwners;
-        for (int slot = 0; slot < previous.Count; slot++)
-        {
-            if (previous[slot] >= 0 && indexOfId.TryGetValue(previous[slot], out int p))
+            int j = previous.IndexOf(input.Programs[i].ProgramId);
+            if (j >= 0)
             {
-                (slotsOf[p] ??= []).Add(slot);
+                inputIndexOf[j] = i;
             }
         }
 
+        int[] held = scratch.Held;
+        for (int slot = 0; slot < previous.Cores; slot++)
+        {
+            int j = previous.OwnerIndexAt(slot);
+            if (j >= 0 && inputIndexOf[j] >= 0)
+            {
+                held[inputIndexOf[j]]++;
+            }
+        }
+
+        // A program that keeps all its previous slots, or shrinks without cache groups (all slots equally dense: the
+        // lowest ids first), keeps them in ascending slot order, in this one pass. Only a program shrinking across
+        // cache groups needs its slots ordered by density (ShrinkAcrossGroups).
+        IReadOnlyList<IReadOnlyList<int>>? groups = input.CacheGroups;
         for (int p = 0; p < need.Length; p++)
         {
-            List<int>? slots = slotsOf[p];
-            if (slots is null || need[p] == 0)
-            {
-                continue;
-            }
-
-            if (slots.Count > need[p])
-            {
-                // Shrinking: keep the slots in the groups where the program is densest, then the lowest ids.
-                var perGroup = new Dictionary<int, int>();
-                foreach (int slot in slots)
-                {
-                    perGroup[groupOf[slot]] = perGroup.GetValueOrDefault(groupOf[slot]) + 1;
-                }
-
-                slots.Sort((a, b) =>
-                {
-                    int c = perGroup[groupOf[b]].CompareTo(perGroup[groupOf[a]]);
-                    return c != 0 ? c : a.CompareTo(b);
-                });
-            }
-
-            int keep = Math.Min(slots.Count, need[p]);
-            for (int k = 0; k < keep; k++)
-            {
-                owners[slots[k]] = p;
-            }
-
-            need[p] -= keep;
+            held[p] = groups is not null && held[p] > need[p] ? 1 : 0; // from here on: 1 = shrinks across cache groups
         }
+
+        for (int slot = 0; slot < previous.Cores; slot++)
+        {
+            int j = previous.OwnerIndexAt(slot);
+            int p = j >= 0 ? inputIndexOf[j] : -1;
+            if (p >= 0 && need[p] > 0 && held[p] == 0)
+            {
+                owners[slot] = p;
+                need[p]--;
+            }
+        }
+
+        if (groups is not null)
+        {
+            for (int p = 0; p < need.Length; p++)
+            {
+                if (held[p] == 1 && need[p] > 0)
+                {
+                    ShrinkAcrossGroups(previous, inputIndexOf, p, need, owners, scratch.GroupOf);
+                }
+            }
+        }
+    }
+
+    // Keeps need[p] of p's previous slots: those in the cache groups where it holds most, then the lowest ids.
+    private static void ShrinkAcrossGroups(Allocation previous, int[] inputIndexOf, int p, int[] need, int[] owners, int[] groupOf)
+    {
+        var slots = new List<int>();
+        for (int slot = 0; slot < previous.Cores; slot++)
+        {
+            int j = previous.OwnerIndexAt(slot);
+            if (j >= 0 && inputIndexOf[j] == p)
+            {
+                slots.Add(slot);
+            }
+        }
+
+        var perGroup = new Dictionary<int, int>();
+        foreach (int slot in slots)
+        {
+            perGroup[groupOf[slot]] = perGroup.GetValueOrDefault(groupOf[slot]) + 1;
+        }
+
+        slots.Sort((a, b) =>
+        {
+            int c = perGroup[groupOf[b]].CompareTo(perGroup[groupOf[a]]);
+            return c != 0 ? c : a.CompareTo(b);
+        });
+        for (int k = 0; k < need[p]; k++)
+        {
+            owners[slots[k]] = p;
+        }
+
+        need[p] = 0;
     }
 
     private static void TakeWholeGroups(IReadOnlyList<IReadOnlyList<int>> groups, int[] need, int[] owners)
@@ -269,10 +294,10 @@ public static class Placement
         }
     }
 
-    private static void FillContiguous(IReadOnlyList<IReadOnlyList<int>>? groups, int[] need, int[] owners, int m)
+    private static void FillContiguous(IReadOnlyList<IReadOnlyList<int>>? groups, int[] need, int[] owners, int m, PlacementScratch scratch)
     {
         // The free slots, in group order (or ascending id).
-        var free = new int[owners.Length];
+        int[] free = scratch.Free;
         int freeCount = 0;
         if (groups is null)
         {
@@ -303,7 +328,7 @@ public static class Placement
             return;
         }
 
-        var lowest = new int[m];
+        int[] lowest = scratch.Lowest;
         Array.Fill(lowest, int.MaxValue);
         for (int slot = 0; slot < owners.Length; slot++)
         {
@@ -314,7 +339,7 @@ public static class Placement
             }
         }
 
-        var programs = new int[m];
+        int[] programs = scratch.Programs;
         int needing = 0;
         for (int p = 0; p < m; p++)
         {
@@ -325,7 +350,7 @@ public static class Placement
         }
 
         // By the lowest slot held (programs holding none after, by index): a stable key, so an unstable sort is exact.
-        var keys = new long[needing];
+        long[] keys = scratch.Keys;
         for (int k = 0; k < needing; k++)
         {
             keys[k] = ((long)lowest[programs[k]] << 32) | (uint)programs[k];

@@ -45,6 +45,25 @@ internal sealed class ProgramHeap
         return top;
     }
 
+    /// <summary>The program served first (the heap is not empty).</summary>
+    public int Peek()
+    {
+        Debug.Assert(_count > 0, "Peek on an empty heap.");
+        return _items[0];
+    }
+
+    /// <summary>
+    /// The key of the program served first has grown (it was given a core): restores the order in one sift, where a
+    /// <see cref="Pop"/> and a <see cref="Push"/> of the same program would take two. The order is total (ties end at
+    /// the index), so the programs come out in the same sequence either way.
+    /// </summary>
+    public void TopKeyIncreased()
+    {
+        Debug.Assert(_count > 0, "TopKeyIncreased on an empty heap.");
+        SiftDown(0);
+    }
+
+    /// <summary>Adds <paramref name="program"/> (not in the heap).</summary>
     public void Push(int program)
     {
         Debug.Assert(_count < _items.Length, "A program is in the heap at most once.");

@@ -30,6 +30,14 @@ public sealed class ProgramShare
         _coreReasons = [.. coreReasons];
     }
 
+    /// <summary>A share that takes ownership of <paramref name="coreReasons"/> (no copy): the policies' path.</summary>
+    internal ProgramShare(int programId, AllocationReason[] coreReasons, bool owned)
+    {
+        System.Diagnostics.Debug.Assert(owned, "the caller never writes the array again");
+        ProgramId = programId;
+        _coreReasons = coreReasons;
+    }
+
     /// <summary>The program's id.</summary>
     public int ProgramId { get; }
 

@@ -19,6 +19,9 @@ namespace DivCon.Partitioning;
 /// <item><b>Rotate.</b> With fewer cores than programs that want one (<see cref="IPartitioningPolicy.Rotation"/>),
 /// the single cores rotate (<see cref="Rotation"/>); a policy whose scope is <see cref="RotationScope.None"/> (a fixed
 /// allocation) is not rotated.</item>
+/// <item><b>Probe.</b> The online estimator's probes (<see cref="Estimation.ProbeAllocation"/>), when given: a probed
+/// program holds its requested cores for the tick, taken from (or given to) the others; those cores' reason is
+/// <see cref="AllocationReason.Probe"/>. Donors keep a core unless there are more programs than cores.</item>
 /// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
 /// groups first).</item>
 /// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
@@ -26,10 +29,17 @@ namespace DivCon.Partitioning;
 /// <see cref="AllocationReason.ProgramExit"/>). Without it a policy that starves the program (a fixed allocation, an
 /// availability cap reading zero while a task runs) would make its removal wait forever.</item>
 /// </list>
+/// <para>Threading: required: one <see cref="Decide"/> at a time per instance (its working buffers are reused between
+/// decisions). The MultiProgramScheduler calls it under its lock (Mover), the simulator from its single thread; each
+/// owns its own repartitioner. A decision still depends only on its arguments.</para>
 /// </remarks>
 public sealed class Repartitioner
 {
     private static readonly EqualSharesPolicy s_fallback = new();
+
+    // Reused between decisions (required: one decision at a time, see the remarks); nothing in them reaches a result.
+    private readonly PlacementScratch _placement = new();
+    private readonly HashSet<int> _ids = [];
 
     /// <summary>Creates a repartitioner for <paramref name="cores"/> worker slots.</summary>
     /// <param name="cores">Worker slots; positive.</param>
@@ -53,13 +63,19 @@ public sealed class Repartitioner
     /// <param name="programs">The programs' loads, in a stable order (arrival order); ids distinct.</param>
     /// <param name="inForce">The allocation in force, or null before the first decision.</param>
     /// <param name="mustServe">Ids of programs that must hold at least one slot (being removed with tasks outstanding), or null.</param>
+    /// <param name="probes">The online estimator's probes to honour on a valid decision, or null.</param>
     /// <exception cref="ArgumentException">The loads are invalid (the mechanism's mistake, not the policy's).</exception>
-    public RepartitionResult Decide(IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null)
+    public RepartitionResult Decide(
+        IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null, IReadOnlyList<Estimation.ScalabilityProbe>? probes = null)
     {
         ArgumentNullException.ThrowIfNull(policy);
         ArgumentNullException.ThrowIfNull(programs);
         var input = new PartitioningInput(Cores, programs, CacheGroups, inForce);
-        PartitioningValidation.ThrowIfInvalid(input);
+        if (!PartitioningValidation.IsValid(input, _ids, groupsChecked: true))
+        {
+            PartitioningValidation.ThrowIfInvalid(input);
+        }
+
         if (programs.Count == 0)
         {
             return new RepartitionResult(Allocation.Empty(Cores), RepartitionOutcome.NoPrograms, null);
@@ -69,12 +85,18 @@ public sealed class Repartitioner
         Shares? shares = null;
         try
         {
+            // The policy's own input check would repeat the one above: mark this input checked for the call.
+            PartitioningValidation.MarkChecked(input);
             shares = policy.Decide(input);
             rejection = shares is null ? "it returned null" : string.Join(" ", shares.Problems(input)) is { Length: > 0 } problems ? problems : null;
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             rejection = $"it threw {ex.GetType().Name}: {ex.Message}";
+        }
+        finally
+        {
+            PartitioningValidation.MarkChecked(null);
         }
 
         RepartitionOutcome outcome = RepartitionOutcome.Applied;
@@ -86,13 +108,13 @@ public sealed class Repartitioner
                 return new RepartitionResult(ServeRemoving(inForce, programs, mustServe), RepartitionOutcome.Kept, rejection);
             }
 
-            shares = s_fallback.Decide(input);
+            shares = s_fallback.Decide(input); // checks the input again: it is rare
             scope = RotationScope.AllPrograms;
             outcome = RepartitionOutcome.FellBack;
         }
 
-        Shares rotated = Rotate(input, shares!, scope);
-        return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated), programs, mustServe), outcome, rejection);
+        Shares rotated = Probe(input, Rotate(input, shares!, scope), scope == RotationScope.None ? null : probes);
+        return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated, _placement), programs, mustServe), outcome, rejection);
     }
 
     private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope)
@@ -117,6 +139,40 @@ public sealed class Repartitioner
         }
 
         return Shares.FromCounts(input, rotated, Rotation.Reasons(rotated, counts, reasons));
+    }
+
+    private static Shares Probe(PartitioningInput input, Shares shares, IReadOnlyList<Estimation.ScalabilityProbe>? probes)
+    {
+        if (probes is null || probes.Count == 0)
+        {
+            return shares;
+        }
+
+        int m = input.Programs.Count;
+        int[] counts = shares.CountsFor(input);
+        var ids = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            ids[i] = input.Programs[i].ProgramId;
+        }
+
+        // A donor keeps its core unless there are more programs than cores, where the rotation already leaves some without
+        // one at every tick (with as many programs as cores a probe would take a latency-sensitive program's only core).
+        int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: m > input.Cores ? 0 : 1);
+        var reasons = new IReadOnlyList<AllocationReason>[m];
+        for (int i = 0; i < m; i++)
+        {
+            IReadOnlyList<AllocationReason> own = shares.Find(ids[i])!.CoreReasons;
+            var r = new AllocationReason[probed[i]];
+            for (int c = 0; c < r.Length; c++)
+            {
+                r[c] = c < own.Count ? own[c] : AllocationReason.Probe;
+            }
+
+            reasons[i] = r;
+        }
+
+        return Shares.FromCounts(input, probed, reasons);
     }
 
     /// <summary>The removal override (see the remarks): each program of <paramref name="mustServe"/> without a slot gets one.</summary>

@@ -168,11 +168,12 @@ public sealed class ScalabilityPolicy : IPartitioningPolicy
     private static void EnsureOneEach(int[] counts, double[] s, List<CoreTransfer> transfers)
     {
         int m = counts.Length;
-        var zeros = Enumerable.Range(0, m).Where(i => counts[i] == 0).ToList();
-        if (zeros.Count == 0)
+        if (Array.IndexOf(counts, 0) < 0)
         {
-            return;
+            return; // the common case: every program has a core
         }
+
+        var zeros = Enumerable.Range(0, m).Where(i => counts[i] == 0).ToList();
 
         zeros.Sort((a, b) => ProgramPriority.Compare(0, s[a], a, 0, s[b], b));
 

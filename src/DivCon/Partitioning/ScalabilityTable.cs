@@ -63,13 +63,29 @@ public sealed class ScalabilityTable
             return 0;
         }
 
-        int i = Array.BinarySearch(_cores, cores);
-        if (i >= 0)
+        // The first measured count >= cores (a hand-written binary search: tables are short and this is the hill
+        // climbing's inner loop; Array.BinarySearch goes through a generic comparer).
+        int[] counts = _cores;
+        int lo = 0, hi = counts.Length;
+        while (lo < hi)
         {
-            return _speedups[i];
+            int mid = (int)((uint)(lo + hi) >> 1);
+            if (counts[mid] < cores)
+            {
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid;
+            }
         }
 
-        int upper = ~i;
+        if (lo < counts.Length && counts[lo] == cores)
+        {
+            return _speedups[lo];
+        }
+
+        int upper = lo;
         if (upper == _cores.Length)
         {
             return _speedups[^1];

@@ -11,12 +11,23 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
     private readonly ProgramShare[] _shares;
     private readonly Dictionary<int, int> _indexOf;
 
+    // The input these shares were last found to keep the contract for (Problems empty), or null; lets the repartitioner
+    // skip a second check of a built-in policy's shares. Both objects are immutable, so the finding stays true. Written
+    // by Problems on the deciding thread; a racing reader at worst checks again.
+    private PartitioningInput? _keptFor;
+
     /// <summary>Creates the decision from one share per program.</summary>
     /// <exception cref="ArgumentException">Two shares name the same program.</exception>
     public Shares(IEnumerable<ProgramShare> shares)
+        : this(shares is null ? throw new ArgumentNullException(nameof(shares)) : [.. shares], owned: true)
     {
-        ArgumentNullException.ThrowIfNull(shares);
-        _shares = [.. shares];
+    }
+
+    // Takes ownership of the array (no copy; the caller never writes it again).
+    private Shares(ProgramShare[] shares, bool owned)
+    {
+        System.Diagnostics.Debug.Assert(owned, "the caller never writes the array again");
+        _shares = shares;
         _indexOf = new Dictionary<int, int>(_shares.Length);
         for (int i = 0; i < _shares.Length; i++)
         {
@@ -76,7 +87,22 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
             }
         }
 
-        return new Shares(shares);
+        return new Shares(shares, owned: true);
+    }
+
+    /// <summary>
+    /// <see cref="FromCounts"/> for a policy's own arrays, taken over without a copy (required: the caller never writes
+    /// them again): per program index its reasons, one per core.
+    /// </summary>
+    internal static Shares FromOwnedReasons(PartitioningInput input, AllocationReason[][] reasons)
+    {
+        var shares = new ProgramShare[reasons.Length];
+        for (int i = 0; i < shares.Length; i++)
+        {
+            shares[i] = new ProgramShare(input.Programs[i].ProgramId, reasons[i], owned: true);
+        }
+
+        return new Shares(shares, owned: true);
     }
 
     /// <summary>
@@ -90,9 +116,18 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
         List<string>? problems = null;
         long sum = 0;
         int matched = 0;
-        foreach (ProgramLoad p in input.Programs)
+        if (ReferenceEquals(input, _keptFor))
         {
-            if (_indexOf.TryGetValue(p.ProgramId, out int i))
+            return [];
+        }
+
+        for (int k = 0; k < input.Programs.Count; k++)
+        {
+            ProgramLoad p = input.Programs[k];
+
+            // Shares built by index (FromCounts) are in input order: no lookup by id.
+            int i = k < _shares.Length && _shares[k].ProgramId == p.ProgramId ? k : _indexOf.GetValueOrDefault(p.ProgramId, -1);
+            if (i >= 0)
             {
                 matched++;
                 sum += _shares[i].Cores;
@@ -120,7 +155,13 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
             (problems ??= []).Add($"The shares sum to {sum} cores but there are {expected} to divide.");
         }
 
-        return problems ?? (IReadOnlyList<string>)[];
+        if (problems is null)
+        {
+            _keptFor = input;
+            return [];
+        }
+
+        return problems;
     }
 
     /// <summary>The cores per program index of <paramref name="input"/> (0 for a program without a share).</summary>

@@ -49,7 +49,7 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
     {
         TaskAvailabilityPlan plan = Plan(input);
         Postconditions.Availability(input, plan.Final, PolicyName);
-        return Shares.FromCounts(input, plan.Final, ReasonsOf(plan)).Checked(input, PolicyName);
+        return Shares.FromOwnedReasons(input, ReasonsOf(plan)).Checked(input, PolicyName);
     }
 
     /// <summary>The decision for <paramref name="input"/> with every intermediate step.</summary>
@@ -97,9 +97,9 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
             held += capped[i];
         }
 
-        var steps = new List<RepartitionStep>();
-        var final = (int[])capped.Clone();
         int remaining = m == 0 ? 0 : (int)(cores - held);
+        var steps = new List<RepartitionStep>(remaining);
+        var final = (int[])capped.Clone();
         if (remaining == 0)
         {
             // The common case (§5.3.4): nobody is short of tasks, so the O(m) check above is the whole decision.
@@ -118,12 +118,16 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
         var bounded = new ProgramHeap(keys, s, Enumerable.Range(0, m).Where(i => final[i] < tasks[i]));
         while (remaining > 0 && bounded.Count > 0)
         {
-            int p = bounded.Pop();
+            int p = bounded.Peek();
             steps.Add(Give(RepartitionPhase.TaskBounded, p, remaining, final, keys, s, shares));
             remaining--;
             if (final[p] < tasks[p])
             {
-                bounded.Push(p);
+                bounded.TopKeyIncreased(); // stays in the heap: one sift instead of a pop and a push
+            }
+            else
+            {
+                bounded.Pop();
             }
         }
 
@@ -133,10 +137,10 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
             var unbounded = new ProgramHeap(keys, s, Enumerable.Range(0, m));
             while (remaining > 0)
             {
-                int p = unbounded.Pop();
+                int p = unbounded.Peek();
                 steps.Add(Give(RepartitionPhase.Unbounded, p, remaining, final, keys, s, shares));
                 remaining--;
-                unbounded.Push(p);
+                unbounded.TopKeyIncreased();
             }
         }
 
@@ -147,19 +151,21 @@ public sealed class TaskAvailabilityPolicy : IPartitioningPolicy
     internal static AllocationReason[][] ReasonsOf(TaskAvailabilityPlan plan)
     {
         int m = plan.Final.Count;
-        var reasons = new List<AllocationReason>[m];
+        var reasons = new AllocationReason[m][];
+        var filled = new int[m];
         for (int i = 0; i < m; i++)
         {
-            reasons[i] = new List<AllocationReason>(plan.Final[i]);
-            reasons[i].AddRange(Enumerable.Repeat(AllocationReason.ScalabilityShare, plan.Capped[i]));
+            reasons[i] = new AllocationReason[plan.Final[i]];
+            filled[i] = plan.Capped[i];
+            reasons[i].AsSpan(0, filled[i]).Fill(AllocationReason.ScalabilityShare);
         }
 
         foreach (RepartitionStep step in plan.Steps)
         {
-            reasons[step.Program].Add(step.Phase == RepartitionPhase.TaskBounded ? AllocationReason.AvailabilityCap : AllocationReason.SpareCore);
+            reasons[step.Program][filled[step.Program]++] = step.Phase == RepartitionPhase.TaskBounded ? AllocationReason.AvailabilityCap : AllocationReason.SpareCore;
         }
 
-        return reasons.Select(r => r.ToArray()).ToArray();
+        return reasons;
     }
 
     private static RepartitionStep Give(

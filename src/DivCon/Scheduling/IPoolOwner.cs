@@ -33,6 +33,9 @@ internal interface IPoolOwner
     /// <summary>A worker left <paramref name="set"/> while it had queued tasks (it may now have no worker at all).</summary>
     void OnLeftWithWork(WorkQueueSet set);
 
+    /// <summary>A task was queued on some set while the owner's periodic thread was dormant (<see cref="WorkerPool.SetOwnerDormant"/>).</summary>
+    void OnWorkAfterDormant();
+
     /// <summary>A set's demand changed: it wants workers (a task was queued while none of its workers was parked) or ran dry.</summary>
     void OnDemandChanged(WorkQueueSet set, bool wantsWorkers);
 

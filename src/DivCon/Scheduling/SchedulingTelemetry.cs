@@ -54,6 +54,15 @@ public static class SchedulingTelemetry
     /// <summary>UpDownCounter, <c>{core}</c>: pool workers serving a program now (beside the cores it is assigned: a move waits for the task in hand).</summary>
     public const string ProgramServedCount = "divcon.program.served.count";
 
+    /// <summary>Gauge, <c>1</c>: the scalability a program's policy is given (the user's, or the online estimate), tagged with its source.</summary>
+    public const string ProgramScalability = "divcon.program.scalability.estimate";
+
+    /// <summary>Gauge, <c>1</c>: the confidence of a program's online scalability estimate, in [0, 1] (0 without one).</summary>
+    public const string ProgramScalabilityConfidence = "divcon.program.scalability.confidence";
+
+    /// <summary>Tag: where a program's scalability came from (<c>Default</c>, <c>User</c>, <c>Online</c>).</summary>
+    public const string ScalabilitySource = "divcon.program.scalability.source";
+
     /// <summary>UpDownCounter, <c>{task}</c>: a program's tasks queued and not yet started.</summary>
     public const string ProgramQueueLength = "divcon.program.queue.length";
 

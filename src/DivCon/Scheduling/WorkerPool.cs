@@ -124,8 +124,24 @@ internal sealed class WorkerPool
         }
     }
 
+    // 1 while the owner's periodic thread sleeps without a timeout because every set is idle (the MultiProgramScheduler's
+    // repartitioner: MultiProgramScheduler.RepartitionLoop). Written 1 by that thread, cleared by the first producer
+    // after it (Interlocked) or by the owner.
+    private int _ownerDormant;
+
     /// <summary>
-    /// Producer (WorkQueueSet.SignalWork): wakes the blocking monitor if it sleeps (one volatile read when it does not).
+    /// The owner's periodic thread: announces that it will sleep until the next task is queued on any set. The caller
+    /// then executes a process-wide barrier and re-checks every set (the pair with <see cref="ArmBlockingMonitor"/>'s
+    /// read, as the blocking monitor's disarm).
+    /// </summary>
+    internal void SetOwnerDormant() => Volatile.Write(ref _ownerDormant, 1);
+
+    /// <summary>Clears the dormant mark; true if it was set (exactly one caller per dormant spell gets true).</summary>
+    internal bool TryClearOwnerDormant() => Interlocked.Exchange(ref _ownerDormant, 0) != 0;
+
+    /// <summary>
+    /// Producer (WorkQueueSet.SignalWork): wakes the blocking monitor if it sleeps, and the owner's periodic thread if
+    /// it is dormant (one volatile read each when they do not).
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     internal void ArmBlockingMonitor()
@@ -133,6 +149,22 @@ internal sealed class WorkerPool
         if (_monitor is { } monitor && monitor.IsDisarmed)
         {
             monitor.Arm();
+        }
+
+        // Required: no task left without its periodic decision. After the task's publication (program order, as the
+        // monitor's read above); pairs with the owner's SetOwnerDormant, process-wide barrier, re-check of every set.
+        if (Volatile.Read(ref _ownerDormant) != 0)
+        {
+            WakeDormantOwner();
+        }
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void WakeDormantOwner()
+    {
+        if (TryClearOwnerDormant())
+        {
+            Owner?.OnWorkAfterDormant();
         }
     }
 

@@ -173,6 +173,7 @@ public sealed class CyclicCommandTests : IDisposable
     [InlineData("--steady-cv '0%' is not a percentage", "--steady-cv", "0%")]
     [InlineData("--max-warmup must be 0 or more", "--max-warmup", "-1")]
     [InlineData("--seq-runs must be at least 1", "--seq-runs", "0")]
+    [InlineData("--scalability takes measured or online; got 'guess'", "--scalability", "guess")]
     [InlineData("--baseline 'fastest' is not one of the schemes run", "--baseline", "fastest")]
     [InlineData("--size 'huge' is not a size", "--size", "huge")]
     [InlineData("--cores must be between 1 and", "--cores", "0")]

@@ -186,7 +186,7 @@ public sealed class CyclicExperimentFactoredTests
 
         public double? FrozenAfterSeconds { get; private set; }
 
-        public TaskScheduler AddProgram(string name, double scalability)
+        public TaskScheduler AddProgram(string name, double? scalability)
         {
             var s = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;
             _schedulers.Add(s);

@@ -306,7 +306,7 @@ public sealed class CyclicExperimentTests
     {
         private readonly List<TaskScheduler> _schedulers = [];
 
-        public TaskScheduler AddProgram(string name, double scalability)
+        public TaskScheduler AddProgram(string name, double? scalability)
         {
             Assert.True(scalability > 0);
             var s = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;

@@ -184,11 +184,11 @@ public sealed class ReportTests
         byte[] saved = ResultJson.ToUtf8(result, HarnessJsonContext.Files.CyclicResult);
 
         CyclicResult back = ResultKinds.Cyclic.Read(System.Text.Encoding.UTF8.GetString(saved));
-        byte[] again = ResultJson.ToUtf8(CyclicResults.Reanalyze(back), HarnessJsonContext.Files.CyclicResult);
+        byte[] again = ResultJson.ToUtf8(CyclicResults.Reanalyze([back]), HarnessJsonContext.Files.CyclicResult);
 
         Assert.Equal(System.Text.Encoding.UTF8.GetString(saved), System.Text.Encoding.UTF8.GetString(again));
         // Another baseline changes the comparisons, not the raw times.
-        CyclicResult vsY = CyclicResults.Reanalyze(back, back.Analysis with { Baseline = "y" });
+        CyclicResult vsY = CyclicResults.Reanalyze([back], back.Analysis with { Baseline = "y" });
         Assert.All(vsY.Comparisons, c => Assert.Equal("y", c.SchemeB));
         Assert.Equal(4, vsY.Invocations.Count);
     }

@@ -139,13 +139,29 @@ public sealed class SchemeTests
         Assert.True(scheme.RequiresScalability);
         using (ISchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
         {
-            Assert.Equal([("p0", 1.0), ("p1", 2.0), ("p2", 3.0)], pool.Added);
+            Assert.Equal<(string, double?)>([("p0", 1.0), ("p1", 2.0), ("p2", 3.0)], pool.Added);
             Assert.Equal(3, Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct().Count());
         }
 
         Assert.True(pool.IsDisposed);
         var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0]);
         Assert.Throws<ArgumentException>(() => SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability));
+    }
+
+    [Fact]
+    public void Partitioned_WithOnlineScalability_RegistersEveryProgramWithoutOne()
+    {
+        var pool = new RecordingPool();
+        SchemeContext online = Context(3, 0, 1) with { OnlineScalability = true };
+        using (SchemeFakes.Wire(SchemeCatalog.DynamicPartitioned, pool: _ => pool).Create(online))
+        {
+            Assert.Equal<(string, double?)>([("p0", null), ("p1", null), ("p2", null)], pool.Added);
+        }
+
+        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0], OnlineScalability: true);
+        using (SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability))
+        {
+        }
     }
 
     /// <summary>A scheduler factory that records requests; its schedulers are real (the BCL's exclusive scheduler over the pool).</summary>
@@ -176,11 +192,11 @@ public sealed class SchemeTests
     {
         private readonly List<TaskScheduler> _schedulers = [];
 
-        public List<(string, double)> Added { get; } = [];
+        public List<(string, double?)> Added { get; } = [];
 
         public bool IsDisposed { get; private set; }
 
-        public TaskScheduler AddProgram(string name, double scalability)
+        public TaskScheduler AddProgram(string name, double? scalability)
         {
             Added.Add((name, scalability));
             var s = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;

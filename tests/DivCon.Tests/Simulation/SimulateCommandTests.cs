@@ -58,7 +58,7 @@ public sealed class SimulateCommandTests : IDisposable
     {
         string outDir = Path.Combine(_dir, "bad");
         var (code, _, error) = await Run(
-            "simulate", "--cores", "0", "--programs", "nosuch", "--schemes", "bogus", "--duration", "0s", "--sp-runs", "0", "--repeat", "0", "--out", outDir);
+            "simulate", "--cores", "0", "--programs", "nosuch", "--schemes", "bogus", "--duration", "0s", "--sp-runs", "0", "--repeat", "0", "--scalability", "guess", "--out", outDir);
 
         Assert.Equal(CliApp.UsageError, code);
         string[] lines = error.Split('\n', StringSplitOptions.RemoveEmptyEntries);
@@ -68,6 +68,7 @@ public sealed class SimulateCommandTests : IDisposable
         Assert.Contains(lines, l => l.Contains("--duration", StringComparison.Ordinal));
         Assert.Contains(lines, l => l.Contains("--sp-runs", StringComparison.Ordinal));
         Assert.Contains(lines, l => l.Contains("--repeat", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("--scalability takes model or online; got 'guess'", StringComparison.Ordinal));
         Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
         Assert.False(Directory.Exists(outDir));
     }

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
 
@@ -8,7 +9,7 @@ namespace DivCon.Cli.Commands;
 /// <summary>
 /// <c>divcon analyze --from DIR</c>: reads a saved <c>cyclic.json</c> or <c>symmetric.json</c> (or several, of the same
 /// configuration, whose invocations are then pooled in the order given) and recomputes every derived number from the
-/// raw run times it holds (<see cref="CyclicResults.Build"/>): the same function a run uses, so a file analysed by the
+/// raw run times it holds (<see cref="CyclicResults.Reanalyze"/>, over <see cref="CyclicResults.Build"/>): the same function a run uses, so a file analysed by the
 /// build that made it comes out identical. <c>--baseline</c> and <c>--detect</c> change the comparisons and the planning
 /// figure. Writes the JSON, CSV, report and figures into <c>--out</c> (default: the first file's folder) and prints the table.
 /// </summary>
@@ -39,10 +40,7 @@ internal static class AnalyzeCommand
             var problems = new List<string>();
             string[] paths = CommandInput.SplitNames(parse.GetValue(from));
             var results = new List<CyclicResult>();
-            if (paths.Length == 0)
-            {
-                problems.Add("--from needs a folder or result file (e.g. results/cyclic).");
-            }
+            problems.AddIf(paths.Length == 0, "--from needs a folder or result file (e.g. results/cyclic).");
 
             foreach (string p in paths)
             {
@@ -74,10 +72,7 @@ internal static class AnalyzeCommand
             {
                 for (int k = 1; k < results.Count; k++)
                 {
-                    if (!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration))
-                    {
-                        problems.Add($"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
-                    }
+                    problems.AddIf(!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration), $"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
                 }
             }
 
@@ -85,24 +80,14 @@ internal static class AnalyzeCommand
             if (options is not null && parse.GetValue(baseline) is { } b)
             {
                 string? name = results[0].Configuration.Schemes.FirstOrDefault(s => string.Equals(s, b, StringComparison.OrdinalIgnoreCase));
-                if (name is null)
-                {
-                    problems.Add($"--baseline '{b}' is not one of the schemes in the file ({string.Join(", ", results[0].Configuration.Schemes)}).");
-                }
+                problems.AddIf(name is null, $"--baseline '{b}' is not one of the schemes in the file ({string.Join(", ", results[0].Configuration.Schemes)}).");
 
                 options = options with { Baseline = name };
             }
 
-            if (options is not null && parse.GetValue(detect) is { } d)
+            if (options is not null && parse.GetValue(detect) is { } d && CommandInput.ReadPercent(d, detect.Name, problems) is { } fraction)
             {
-                if (!PercentParser.TryParse(d, out double fraction) || !(fraction > 0 && fraction < 1))
-                {
-                    problems.Add($"--detect '{d}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
-                }
-                else
-                {
-                    options = options with { Detect = fraction };
-                }
+                options = options with { Detect = fraction };
             }
 
             bool png = CommandInput.ReadPlots(parse, plots, problems);
@@ -117,27 +102,13 @@ internal static class AnalyzeCommand
                 return CliApp.UsageError;
             }
 
-            CyclicResult first = results[0];
-            var invocations = results
-                .SelectMany(r => r.Invocations)
-                .Select((inv, k) => inv with { Invocation = k + 1 })
-                .ToArray();
-            var descriptions = results.SelectMany(r => r.Schemes).DistinctBy(s => s.Scheme).ToDictionary(s => s.Scheme, s => s.Description);
-            CyclicResult result = CyclicResults.Build(
-                first.Configuration with { Repeat = invocations.Length },
-                invocations,
-                s => descriptions.GetValueOrDefault(s) ?? s,
-                options!,
-                first.Machine,
-                results.Min(r => r.StartedUtc),
-                results.Sum(r => r.ElapsedSeconds),
-                results.Count == 1 ? first.Sizing : null);
+            CyclicResult result = CyclicResults.Reanalyze(results, options);
             try
             {
                 IReadOnlyList<string> written = ResultFolder.Write(folder, ResultKinds.Cyclic.Files(result, png));
                 await parse.InvocationConfiguration.Output.WriteAsync(ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result));
                 await parse.InvocationConfiguration.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"divcon analyze: {CyclicResults.CountText(invocations.Length)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}; wrote {string.Join(", ", written)}"));
+                    $"divcon analyze: {CyclicResults.CountText(result.Invocations.Count)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}; wrote {string.Join(", ", written)}"));
                 return 0;
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)

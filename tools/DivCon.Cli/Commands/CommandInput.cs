@@ -1,4 +1,5 @@
 using System.CommandLine;
+using DivCon.Metrics;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -66,6 +67,14 @@ internal static class CommandInput
     public static string[] SplitNames(IEnumerable<string>? values) =>
         (values ?? []).SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToArray();
 
+    /// <summary>The names given, or every one of <paramref name="all"/> when none or only 'all' is; each name not in it is a problem line.</summary>
+    public static string[] ReadNamesOrAll(IEnumerable<string>? values, IReadOnlyList<string> all, Func<string, string> unknown, List<string> problems)
+    {
+        string[] names = SplitNames(values) is { Length: > 0 } given && !(given.Length == 1 && given[0] == "all") ? given : [.. all];
+        problems.AddRange(names.Where(n => !all.Contains(n)).Select(unknown));
+        return names;
+    }
+
     /// <summary>The programs <paramref name="option"/> names, checked against <paramref name="catalog"/>.</summary>
     public static IReadOnlyList<ProgramEntry> ReadPrograms(ParseResult parse, Option<string[]> option, ProgramCatalog catalog, List<string> problems, int minimum = 1, string? duplicateHint = null) =>
         catalog.Resolve(SplitNames(parse.GetValue(option)), problems, option.Name, minimum, duplicateHint);
@@ -76,10 +85,7 @@ internal static class CommandInput
         allowed = allowed.Length > 0 ? allowed : Enum.GetValues<WorkloadSize>();
         string text = parse.GetValue(option) ?? string.Empty;
         WorkloadSize? size = allowed.Cast<WorkloadSize?>().FirstOrDefault(s => string.Equals(s.ToString(), text, StringComparison.OrdinalIgnoreCase));
-        if (size is null)
-        {
-            problems.Add($"{option.Name} '{text}' is not a size; use {string.Join(", ", allowed.Select(Name))}.");
-        }
+        problems.AddIf(size is null, $"{option.Name} '{text}' is not a size; use {string.Join(", ", allowed.Select(Name))}.");
 
         return size ?? allowed[0];
     }
@@ -87,14 +93,23 @@ internal static class CommandInput
     /// <summary>The lowercase name of a size, as files record it.</summary>
     public static string Name(WorkloadSize size) => size.ToString().ToLowerInvariant();
 
+    /// <summary>A fraction strictly between 0 and 1 written as a percentage (5%) or a fraction (0.05); null with a problem line otherwise.</summary>
+    public static double? ReadPercent(string? text, string option, List<string> problems)
+    {
+        if (PercentParser.TryParse(text ?? string.Empty, out double value) && value > 0 && value < 1)
+        {
+            return value;
+        }
+
+        problems.Add($"{option} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
+        return null;
+    }
+
     /// <summary>The value of an integer option, with a problem line when it is below <paramref name="minimum"/>.</summary>
     public static int AtLeast(ParseResult parse, Option<int> option, int minimum, List<string> problems, string? why = null)
     {
         int value = parse.GetValue(option);
-        if (value < minimum)
-        {
-            problems.Add($"{option.Name} must be {(minimum == 0 ? "0 or more" : $"at least {minimum}")}{why}; got {value}.");
-        }
+        problems.AddIf(value < minimum, $"{option.Name} must be {(minimum == 0 ? "0 or more" : $"at least {minimum}")}{why}; got {value}.");
 
         return value;
     }
@@ -172,10 +187,7 @@ internal static class CommandInput
     public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems)
     {
         string value = (parse.GetValue(option) ?? string.Empty).Trim();
-        if (!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase))
-        {
-            problems.Add($"{option.Name} '{value}' is not allowed; use png or none.");
-        }
+        problems.AddIf(!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase), $"{option.Name} '{value}' is not allowed; use png or none.");
 
         return string.Equals(value, "png", StringComparison.OrdinalIgnoreCase);
     }

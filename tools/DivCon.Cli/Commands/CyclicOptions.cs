@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -61,6 +62,13 @@ internal sealed class CyclicOptions
         DefaultValueFactory = _ => CyclicSettings.DefaultSequentialRuns,
     };
 
+    private readonly Option<string> _scalability = new("--scalability")
+    {
+        Description = "Where the partitioned schemes get each program's scalability: measured (T_seq / C^SP in each invocation; default) or "
+            + "online (added without one, estimated by the scheduler while it runs; the measured value is still measured and reported beside it).",
+        DefaultValueFactory = _ => "measured",
+    };
+
     private readonly Option<string> _repeat = new("--repeat")
     {
         Description = "Independent invocations (child processes, one after another): a number, or 'auto' to size the run from a pilot "
@@ -109,7 +117,7 @@ internal sealed class CyclicOptions
         _out = CommandInput.Out(defaultOut);
         foreach (Option option in new Option[]
         {
-            _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _repeat, _detect, _pilot, _maxRepeat, _baseline,
+            _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _scalability, _repeat, _detect, _pilot, _maxRepeat, _baseline,
             _size, _cores, _overBudget, _spScheme, _out, _seed, _plots, _invocation, _invocations,
         })
         {
@@ -126,10 +134,7 @@ internal sealed class CyclicOptions
     {
         var schemes = new List<SchemeDescriptor>();
         string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
-        if (names.Length == 0)
-        {
-            problems.Add($"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
-        }
+        problems.AddIf(names.Length == 0, $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
 
         foreach (string name in names)
         {
@@ -150,10 +155,7 @@ internal sealed class CyclicOptions
         schemes = schemes.DistinctBy(s => s.Name).ToList();
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
-        if (spScheme is null || spScheme.RequiresScalability)
-        {
-            problems.Add($"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
-        }
+        problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
         if (!DurationParser.TryParse(durationText, out TimeSpan duration))
@@ -169,14 +171,14 @@ internal sealed class CyclicOptions
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);
         int maxWarmup = CommandInput.AtLeast(parse, _maxWarmup, 0, problems);
         int seqRuns = CommandInput.AtLeast(parse, _seqRuns, 1, problems);
-        double steadyCv = ReadPercent(parse, _steadyCv, problems);
-        double detect = ReadPercent(parse, _detect, problems);
+        string scalability = parse.GetValue(_scalability) ?? "measured";
+        problems.AddIf(scalability is not ("measured" or "online"), $"--scalability takes measured or online; got '{scalability}'.");
+
+        double steadyCv = CommandInput.ReadPercent(parse.GetValue(_steadyCv), _steadyCv.Name, problems) ?? 0.05;
+        double detect = CommandInput.ReadPercent(parse.GetValue(_detect), _detect.Name, problems) ?? 0.05;
         InvocationCount count = ReadCount(parse, detect, problems);
         string? baseline = parse.GetValue(_baseline);
-        if (baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)))
-        {
-            problems.Add($"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
-        }
+        problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
         // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
@@ -185,10 +187,7 @@ internal sealed class CyclicOptions
         IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
-        if (problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null)
-        {
-            problems.Add("--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
-        }
+        problems.AddIf(problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null, "--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
 
         string outFolder = CommandInput.ReadOut(parse, _out, problems);
         int seed = parse.GetValue(_seed);
@@ -198,7 +197,7 @@ internal sealed class CyclicOptions
         }
 
         var settings = new CyclicSettings(duration, spRuns, warmup, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
-            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget);
+            MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget, OnlineScalability: scalability == "online");
         var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
         CyclicPlan Plan()
         {
@@ -318,6 +317,7 @@ internal sealed class CyclicOptions
             "--steady-cv", F(s.SteadyCv),
             "--max-warmup", s.MaxWarmupRuns.ToString(CultureInfo.InvariantCulture),
             "--seq-runs", s.SequentialRuns.ToString(CultureInfo.InvariantCulture),
+            "--scalability", s.OnlineScalability ? "online" : "measured",
             "--size", plan.Size,
             "--cores", s.Processors.Count.ToString(CultureInfo.InvariantCulture),
             "--seed", s.Seed.ToString(CultureInfo.InvariantCulture),
@@ -327,18 +327,6 @@ internal sealed class CyclicOptions
             "--invocations", of.ToString(CultureInfo.InvariantCulture),
             .. (overBudget ? new[] { "--over-budget" } : []),
         ];
-    }
-
-    private static double ReadPercent(ParseResult parse, Option<string> option, List<string> problems)
-    {
-        string text = parse.GetValue(option) ?? string.Empty;
-        if (!PercentParser.TryParse(text, out double value) || !(value > 0 && value < 1))
-        {
-            problems.Add($"{option.Name} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
-            return 0.05;
-        }
-
-        return value;
     }
 
     private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)

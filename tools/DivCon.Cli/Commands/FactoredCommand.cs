@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Diagnostics;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
@@ -176,15 +177,8 @@ internal static class FactoredCommand
             problems.Add($"--window-size must be at least the grain ({grain ?? SequenceTransform.DefaultGrain}); got {m}.");
         }
 
-        if (grain is not null && modes.Length == 0)
-        {
-            problems.Add($"--grain applies only to {string.Join(", ", SequenceTransform.Names)}; none of them is in --programs.");
-        }
-
-        if (windowSize is not null && !modes.Any(mode => mode != WindowMode.None))
-        {
-            problems.Add("--window-size applies only to transform-static and transform-sliding; neither is in --programs.");
-        }
+        problems.AddIf(grain is not null && modes.Length == 0, $"--grain applies only to {string.Join(", ", SequenceTransform.Names)}; none of them is in --programs.");
+        problems.AddIf(windowSize is not null && !modes.Any(mode => mode != WindowMode.None), "--window-size applies only to transform-static and transform-sliding; neither is in --programs.");
 
         return modes.Aggregate(catalog, (c, mode) => c.With(SamplePrograms.Transform(mode, Math.Max(1, grain ?? SequenceTransform.DefaultGrain), windowSize)));
     }

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Harness.Open;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
@@ -69,16 +70,10 @@ internal static class OpenCommand
             string? tracePath = parse.GetValue(traceOption);
             double? rate = parse.GetValue(rateOption);
             string? durationText = parse.GetValue(durationOption);
-            if (tracePath is not null && (rate is not null || durationText is not null))
-            {
-                problems.Add("--trace replaces --rate and --duration; give either the trace or a rate and duration.");
-            }
+            problems.AddIf(tracePath is not null && (rate is not null || durationText is not null), "--trace replaces --rate and --duration; give either the trace or a rate and duration.");
 
             rate ??= DefaultRate;
-            if (!(rate > 0 && double.IsFinite(rate.Value)))
-            {
-                problems.Add($"--rate must be a positive number of jobs per second; got {rate.Value.ToString(CultureInfo.InvariantCulture)}.");
-            }
+            problems.AddIf(!(rate > 0 && double.IsFinite(rate.Value)), $"--rate must be a positive number of jobs per second; got {rate.Value.ToString(CultureInfo.InvariantCulture)}.");
 
             long? durationNs = DurationParser.Nanoseconds(durationText ?? DefaultDuration, "--duration", problems);
             long? intervalNs = DurationParser.Nanoseconds(parse.GetValue(intervalOption), "--interval", problems);
@@ -106,29 +101,20 @@ internal static class OpenCommand
 
             string baseline = parse.GetValue(baselineOption) ?? SchemeCatalog.TplDefault;
             SchemeInfo? baselineScheme = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase));
-            if (schemes.Count > 0 && baselineScheme is null)
-            {
-                problems.Add($"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
-            }
+            problems.AddIf(schemes.Count > 0 && baselineScheme is null, $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
             Dictionary<string, double> weights = ReadMix(parse.GetValue(mixOption), problems);
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems, WorkloadSize.Small, WorkloadSize.Medium);
             string batchName = parse.GetValue(batchOption) ?? string.Empty;
             ProgramEntry? batch = catalog.Find(batchName);
-            if (batch is null)
-            {
-                problems.Add($"--batch-program: unknown program '{batchName}'; known: {catalog.Names}.");
-            }
+            problems.AddIf(batch is null, $"--batch-program: unknown program '{batchName}'; known: {catalog.Names}.");
 
             CpuBudget budget = CpuBudget.Detect();
             IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudgetOption), problems, notes);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
 
             IReadOnlyList<OpenJobClass> classes = batch is null ? [] : OpenMix.Create(batch, size, seed, weights).Where(c => c.Weight > 0).ToArray();
-            if (batch is not null && classes.Count == 0)
-            {
-                problems.Add("--mix leaves no class with a positive weight.");
-            }
+            problems.AddIf(batch is not null && classes.Count == 0, "--mix leaves no class with a positive weight.");
 
             IReadOnlyList<Arrival>? trace = null;
             if (tracePath is not null)

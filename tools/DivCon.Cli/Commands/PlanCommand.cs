@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
+using DivCon.Metrics;
 using DivCon.Harness.Plans;
 using DivCon.Harness.Reporting;
 using DivCon.Partitioning;
@@ -79,17 +80,11 @@ public static class PlanCommand
     internal static PlanRequest? Parse(int cores, string speedups, string? tasks, string? tables, string policy, out List<string> problems)
     {
         problems = [];
-        if (cores <= 0)
-        {
-            problems.Add($"--cores must be a positive number of cores; got {cores}.");
-        }
+        problems.AddIf(cores <= 0, $"--cores must be a positive number of cores; got {cores}.");
 
         var s = new List<double>();
         string[] speedupTokens = Split(speedups, ',');
-        if (speedupTokens.Length == 0)
-        {
-            problems.Add("--speedups needs at least one value, e.g. --speedups 15.18,10.43,9.71.");
-        }
+        problems.AddIf(speedupTokens.Length == 0, "--speedups needs at least one value, e.g. --speedups 15.18,10.43,9.71.");
 
         for (int i = 0; i < speedupTokens.Length; i++)
         {
@@ -124,10 +119,7 @@ public static class PlanCommand
                 }
             }
 
-            if (taskTokens.Length != speedupTokens.Length)
-            {
-                problems.Add($"--tasks has {taskTokens.Length} values but --speedups has {speedupTokens.Length}; give one of each per program.");
-            }
+            problems.AddIf(taskTokens.Length != speedupTokens.Length, $"--tasks has {taskTokens.Length} values but --speedups has {speedupTokens.Length}; give one of each per program.");
         }
         else if (policy is TaskAvailabilityPolicy.PolicyName or IdleLendingPolicy.PolicyName)
         {
@@ -148,10 +140,7 @@ public static class PlanCommand
     private static ScalabilityTable?[] ParseTables(string tables, int programs, List<string> problems)
     {
         string[] perProgram = tables.Split(';');
-        if (perProgram.Length != programs)
-        {
-            problems.Add($"--tables has {perProgram.Length} tables but --speedups has {programs} values; give one table per program (';' between tables).");
-        }
+        problems.AddIf(perProgram.Length != programs, $"--tables has {perProgram.Length} tables but --speedups has {programs} values; give one table per program (';' between tables).");
 
         var result = new ScalabilityTable?[programs];
         for (int p = 0; p < perProgram.Length && p < programs; p++)

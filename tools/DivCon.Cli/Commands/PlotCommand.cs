@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Text.Json;
+using DivCon.Metrics;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Reporting;
 using DivCon.Reporting.Plotting;
@@ -50,10 +51,7 @@ internal static class PlotCommand
                     figures = path.EndsWith(FigureSuffix, StringComparison.OrdinalIgnoreCase)
                         ? [new NamedFigure(Path.GetFileName(path)[..^FigureSuffix.Length], Figure.FromJson(json))]
                         : ResultKinds.Figures(json);
-                    if (figures.Count == 0)
-                    {
-                        problems.Add($"--from '{path}' holds no data to plot.");
-                    }
+                    problems.AddIf(figures.Count == 0, $"--from '{path}' holds no data to plot.");
                 }
                 catch (ResultFileException e)
                 {

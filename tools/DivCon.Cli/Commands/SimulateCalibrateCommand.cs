@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
 using DivCon.Scheduling;
@@ -94,16 +95,10 @@ internal static class SimulateCalibrateCommand
             CpuBudget budget = CpuBudget.Detect();
             var notes = new List<string>();
             int workers = CommandInput.ReadWorkers(parse, maxWorkers, budget, parse.GetValue(overBudget), problems, notes);
-            if (workers == 1)
-            {
-                problems.Add($"--max-workers must be at least 2: work inflation needs two workers{(budget.Cores < 2 ? $" (the CPU budget is {budget.Cores})" : string.Empty)}.");
-            }
+            problems.AddIf(workers == 1, $"--max-workers must be at least 2: work inflation needs two workers{(budget.Cores < 2 ? $" (the CPU budget is {budget.Cores})" : string.Empty)}.");
 
             string profileSource = parse.GetValue(profiles) ?? Measure;
-            if (profileSource is not (Measure or Default) && !Directory.Exists(profileSource))
-            {
-                problems.Add($"--profiles '{profileSource}' is neither measure, default nor a folder.");
-            }
+            problems.AddIf(profileSource is not (Measure or Default) && !Directory.Exists(profileSource), $"--profiles '{profileSource}' is neither measure, default nor a folder.");
 
             FactoredResult? fromFile = ReadFactored(parse.GetValue(factored) ?? Measure, problemSize, entries, problems);
             string machineSource = parse.GetValue(machine) ?? Measure;
@@ -229,20 +224,14 @@ internal static class SimulateCalibrateCommand
             return null;
         }
 
-        if (result.Size != CommandInput.Name(size))
-        {
-            problems.Add($"--factored '{value}' was measured at size {result.Size}, not {CommandInput.Name(size)}.");
-        }
+        problems.AddIf(result.Size != CommandInput.Name(size), $"--factored '{value}' was measured at size {result.Size}, not {CommandInput.Name(size)}.");
 
         foreach (ProgramEntry e in entries.Where(e => result.Programs.All(r => r.Program != e.Name)))
         {
             problems.Add($"--factored '{value}' has no measurement of {e.Name}.");
         }
 
-        if (result.Settings.WorkerCounts.Max() < 2)
-        {
-            problems.Add($"--factored '{value}' was measured on one worker only: it has no work inflation.");
-        }
+        problems.AddIf(result.Settings.WorkerCounts.Max() < 2, $"--factored '{value}' was measured on one worker only: it has no work inflation.");
 
         return result;
     }

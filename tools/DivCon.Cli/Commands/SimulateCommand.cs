@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Schemes;
@@ -61,6 +62,11 @@ internal static class SimulateCommand
         var migration = new Option<string?>("--migration") { Description = "Cold-start cost of a worker moved to another program or core (default 20us)." };
         var steal = new Option<string?>("--steal") { Description = "Cost of a successful steal (default 1us)." };
         var interval = new Option<string?>("--interval") { Description = "Repartitioning interval (default 100ms)." };
+        var scalability = new Option<string>("--scalability")
+        {
+            Description = "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
+            DefaultValueFactory = _ => "model",
+        };
         var contention = new Option<double?>("--memory-contention")
         {
             Description = "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).",
@@ -70,7 +76,7 @@ internal static class SimulateCommand
             "simulate",
             "Simulate the cyclic multiprogram test on N virtual cores under each scheme, with the real partitioning policies; deterministic: the same options give byte-identical files.")
         {
-            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval, contention,
+            cores, programs, schemes, models, size, seed, duration, spRuns, repeat, output, quantum, contextSwitch, migration, steal, interval, contention, scalability,
         };
         command.Subcommands.Add(SimulateCalibrateCommand.Create());
         command.Subcommands.Add(SimulateValidateCommand.Create());
@@ -82,26 +88,21 @@ internal static class SimulateCommand
 
             int[] coreCounts = ParseInts(parse.GetValue(cores), "--cores", problems, defaultValue: 64);
             string[] programNames = CommandInput.SplitNames(parse.GetValue(programs));
-            string[] schemeNames = CommandInput.SplitNames(parse.GetValue(schemes)) is { Length: > 0 } s && !(s.Length == 1 && s[0] == "all")
-                ? s
-                : [.. SchemeCatalog.Simulated.Select(x => x.Name)];
-            foreach (string name in schemeNames.Where(n => !SchemeCatalog.Simulated.Any(x => x.Name == n)))
+            string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), [.. SchemeCatalog.Simulated.Select(x => x.Name)],
+                name => $"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.", problems);
+
+            string scalabilitySource = parse.GetValue(scalability) ?? "model";
+            if (scalabilitySource is not ("model" or "online"))
             {
-                problems.Add($"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.");
+                problems.Add($"--scalability takes model or online; got '{scalabilitySource}'.");
             }
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
             int sp = parse.GetValue(spRuns);
-            if (sp < 1)
-            {
-                problems.Add($"--sp-runs must be at least 1; got {sp}.");
-            }
+            problems.AddIf(sp < 1, $"--sp-runs must be at least 1; got {sp}.");
 
             int repetitions = parse.GetValue(repeat);
-            if (repetitions < 1)
-            {
-                problems.Add($"--repeat must be at least 1; got {repetitions}.");
-            }
+            problems.AddIf(repetitions < 1, $"--repeat must be at least 1; got {repetitions}.");
 
             SimulationParameters parameters = new();
             parameters = parameters with
@@ -115,11 +116,7 @@ internal static class SimulateCommand
 
             string? modelFolder = parse.GetValue(models);
             MachineModel? machine = SimulationModels.LoadMachine(modelFolder, problems, out string? machineNote);
-            double? beta = parse.GetValue(contention) ?? machine?.MemoryContention;
-            if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
-            {
-                problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
-            }
+            double? beta = SimulationModels.CheckContention(parse.GetValue(contention) ?? machine?.MemoryContention, problems);
 
             parameters = parameters with { MemoryContention = beta is { } v && v >= 0 && double.IsFinite(v) ? v : 0 };
             string sizeText = parse.GetValue(size) ?? "thesis";
@@ -128,14 +125,7 @@ internal static class SimulateCommand
             var workloads = programNames is { Length: > 0 }
                 ? new List<(string Name, IReadOnlyList<string> Programs)> { (programNames.Length == 1 ? programNames[0] : "custom", programNames) }
                 : [("suite", ProgramCatalog.FullSuite), ("subset", ProgramCatalog.DefaultCyclicWorkload)];
-            var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
-            foreach (string name in workloads.SelectMany(w => w.Programs).Distinct(StringComparer.Ordinal))
-            {
-                if (SimulationModels.Load(name, modelFolder, problemSize, problems) is { } model)
-                {
-                    loaded[name] = model;
-                }
-            }
+            var loaded = SimulationModels.LoadAll(workloads.SelectMany(w => w.Programs), modelFolder, _ => problemSize, problems);
 
             foreach (var dup in programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1))
             {
@@ -169,6 +159,7 @@ internal static class SimulateCommand
                         SpRuns = sp,
                         Repeat = repetitions,
                         Parameters = parameters,
+                        OnlineScalability = scalabilitySource == "online",
                     };
                     await stdout.WriteLineAsync($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
                     SimulationResult result = await Task.Run(() => CyclicSimulator.Run(request, name), cancellationToken);
@@ -186,6 +177,7 @@ internal static class SimulateCommand
                 ["seed"] = parse.GetValue(seed).ToString(CultureInfo.InvariantCulture),
                 ["duration"] = parse.GetValue(duration) ?? "30s",
                 ["repeat"] = repetitions.ToString(CultureInfo.InvariantCulture),
+                ["scalability"] = scalabilitySource,
             };
             var file = new SimulationFile(settings, parameters, results);
             ResultFolder.Write(outDir,

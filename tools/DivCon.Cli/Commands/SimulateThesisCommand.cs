@@ -32,21 +32,10 @@ internal static class SimulateThesisCommand
             var problems = new List<string>();
             string? folder = parse.GetValue(models);
             MachineModel? machine = SimulationModels.LoadMachine(folder, problems, out string? machineNote);
-            double beta = parse.GetValue(contention) ?? machine?.MemoryContention ?? 0;
-            if (!(beta >= 0) || !double.IsFinite(beta))
-            {
-                problems.Add($"--memory-contention must be 0 or more; got {beta.ToString(CultureInfo.InvariantCulture)}.");
-            }
+            double beta = SimulationModels.CheckContention(parse.GetValue(contention) ?? machine?.MemoryContention ?? 0, problems)!.Value;
 
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
-            var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
-            foreach (string name in ThesisSpeedups.Claims.Select(c => c.Program).Distinct())
-            {
-                if (SimulationModels.Load(name, folder, WorkloadSize.Thesis, problems) is { } model)
-                {
-                    loaded[name] = model;
-                }
-            }
+            var loaded = SimulationModels.LoadAll(ThesisSpeedups.Claims.Select(c => c.Program), folder, _ => WorkloadSize.Thesis, problems);
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
             if (await ExperimentRunner.ReportAsync(parse, "divcon simulate thesis", problems))

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
@@ -81,11 +82,7 @@ internal static class SimulateValidateCommand
             var problems = new List<string>();
             string? modelFolder = parse.GetValue(models);
             MachineModel? machine = SimulationModels.LoadMachine(modelFolder, problems, out string? machineNote);
-            double? beta = parse.GetValue(contention);
-            if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
-            {
-                problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
-            }
+            double? beta = SimulationModels.CheckContention(parse.GetValue(contention), problems);
 
             Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
             IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
@@ -102,13 +99,8 @@ internal static class SimulateValidateCommand
                 }
             }
 
-            string[] schemeNames = CommandInput.SplitNames(parse.GetValue(schemes)) is { Length: > 0 } given && !(given.Length == 1 && given[0] == "all")
-                ? given
-                : [.. SimulationValidation.ComparableSchemes];
-            foreach (string name in schemeNames.Where(n => !SimulationValidation.ComparableSchemes.Contains(n)))
-            {
-                problems.Add($"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.");
-            }
+            string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
+                name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);
 
             WorkloadSize problemSize = CommandInput.ReadSize(parse, size, problems);
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
@@ -119,26 +111,15 @@ internal static class SimulateValidateCommand
             CpuBudget budget = CpuBudget.Detect();
             var notes = new List<string>();
             IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, budget, parse.GetValue(overBudget), problems, notes);
-            if (earlier is null && entries.Count == 0 && workloadList.Count == 0)
-            {
-                problems.Add("Nothing to validate: give --programs or --workloads.");
-            }
+            problems.AddIf(earlier is null && entries.Count == 0 && workloadList.Count == 0, "Nothing to validate: give --programs or --workloads.");
 
             string sizeName = earlier?.Settings.Size ?? CommandInput.Name(problemSize);
             WorkloadSize modelSize = Enum.GetValues<WorkloadSize>().FirstOrDefault(s => CommandInput.Name(s) == sizeName);
             var names = earlier is null
                 ? entries.Select(e => e.Name).Concat(workloadList.SelectMany(w => w.Programs))
                 : earlier.Isolated.Select(r => r.Program).Concat(earlier.Cyclic.SelectMany(w => w.Programs));
-            var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
-            foreach (string name in names.Distinct(StringComparer.Ordinal))
-            {
-                // A program that is not a sample (a hand-made model with --measured) has no sizes: its model is used as it is.
-                WorkloadSize? scaleTo = SimulationModels.ProblemSize(name, modelSize) is null ? null : modelSize;
-                if (SimulationModels.Load(name, modelFolder, scaleTo, problems) is { } model)
-                {
-                    loaded[name] = model;
-                }
-            }
+            // A program that is not a sample (a hand-made model with --measured) has no sizes: its model is used as it is.
+            var loaded = SimulationModels.LoadAll(names, modelFolder, name => SimulationModels.ProblemSize(name, modelSize) is null ? null : modelSize, problems);
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
             var parameters = new SimulationParameters { MemoryContention = beta ?? machine?.MemoryContention ?? 0 };

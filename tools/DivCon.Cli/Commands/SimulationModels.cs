@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Simulation;
@@ -40,6 +41,32 @@ internal static class SimulationModels
         }
 
         return problemSize == model.ProblemSize ? model : model.ScaledTo(problemSize);
+    }
+
+    /// <summary>The models of <paramref name="names"/> (each once) by name, each loaded as <see cref="Load"/> does at the size <paramref name="size"/> gives it.</summary>
+    public static Dictionary<string, ProgramModel> LoadAll(IEnumerable<string> names, string? folder, Func<string, WorkloadSize?> size, List<string> problems)
+    {
+        var loaded = new Dictionary<string, ProgramModel>(StringComparer.Ordinal);
+        foreach (string name in names.Distinct(StringComparer.Ordinal))
+        {
+            if (Load(name, folder, size(name), problems) is { } model)
+            {
+                loaded[name] = model;
+            }
+        }
+
+        return loaded;
+    }
+
+    /// <summary><paramref name="beta"/> as a memory contention (null: none given), with a problem line when it is negative or not finite.</summary>
+    public static double? CheckContention(double? beta, List<string> problems)
+    {
+        if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
+        {
+            problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
+        }
+
+        return beta;
     }
 
     /// <summary>

@@ -83,7 +83,10 @@ public sealed class OnlineScalabilityEstimator
     public ScalabilityEstimate GetEstimate(int programId)
         => _programs.TryGetValue(programId, out ProgramObservations? p)
             ? p.Estimate
-            : new ScalabilityEstimate(false, 1, 1, 0, 0, 0, false, double.PositiveInfinity, 0, 0, 0);
+            : NoEstimate;
+
+    /// <summary>The estimate of a program nothing is known about (<see cref="ScalabilityEstimate.HasEstimate"/> false).</summary>
+    public static ScalabilityEstimate NoEstimate => new(false, 1, 1, 0, 0, 0, false, double.PositiveInfinity, 0, 0, 0);
 
     /// <summary>
     /// Whether the estimator asks that <paramref name="programId"/> get <see cref="ScalabilityProbe.Cores"/> cores for

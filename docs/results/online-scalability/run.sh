@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Issue 20's online-scalability targets (docs/online-scalability.md, "What the targets need").
+#   1. 2 cores, real threads (needs a quiet machine, about 4-5 min): each program's online estimate at the end of the
+#      phase beside its measured scalability (T_seq / C^SP), both from the same invocation.
+#   2. 64 simulated cores (deterministic, any machine, about 1.5 min): cyclic ANTT with the online estimates against
+#      ANTT with the model's scalabilities.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+out=docs/results/online-scalability
+programs=sumofsquares,montecarlopi,strassen,quicksort,mergesort
+dotnet build -c Release tools/DivCon.Cli >/dev/null
+divcon() { dotnet tools/DivCon.Cli/bin/Release/net10.0/DivCon.Cli.dll "$@"; }
+
+if [ "${1:-all}" != "sim" ]; then
+  divcon cyclic --programs "$programs" --schemes static-partitioned,hill-climbing --duration 90s \
+    --scalability online --plots none --out "$out/cyclic-2cores-online"
+fi
+
+if [ "${1:-all}" != "cyclic" ]; then
+  for source in model online; do
+    divcon simulate --cores 64 --programs "$programs" \
+      --schemes static-partitioned,dynamic-partitioned,hill-climbing,work-conserving \
+      --duration 120s --scalability "$source" --out "$out/sim64-$source"
+  done
+fi
