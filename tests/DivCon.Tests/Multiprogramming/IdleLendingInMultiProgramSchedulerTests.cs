@@ -22,12 +22,15 @@ public sealed class IdleLendingInMultiProgramSchedulerTests
         return processors.Length < 2 ? null : processors; // one worker cannot be lent while another program holds it
     }
 
+    // No decision but the test's own: no ticks, and no demand decision for a program left without a worker (these tests
+    // count repartitionings to show that loans and returns need none).
     private static MultiProgramScheduler Create(int[] processors, bool lendingOption = false) => new(new MultiProgramSchedulerOptions
     {
         Processors = processors,
         RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
         IdleLending = lendingOption,
         BestEffortPinning = true,
+        RepartitionWhenStarved = false,
     });
 
     private static Task Run(ProgramHandle p, Action action)
