@@ -12,6 +12,13 @@ public abstract record ResultFile
     /// <summary>The shape of every result file this build writes and reads (1: the hand-written files before typed results; 2: typed results before raw per-invocation times).</summary>
     public const int CurrentSchemaVersion = 3;
 
+    /// <summary>
+    /// The oldest schema version of <paramref name="kind"/> this build reads. Version 3 changed the shape of the cyclic
+    /// and symmetric results only (raw per-invocation times); every other kind of version 2 has today's shape, with the
+    /// fields added since optional (the saved factored measurements the simulator is calibrated on are version 2).
+    /// </summary>
+    public static int OldestReadableVersion(string kind) => kind is "cyclic" or "symmetric" ? CurrentSchemaVersion : 2;
+
     /// <summary>Which result this is (<c>cyclic</c>, <c>symmetric</c>, <c>factored</c>, <c>simulate</c>, …).</summary>
     [JsonPropertyOrder(-3)]
     public string Kind => KindOf();

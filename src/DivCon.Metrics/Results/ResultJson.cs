@@ -55,7 +55,7 @@ public static class ResultJson
 
     /// <summary>
     /// Reads <paramref name="json"/> as <typeparamref name="T"/> after checking that its header says one of
-    /// <paramref name="kinds"/> and <see cref="ResultFile.CurrentSchemaVersion"/>.
+    /// <paramref name="kinds"/> and a schema version this build reads (<see cref="ResultFile.OldestReadableVersion"/>).
     /// </summary>
     /// <exception cref="ResultFileException">Another kind, another schema version, or a body that does not fit the record.</exception>
     public static T Read<T>(string json, JsonTypeInfo<T> type, params string[] kinds)
@@ -74,7 +74,7 @@ public static class ResultJson
         }
     }
 
-    /// <summary>Throws unless <paramref name="header"/> names one of <paramref name="kinds"/> in the current schema version.</summary>
+    /// <summary>Throws unless <paramref name="header"/> names one of <paramref name="kinds"/> in a schema version this build reads.</summary>
     /// <exception cref="ResultFileException">It does not.</exception>
     public static void CheckVersion(ResultHeader header, IReadOnlyCollection<string> kinds)
     {
@@ -87,10 +87,12 @@ public static class ResultJson
                 : $"a result of kind '{header.Kind}', which this command does not read; expected one of: {string.Join(", ", kinds)}.");
         }
 
-        if (header.SchemaVersion != ResultFile.CurrentSchemaVersion)
+        int oldest = ResultFile.OldestReadableVersion(header.Kind);
+        if (header.SchemaVersion < oldest || header.SchemaVersion > ResultFile.CurrentSchemaVersion)
         {
+            string readable = oldest == ResultFile.CurrentSchemaVersion ? $"version {oldest}" : $"versions {oldest} to {ResultFile.CurrentSchemaVersion}";
             throw new ResultFileException(
-                $"a {header.Kind} file of schema version {header.SchemaVersion}; this build reads version {ResultFile.CurrentSchemaVersion}: rerun the command that made it.");
+                $"a {header.Kind} file of schema version {header.SchemaVersion}; this build reads {readable}: rerun the command that made it.");
         }
     }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
+using DivCon.Harness.Factored;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 
@@ -191,6 +192,20 @@ public sealed class ReportTests
         CyclicResult vsY = CyclicResults.Reanalyze([back], back.Analysis with { Baseline = "y" });
         Assert.All(vsY.Comparisons, c => Assert.Equal("y", c.SchemeB));
         Assert.Equal(4, vsY.Invocations.Count);
+    }
+
+    [Fact]
+    public void Read_ASavedVersion2FactoredFile_ReadsIt_WhileOtherVersionsAreRefused()
+    {
+        // The simulator's models are calibrated on this file (docs/simulation.md); version 3 changed cyclic results only.
+        string saved = File.ReadAllText(Path.Combine(DivCon.Tests.Packaging.RepositoryLayout.Root, "docs/results/simulation/fit-factored/factored.json"));
+        Assert.Contains("\"schemaVersion\": 2", saved, StringComparison.Ordinal);
+
+        FactoredResult result = ResultKinds.Factored.Read(saved);
+
+        Assert.Equal(5, result.Programs.Count);
+        Assert.Contains("versions 2 to 3", Assert.Throws<ResultFileException>(() => ResultKinds.Factored.Read("{\"kind\":\"factored\",\"schemaVersion\":1}")).Message, StringComparison.Ordinal);
+        Assert.Contains("schema version 4", Assert.Throws<ResultFileException>(() => ResultKinds.Factored.Read("{\"kind\":\"factored\",\"schemaVersion\":4}")).Message, StringComparison.Ordinal);
     }
 
     [Theory]
