@@ -3,7 +3,8 @@
 # Run on a quiet machine from the repository root. About 4 minutes in all.
 set -euo pipefail
 out=docs/results/loop-helpers
-dotnet build -c Release benchmarks/DivCon.Benchmarks samples/JobServer > /dev/null
+dotnet build -c Release benchmarks/DivCon.Benchmarks > /dev/null
+dotnet build -c Release samples/JobServer > /dev/null
 
 # Move latency out of a running loop, plain Parallel.For against DivCon's chunked loops, interleaved rounds (~2 min).
 dotnet run -c Release --no-build --project benchmarks/DivCon.Benchmarks -- loop-move-latency --rounds 30 | tee "$out/loop-move-latency.txt"
