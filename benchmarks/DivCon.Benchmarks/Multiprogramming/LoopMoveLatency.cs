@@ -17,7 +17,8 @@ namespace DivCon.Benchmarks.Multiprogramming;
 /// <item><b>helper-async</b>: <c>await program.ParallelForAsync</c>: every chunk in a task, a worker asked to move leaves
 /// between two chunks;</item>
 /// <item><b>helper-sync-inside</b>: <c>program.ParallelFor</c> called inside a task of the program: the calling task
-/// helps until its worker is asked to move, then waits, holding that worker until the loop ends.</item>
+/// runs chunks until the range is exhausted (a synchronous call cannot give its thread back), holding that worker until
+/// the loop ends; the other workers move between chunks.</item>
 /// </list>
 /// Prints per case the median with the 10th and 90th percentiles and the largest latency, and the ratio of medians plain /
 /// helper-async in the same run. Each loop's result is checked.
