@@ -521,9 +521,22 @@ internal sealed class WorkQueueSet
     {
         // Interlocked: a full fence, so the parked count read next is not older than the decrement.
         ScheduleHook.Yield("search.stop");
-        if (Interlocked.Decrement(ref _searching.Value) == 0 && Volatile.Read(ref _parked.Value) != 0)
+        if (Interlocked.Decrement(ref _searching.Value) == 0)
         {
-            WakeSearcher();
+            if (Volatile.Read(ref _parked.Value) != 0)
+            {
+                WakeSearcher();
+            }
+            else if (_pool.HasParkedLender && HasVisibleWork())
+            {
+                // Lending: the wake a producer skipped because a worker of this set was parked (or being woken) went to
+                // that worker, which has just taken one task; no worker of this set is parked to take the rest, so it
+                // goes to a parked lender (found by LoopMoveTests: a loop's second replica waited for ever while the
+                // idle worker of another program stayed parked). One volatile read on this path while no worker is
+                // parked anywhere. Residual: a task whose publication this sweep misses (no fence against the
+                // producer's store) waits for the next push, as a demand lost to a racing clear does (header, Demand).
+                RequestWorkers();
+            }
         }
     }
 

@@ -27,6 +27,11 @@ public sealed class LoopMoveTests
         RepartitionWhenStarved = serveStarved,
     });
 
+    private static string State(MultiProgramScheduler mps) =>
+        "Workers: " + string.Join("; ", mps.Pool.Workers.Select(w => $"w{w.Slot} assigned {w.Assigned?.Name ?? "none"} serving {w.ServingForReaders?.Name ?? "none"} parked on {w.ParkedOn?.Name ?? "-"}"))
+        + ". Programs: " + string.Join("; ", mps.Programs.Select(p => $"{p.Name}: available {p.AvailableTasks} visible {p.Queues.HasVisibleWork()} serving {p.ServingWorkers} cores {p.Allocation} wants {p.Queues.WantsWorkers}"))
+        + ". Moves: " + string.Join(", ", mps.Timeline.GetMoves().Select(m => $"w{m.Worker} {m.FromProgramId}->{m.ToProgramId} {m.Reason}"));
+
     private static void Dispose(MultiProgramScheduler mps)
     {
         if (!Task.Run(mps.Dispose).Wait(Timeout))
@@ -151,8 +156,13 @@ public sealed class LoopMoveTests
             long steps = 0;
             loop = batch.ParallelForAsync(0, int.MaxValue, i => Interlocked.Add(ref steps, 1 + Step(i)), new ChunkedLoopOptions { CancellationToken = stop.Token });
 
-            // The request has nothing to do: its worker lends itself to the batch.
-            Assert.True(SpinWait.SpinUntil(() => batch.ServedWorkers == 2, Timeout), "The request's idle worker was never lent to the batch.");
+            // The request has nothing to do: its worker lends itself to the batch (reason IdleLending on the timeline).
+            // Served counts alone do not tell: a worker moved to the request while parked still counts for the batch
+            // until it wakes, and the request's task would then wake it with no loan and no recall.
+            Assert.True(
+                SpinWait.SpinUntil(() => mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.IdleLending && m.FromProgramId == request.Id && m.ToProgramId == batch.Id)
+                    && batch.ServedWorkers == 2, Timeout),
+                "The request's idle worker was never lent to the batch. " + State(mps));
             Task answered = request.Run(() => Step(1));
             Assert.True(Ended(answered, Timeout), "The request's task did not run: its lent worker stayed in the batch's loop.");
             Assert.False(loop.IsCompleted, "The loop should still run.");

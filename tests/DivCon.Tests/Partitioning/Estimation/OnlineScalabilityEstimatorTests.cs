@@ -366,22 +366,29 @@ public sealed class OnlineScalabilityEstimatorTests
             estimator.Observe(p, samples[p]);
         }
 
+        // The least of three passes of 200 ticks: the runtime's own work (a method's tier-up, on-stack replacement of
+        // the loop) is charged to the thread now and then (6,320 B once, in a full test run); the estimator's is not.
         double sink = 0;
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int t = 0; t < 200; t++)
+        long allocated = long.MaxValue;
+        for (int pass = 0; pass < 3; pass++)
         {
-            for (int p = 0; p < 64; p++)
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int t = 0; t < 200; t++)
             {
-                estimator.Observe(p, samples[(p + t) % 64]);
-                sink += estimator.GetEstimate(p).Scalability;
-                if (estimator.TryGetProbe(p, out ScalabilityProbe probe))
+                for (int p = 0; p < 64; p++)
                 {
-                    sink += probe.Cores;
+                    estimator.Observe(p, samples[(p + t) % 64]);
+                    sink += estimator.GetEstimate(p).Scalability;
+                    if (estimator.TryGetProbe(p, out ScalabilityProbe probe))
+                    {
+                        sink += probe.Cores;
+                    }
                 }
             }
+
+            allocated = Math.Min(allocated, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
-        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
         Assert.True(sink > 0);
         Assert.Equal(0, allocated);
     }
