@@ -513,9 +513,17 @@ internal sealed class WorkQueueSet
         Interlocked.Increment(ref _searching.Value);
     }
 
+#if DEBUG
+    /// <summary>
+    /// Tests only: the last searcher's lending wake (StopSearching) switched off, so that the explorer can show it finds
+    /// the stranded task that causes. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_lendOnStopOffForTests;
+#endif
+
     /// <summary>
     /// Worker: stops searching other than by parking (it found a task, was moved, exits). The last searcher wakes a
-    /// parked worker, if any (header, obligation 2).
+    /// parked worker of this set, if any (header, obligation 2); with lending, else a parked lender while work is visible.
     /// </summary>
     public void StopSearching()
     {
@@ -527,7 +535,11 @@ internal sealed class WorkQueueSet
             {
                 WakeSearcher();
             }
-            else if (_pool.HasParkedLender && HasVisibleWork())
+            else if (_pool.HasParkedLender && HasVisibleWork()
+#if DEBUG
+                && !s_lendOnStopOffForTests
+#endif
+                )
             {
                 // Lending: the wake a producer skipped because a worker of this set was parked (or being woken) went to
                 // that worker, which has just taken one task; no worker of this set is parked to take the rest, so it

@@ -82,6 +82,51 @@ public sealed class WorkConservationExplorationTests
     }
 
     /// <summary>
+    /// Lending's wake-up when a set's own wake went to a worker that takes one task only: programs a and b hold one worker
+    /// each; a has nothing, and two tasks of b are queued from outside, each holding its worker until both run. The
+    /// second push can find b's worker still parked (being woken for the first) and so make no lending wake; that worker
+    /// takes one task, and the second runs only if a's idle worker is woken to lend itself when the last searcher of b
+    /// stops (WorkQueueSet.StopSearching). Otherwise it waits for ever: the explorer's step budget.
+    /// </summary>
+    [ProcessorTheory(2)]
+    [InlineData(ExplorationStrategy.Focused, 200, 150)] // includes seed 270, which finds the defect without the wake
+    [InlineData(ExplorationStrategy.Pct, 1000, 100)]
+    [InlineData(ExplorationStrategy.StickyRandom, 2000, 100)]
+    public void A_task_queued_behind_a_busy_program_gets_an_idle_worker_of_another(ExplorationStrategy strategy, int firstSeed, int schedules)
+    {
+        for (int seed = firstSeed; seed < firstSeed + schedules; seed++)
+        {
+            string? failure = LendOnStopScenario(seed, strategy);
+            Assert.True(failure is null, Replay(seed, strategy, failure, "lend-on-stop"));
+        }
+    }
+
+    /// <summary>The same with the last searcher's lending wake switched off (Debug only): the explorer must find the stranded task.</summary>
+    [ProcessorFact(2)]
+    public void With_the_lending_wake_on_stop_switched_off_the_explorer_finds_the_stranded_task()
+    {
+        string? found = null;
+        int tried = 0;
+        WorkQueueSet.s_lendOnStopOffForTests = true;
+        try
+        {
+            // Focused seed 270 finds it (a deadlock after about 320 steps: b's worker parked, a's worker in one of b's
+            // tasks waiting for the other, which sits in b's queue); the seeds around it keep the test short.
+            for (int seed = 250; seed < 250 + 40 && found is null; seed++)
+            {
+                tried++;
+                found = LendOnStopScenario(seed, ExplorationStrategy.Focused) is { } failure ? $"seed {seed}: {failure}" : null;
+            }
+        }
+        finally
+        {
+            WorkQueueSet.s_lendOnStopOffForTests = false;
+        }
+
+        Assert.True(found is not null, $"the explorer did not find the stranded task in {tried} schedules");
+    }
+
+    /// <summary>
     /// Demand-driven repartitioning: a policy that gives program b a core only while b has available tasks, with
     /// RepartitionOnDemand on and no lending. a runs endless chains (so its workers never idle) until a task of b stops
     /// them. b holds no core when its task is queued; only a decision taken because b got work can give it one.
@@ -107,7 +152,7 @@ public sealed class WorkConservationExplorationTests
     public void Replay_one_work_conservation_schedule()
     {
         string? scenario = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SCENARIO");
-        if (scenario is not ("recall" or "demand"))
+        if (scenario is not ("recall" or "demand" or "lend-on-stop"))
         {
             return; // ProtocolExplorationTests.Replay_one_schedule replays the other scenarios
         }
@@ -115,14 +160,21 @@ public sealed class WorkConservationExplorationTests
         int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
         var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
         Worker.s_recallOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_RECALL") == "1";
+        WorkQueueSet.s_lendOnStopOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_LEND_ON_STOP") == "1";
         try
         {
-            string? failure = scenario == "recall" ? RecallScenario(seed, strategy) : DemandScenario(seed, strategy);
+            string? failure = scenario switch
+            {
+                "recall" => RecallScenario(seed, strategy),
+                "demand" => DemandScenario(seed, strategy),
+                _ => LendOnStopScenario(seed, strategy),
+            };
             Assert.True(failure is null, Replay(seed, strategy, failure, scenario));
         }
         finally
         {
             Worker.s_recallOffForTests = false;
+            WorkQueueSet.s_lendOnStopOffForTests = false;
         }
     }
 
@@ -185,6 +237,58 @@ public sealed class WorkConservationExplorationTests
         ScheduleTimeout);
         string? failure = explorer.Failure;
         explorer.Dispose();
+        TearDown(mps, failure is not null, chains);
+        return failure;
+    }
+
+    // See the lend-on-stop test. Null when both of b's tasks ran, else the explorer's failure.
+    private static string? LendOnStopScenario(int seed, ExplorationStrategy strategy)
+    {
+        MultiProgramScheduler? mps = null;
+        ProgramHandle? b = null;
+        var chains = new Chains(); // none started: TearDown's signature
+        bool ready = false, release = false;
+        int started = 0, finished = 0;
+        using var explorer = new ScheduleExplorer(seed, strategy, MaxSteps);
+        explorer.Run(
+        [
+            ("mover", () =>
+            {
+                mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+                {
+                    Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+                    Unpinned = true,
+                    RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+                    CompensateBlocking = false, // the default policy: equal shares, throughput lending
+                });
+                mps.AddProgram("a");
+                b = mps.AddProgram("b");
+                Volatile.Write(ref ready, true);
+            }),
+            ("b's producer", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref ready), "the programs");
+                for (int i = 0; i < 2; i++)
+                {
+                    Task.Factory.StartNew(() =>
+                    {
+                        Interlocked.Increment(ref started);
+                        ScheduleExplorer.WaitUntil(() => Volatile.Read(ref release), "both of b's tasks running");
+                        Interlocked.Increment(ref finished);
+                    }, CancellationToken.None, TaskCreationOptions.None, b!.Scheduler);
+                }
+            }),
+            ("checker", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref started) == 2, "both of b's tasks started");
+                Volatile.Write(ref release, true);
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref finished) == 2, "both of b's tasks finished");
+            }),
+        ],
+        ScheduleTimeout);
+        string? failure = explorer.Failure;
+        explorer.Dispose();
+        Volatile.Write(ref release, true);
         TearDown(mps, failure is not null, chains);
         return failure;
     }
