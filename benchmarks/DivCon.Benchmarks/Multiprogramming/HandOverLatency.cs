@@ -33,16 +33,8 @@ public static class HandOverLatency
     public static int Run(string[] args)
     {
         int rounds = 200;
-        for (int i = 0; i < args.Length; i++)
+        if (!NumericOption.TryParse(Command, args, new NumericOption("--rounds", "N", 5, v => rounds = (int)v)))
         {
-            if (args[i] == "--rounds" && i + 1 < args.Length && int.TryParse(args[i + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out int r) && r >= 5)
-            {
-                rounds = r;
-                i++;
-                continue;
-            }
-
-            Console.Error.WriteLine($"{Command}: unknown or invalid option '{args[i]}'. Options: --rounds N (N >= 5).");
             return 2;
         }
 

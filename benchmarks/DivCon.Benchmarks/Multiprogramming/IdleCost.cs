@@ -24,16 +24,8 @@ public static class IdleCost
     public static int Run(string[] args)
     {
         double seconds = 30;
-        for (int i = 0; i < args.Length; i++)
+        if (!NumericOption.TryParse(Command, args, new NumericOption("--seconds", "S", 1, v => seconds = v, Integer: false)))
         {
-            if (args[i] == "--seconds" && i + 1 < args.Length && double.TryParse(args[i + 1], NumberStyles.Float, CultureInfo.InvariantCulture, out double s) && s >= 1)
-            {
-                seconds = s;
-                i++;
-                continue;
-            }
-
-            Console.Error.WriteLine($"{Command}: unknown or invalid option '{args[i]}'. Options: --seconds S (S >= 1).");
             return 2;
         }
 

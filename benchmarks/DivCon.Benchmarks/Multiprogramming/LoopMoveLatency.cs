@@ -34,23 +34,12 @@ public static class LoopMoveLatency
     {
         int rounds = 30;
         int loopMs = 600;
-        for (int i = 0; i < args.Length; i++)
+        if (!NumericOption.TryParse(
+            Command,
+            args,
+            new NumericOption("--rounds", "N", 3, v => rounds = (int)v),
+            new NumericOption("--loop-ms", "MS", 50, v => loopMs = (int)v)))
         {
-            if (args[i] == "--rounds" && i + 1 < args.Length && int.TryParse(args[i + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out int r) && r >= 3)
-            {
-                rounds = r;
-                i++;
-                continue;
-            }
-
-            if (args[i] == "--loop-ms" && i + 1 < args.Length && int.TryParse(args[i + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out int ms) && ms >= 50)
-            {
-                loopMs = ms;
-                i++;
-                continue;
-            }
-
-            Console.Error.WriteLine($"{Command}: unknown or invalid option '{args[i]}'. Options: --rounds N (N >= 3), --loop-ms MS (MS >= 50).");
             return 2;
         }
 

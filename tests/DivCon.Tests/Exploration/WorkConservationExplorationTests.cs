@@ -182,6 +182,15 @@ public sealed class WorkConservationExplorationTests
         => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy} DIVCON_EXPLORE_SCENARIO={scenario}"
             + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_work_conservation_schedule";
 
+    // Two workers, no ticks, no compensation, the default policy (equal shares, throughput lending).
+    private static MultiProgramScheduler NewLendingScheduler() => new(new MultiProgramSchedulerOptions
+    {
+        Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+        Unpinned = true,
+        RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+        CompensateBlocking = false,
+    });
+
     private static MultiProgramScheduler NewScheduler(IPartitioningPolicy policy, bool onDemand)
         => new(new MultiProgramSchedulerOptions
         {
@@ -205,13 +214,7 @@ public sealed class WorkConservationExplorationTests
         [
             ("mover", () =>
             {
-                mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
-                {
-                    Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
-                    Unpinned = true,
-                    RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
-                    CompensateBlocking = false, // the default policy: equal shares, throughput lending
-                });
+                mps = NewLendingScheduler();
                 a = mps.AddProgram("a");
                 b = mps.AddProgram("b");
                 Volatile.Write(ref ready, true);
@@ -254,13 +257,7 @@ public sealed class WorkConservationExplorationTests
         [
             ("mover", () =>
             {
-                mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
-                {
-                    Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
-                    Unpinned = true,
-                    RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
-                    CompensateBlocking = false, // the default policy: equal shares, throughput lending
-                });
+                mps = NewLendingScheduler();
                 mps.AddProgram("a");
                 b = mps.AddProgram("b");
                 Volatile.Write(ref ready, true);
