@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 
 namespace DivCon.Partitioning.Estimation;
@@ -24,6 +25,10 @@ public sealed class OnlineScalabilityEstimator
 {
     private readonly Dictionary<int, ProgramObservations> _programs = [];
     private readonly double _decay;
+
+    // The program of the last lookup: a caller asks about one program several times in a row (the scheduler's mover
+    // chooses its input, then reads its probe and its estimate), so a lookup by id usually costs a comparison.
+    private ProgramObservations? _last;
 
     /// <summary>Creates an estimator for programs sharing <paramref name="cores"/> cores.</summary>
     /// <param name="cores">The cores being divided (the scheduler's workers); the scalability is the speedup on all of them.</param>
@@ -62,12 +67,34 @@ public sealed class OnlineScalabilityEstimator
     /// <exception cref="ArgumentOutOfRangeException">A field of <paramref name="sample"/> is negative or not finite.</exception>
     public void Observe(int programId, in ScalabilitySample sample)
     {
+        Validate(sample);
+        Track(programId).Observe(sample);
+    }
+
+    // Observe for a program already looked up (Track): what ScalabilityTracker calls per tick.
+    internal static void ObserveTracked(ProgramObservations program, in ScalabilitySample sample)
+    {
+        Validate(sample);
+        program.Observe(sample);
+    }
+
+    private static void Validate(in ScalabilitySample sample)
+    {
         if (!(sample.ElapsedSeconds >= 0) || !double.IsFinite(sample.ElapsedSeconds)
             || !(sample.CoreSeconds >= 0) || !double.IsFinite(sample.CoreSeconds)
             || !(sample.IdleSeconds >= 0) || !double.IsFinite(sample.IdleSeconds)
             || sample.TasksExecuted < 0 || sample.AssignedCores < 0)
         {
             ThrowBadSample(sample);
+        }
+    }
+
+    // The program's observations, created at its first observation; remembered as the last one looked up.
+    internal ProgramObservations Track(int programId)
+    {
+        if (_last?.ProgramId == programId)
+        {
+            return _last;
         }
 
         ref ProgramObservations? program = ref CollectionsMarshal.GetValueRefOrAddDefault(_programs, programId, out bool exists);
@@ -76,12 +103,32 @@ public sealed class OnlineScalabilityEstimator
             program = new ProgramObservations(programId, Cores, Options, _decay);
         }
 
-        program!.Observe(sample);
+        return _last = program!;
+    }
+
+    // Makes `program` (tracked, not removed) the last one looked up: the tracker, which holds it, reads it by reference.
+    internal void Remember(ProgramObservations program) => _last = program;
+
+    private bool TryFind(int programId, [NotNullWhen(true)] out ProgramObservations? program)
+    {
+        if (_last?.ProgramId == programId)
+        {
+            program = _last;
+            return true;
+        }
+
+        if (_programs.TryGetValue(programId, out program))
+        {
+            _last = program;
+            return true;
+        }
+
+        return false;
     }
 
     /// <summary>The program's current estimate; one without an estimate (<see cref="ScalabilityEstimate.HasEstimate"/> false) for an unknown program.</summary>
     public ScalabilityEstimate GetEstimate(int programId)
-        => _programs.TryGetValue(programId, out ProgramObservations? p)
+        => TryFind(programId, out ProgramObservations? p)
             ? p.Estimate
             : NoEstimate;
 
@@ -95,7 +142,7 @@ public sealed class OnlineScalabilityEstimator
     /// </summary>
     public bool TryGetProbe(int programId, out ScalabilityProbe probe)
     {
-        if (_programs.TryGetValue(programId, out ProgramObservations? p))
+        if (TryFind(programId, out ProgramObservations? p))
         {
             return p.TryGetProbe(out probe);
         }
@@ -108,7 +155,7 @@ public sealed class OnlineScalabilityEstimator
     public double SpeedupAt(int programId, int cores)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(cores);
-        return _programs.TryGetValue(programId, out ProgramObservations? p) ? p.SpeedupAt(cores) : 1;
+        return TryFind(programId, out ProgramObservations? p) ? p.SpeedupAt(cores) : 1;
     }
 
     /// <summary>
@@ -118,7 +165,7 @@ public sealed class OnlineScalabilityEstimator
     /// </summary>
     public ScalabilityTable? CreateTable(int programId)
     {
-        if (!_programs.TryGetValue(programId, out ProgramObservations? p) || !p.Estimate.HasEstimate)
+        if (!TryFind(programId, out ProgramObservations? p) || !p.Estimate.HasEstimate)
         {
             return null;
         }
@@ -134,13 +181,27 @@ public sealed class OnlineScalabilityEstimator
     }
 
     /// <summary>Ticks observed for <paramref name="programId"/> while it was served (the probing budget's base); 0 when unknown.</summary>
-    public long ObservedTicks(int programId) => _programs.TryGetValue(programId, out ProgramObservations? p) ? p.Ticks : 0;
+    public long ObservedTicks(int programId) => TryFind(programId, out ProgramObservations? p) ? p.Ticks : 0;
 
     /// <summary>Of <see cref="ObservedTicks"/>, those that had been requested as probe ticks.</summary>
-    public long ProbedTicks(int programId) => _programs.TryGetValue(programId, out ProgramObservations? p) ? p.ProbedTicks : 0;
+    public long ProbedTicks(int programId) => TryFind(programId, out ProgramObservations? p) ? p.ProbedTicks : 0;
 
     /// <summary>Forgets <paramref name="programId"/> (it left); false when it was unknown.</summary>
-    public bool Remove(int programId) => _programs.Remove(programId);
+    public bool Remove(int programId)
+    {
+        if (!_programs.Remove(programId, out ProgramObservations? program))
+        {
+            return false;
+        }
+
+        program.Removed = true;
+        if (ReferenceEquals(_last, program))
+        {
+            _last = null;
+        }
+
+        return true;
+    }
 
     private static void ThrowBadSample(in ScalabilitySample sample)
         => throw new ArgumentOutOfRangeException(

@@ -12,6 +12,7 @@ internal sealed class ProgramObservations
     private readonly int _cores;
     private readonly ScalabilityEstimatorOptions _options;
     private readonly double _decay;
+    private readonly double _perMaxRelativeError;
 
     // Forgetting without touching every bin per tick: a new tick is added with weight _gain (its square to the
     // second-order sums) and _gain grows by 1/λ per tick, which is the same as shrinking every older tick by λ.
@@ -38,6 +39,7 @@ internal sealed class ProgramObservations
         _cores = cores;
         _options = options;
         _decay = decay;
+        _perMaxRelativeError = 1 / options.MaxRelativeError;
         _bins = new Bin[cores + 1];
         _occupied = new int[cores];
         Estimate = Empty;
@@ -46,6 +48,9 @@ internal sealed class ProgramObservations
 
     public int ProgramId { get; }
 
+    /// <summary>Whether the estimator forgot the program (a holder of this object must look it up again).</summary>
+    public bool Removed { get; set; }
+
     public ScalabilityEstimate Estimate { get; private set; }
 
     /// <summary>Ticks observed with the program served (the probing budget's base).</summary>
@@ -53,6 +58,9 @@ internal sealed class ProgramObservations
 
     /// <summary>Observed ticks that had been requested as probe ticks.</summary>
     public long ProbedTicks { get; private set; }
+
+    // The inflation fit's origin of x (cores − 1): the first core count the program was seen at, less 1.
+    private double _shift;
 
     // The last fit, kept for SpeedupAt.
     private double _serial;
@@ -126,7 +134,7 @@ internal sealed class ProgramObservations
             double first = 1 / _gain;
             for (int i = 0; i < _occupiedCount; i++)
             {
-                _bins[_occupied[i]].Scale(first, first * first);
+                _bins[_occupied[i]].Scale(first, first * first, _shift);
             }
 
             _gain = 1;
@@ -136,6 +144,11 @@ internal sealed class ProgramObservations
     private void Add(int index, double elapsed, double core, double idle, long tasks)
     {
         ref Bin bin = ref _bins[index];
+        if (_occupiedCount == 0)
+        {
+            _shift = index - 1;
+        }
+
         if (!bin.Occupied)
         {
             bin.Occupied = true;
@@ -166,52 +179,77 @@ internal sealed class ProgramObservations
         bin.BusyBusy += g2 * busy * busy;
         bin.BusyTasks += g2 * busy * n;
         bin.TasksTasks += g2 * n * n;
-        bin.Refresh();
+        bin.Refresh(_shift);
     }
 
     private ScalabilityEstimate Compute()
     {
-        // Inflation first: the speedups below need it.
-        (bool separated, double inflation, double inflationSe) = FitInflation();
-        _inflation = inflation;
-
+        // One pass over the core counts with data, adding what each contributes to the serial fraction and to the
+        // inflation fit. Those contributions (a count's weight times its serial fraction, its weighted squared error,
+        // and the fit's weighted x, y, x², xy and variance terms) are cached in the bin when a tick is added to it
+        // (Bin.Refresh), and every sum is in the gained units the bins hold (a tick weighs _gain when added), divided
+        // by _gain once at the end: a count costs a few additions per tick, no division.
+        //
         // One serial fraction for the program: the mean of what each informative core count implies, weighted by
         // its effective ticks (not by its estimated variance: a core count seen for a few ticks that all fell in one
         // phase of a run looks precise and is not), with the standard error of that weighted mean.
         int current = 0;
-        double currentWeight = 0, observations = 0, weights = 0, weighted = 0, variance = 0;
-        int allocations = 0;
+        double currentWeight = 0, all = 0, weights = 0, weighted = 0, variance = 0;
+        double twoTicks = 2 * _gain, minTasks = _options.MinTasksPerAllocation * _gain;
+        Fit fit = default;
+        double minX = double.PositiveInfinity, maxX = double.NegativeInfinity;
+        int points = 0;
         for (int i = 0; i < _occupiedCount; i++)
         {
             int k = _occupied[i];
             ref readonly Bin bin = ref _bins[k];
-            allocations++;
-            double ticks = bin.Weight / _gain;
-            observations += ticks;
-            if (ticks > currentWeight)
+            double w = bin.Weight;
+            all += w;
+            if (w > currentWeight)
             {
-                currentWeight = ticks;
+                currentWeight = w;
                 current = k;
             }
 
-            if (k < 2 || ticks < 2)
+            if (w < twoTicks)
             {
-                continue; // one core: idle time says nothing about parallelism; under two ticks: no variance.
+                continue; // under two ticks: no variance, for either.
             }
 
-            weights += ticks;
-            weighted += ticks * bin.Serial;
-            variance += ticks * ticks * bin.SerialSe * bin.SerialSe;
+            if (k >= 2)
+            {
+                // One core: idle time says nothing about parallelism.
+                weights += w;
+                weighted += bin.WeightedSerial;
+                variance += bin.SerialVariance;
+            }
+
+            if (bin.Tasks >= minTasks && bin.Busy)
+            {
+                fit.Add(bin.Terms);
+                points++;
+                double x = bin.X;
+                minX = x < minX ? x : minX; // not Math.Min: x is never NaN, and this is a plain comparison
+                maxX = x > maxX ? x : maxX;
+            }
         }
 
-        if (weights < _options.MinTicks)
+        // Inflation first: the speedups below need it.
+        (bool separated, double inflation, double inflationSe) = points < 2 || maxX - minX < 0.5
+            ? (false, 0, 0)
+            : FitInflation(fit, _shift);
+        _inflation = inflation;
+        double observations = all / _gain;
+        int allocations = _occupiedCount;
+        if (weights < _options.MinTicks * _gain)
         {
             _serial = 0;
             return Empty with { CurrentCores = current, Observations = observations, Allocations = allocations };
         }
 
-        double s = weighted / weights;
-        double serialSe = Math.Sqrt(variance) / weights;
+        double perWeight = 1 / weights;
+        double s = weighted * perWeight;
+        double serialSe = Math.Sqrt(variance) * perWeight;
         _serial = s;
         double scalability = Model(_cores, s, inflation);
 
@@ -227,7 +265,7 @@ internal sealed class ProgramObservations
 
         double inflationError = separated ? 2 * inflationSe * (_cores - 1) / (1 + (inflation * (_cores - 1))) : 0;
         double error = Math.Sqrt((idleError * idleError) + (inflationError * inflationError));
-        double confidence = double.IsFinite(error) ? Math.Clamp(1 - (error / _options.MaxRelativeError), 0, 1) : 0;
+        double confidence = double.IsFinite(error) ? Math.Clamp(1 - (error * _perMaxRelativeError), 0, 1) : 0;
         if (!separated && _cores > 1)
         {
             confidence = Math.Min(confidence, _options.UnseparatedConfidenceCap);
@@ -241,71 +279,49 @@ internal sealed class ProgramObservations
     // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(P_k − 1)) over the core counts with enough
     // tasks, each weighted by its effective ticks (as the serial fraction is, and for the same reason), with the
     // slope's variance Σ w²(x − x̄)² var_k / (Σ w (x − x̄)²)² from each count's ratio variance. φ = slope / intercept;
-    // a negative φ (faster per task on more cores: cache effects) is taken as 0.
-    private (bool Separated, double Inflation, double InflationSe) FitInflation()
+    // a negative φ (faster per task on more cores: cache effects) is taken as 0. The centred sums come from the raw
+    // ones (Σw(x − x̄)² = Σwx² − x̄·Σwx, and so on), with x measured from `shift` (the program's first core count,
+    // less 1) so that the counts a program is seen at are near 0 and the subtraction loses nothing that matters.
+    private static (bool Separated, double Inflation, double InflationSe) FitInflation(in Fit fit, double shift)
     {
-        double sw = 0, swx = 0, swy = 0;
-        int points = 0;
-        double minX = double.PositiveInfinity, maxX = double.NegativeInfinity;
-        for (int pass = 0; pass < 2; pass++)
+        double perWeight = 1 / fit.W;
+        double mx = fit.Wx * perWeight, my = fit.Wy * perWeight;
+        double sxx = fit.Wxx - (mx * fit.Wx);
+        double sxy = fit.Wxy - (mx * fit.Wy);
+        double slopeVariance = fit.V2 - (2 * mx * fit.V1) + (mx * mx * fit.V0);
+        double perSxx = 1 / sxx;
+        double slope = sxy * perSxx;
+        double intercept = my - (slope * (mx + shift));
+        if (!(intercept > 0) || !double.IsFinite(slopeVariance))
         {
-            // Pass 0: the weighted means; pass 1: the slope and its variance around them.
-            double mx = pass == 1 ? swx / sw : 0, my = pass == 1 ? swy / sw : 0;
-            double sxx = 0, sxy = 0, slopeVariance = 0;
-            for (int i = 0; i < _occupiedCount; i++)
-            {
-                ref readonly Bin bin = ref _bins[_occupied[i]];
-                double busy = bin.Core - bin.Idle;
-                if (bin.Weight < 2 * _gain || bin.Tasks < _options.MinTasksPerAllocation * _gain || !(busy > 0))
-                {
-                    continue;
-                }
-
-                double x = bin.Cores - 1;
-                double y = bin.BusyPerTask;
-                double w = bin.Weight;
-                if (pass == 0)
-                {
-                    sw += w;
-                    swx += w * x;
-                    swy += w * y;
-                    points++;
-                    minX = Math.Min(minX, x);
-                    maxX = Math.Max(maxX, x);
-                    continue;
-                }
-
-                double se = bin.BusyPerTaskSe;
-                sxx += w * (x - mx) * (x - mx);
-                sxy += w * (x - mx) * (y - my);
-                slopeVariance += w * w * (x - mx) * (x - mx) * se * se;
-            }
-
-            if (pass == 0)
-            {
-                if (points < 2 || maxX - minX < 0.5)
-                {
-                    return (false, 0, 0);
-                }
-
-                continue;
-            }
-
-            double slope = sxy / sxx;
-            double intercept = my - (slope * mx);
-            if (!(intercept > 0) || !double.IsFinite(slopeVariance))
-            {
-                return (false, 0, 0);
-            }
-
-            // φ is shrunk towards 0 by its signal-to-noise ratio, φ·φ² / (φ² + se²): a slope within its noise would
-            // otherwise, clamped at 0, bias every noisy program towards inflation.
-            double raw = slope / intercept, rawSe = Math.Sqrt(slopeVariance) / sxx / intercept;
-            double inflation = raw > 0 ? raw * raw * raw / ((raw * raw) + (rawSe * rawSe)) : 0;
-            return (true, inflation, rawSe);
+            return (false, 0, 0);
         }
 
-        return (false, 0, 0);
+        // φ is shrunk towards 0 by its signal-to-noise ratio, φ·φ² / (φ² + se²): a slope within its noise would
+        // otherwise, clamped at 0, bias every noisy program towards inflation.
+        double perIntercept = 1 / intercept;
+        double raw = slope * perIntercept, rawSe = Math.Sqrt(Math.Max(0, slopeVariance)) * perSxx * perIntercept;
+        double inflation = raw > 0 ? raw * raw * raw / ((raw * raw) + (rawSe * rawSe)) : 0;
+        return (true, inflation, rawSe);
+    }
+
+    // The inflation fit's sums over the core counts in it: the weights, and Σw·x, Σw·y, Σw·x², Σw·x·y (x = cores −
+    // 1 − shift, y = busy time per task) and the slope variance's Σw²·se²·{1, x, x²}. One bin's terms, or their sum.
+    private struct Fit
+    {
+        public double W, Wx, Wy, Wxx, Wxy, V0, V1, V2;
+
+        public void Add(in Fit other)
+        {
+            W += other.W;
+            Wx += other.Wx;
+            Wy += other.Wy;
+            Wxx += other.Wxx;
+            Wxy += other.Wxy;
+            V0 += other.V0;
+            V1 += other.V1;
+            V2 += other.V2;
+        }
     }
 
     // Amdahl with a greedy scheduler: over a run on P cores the serial part s·T_1 leaves P − 1 cores idle, so the
@@ -328,22 +344,6 @@ internal sealed class ProgramObservations
     {
         double extra = Math.Max(0, cores - 1);
         return Math.Max(cores, 1) / ((1 + (extra * serialFraction)) * (1 + (inflation * extra)));
-    }
-
-    // Standard error of a ratio of weighted sums R = Σw·a / Σw·b (the linearised ratio estimator): with per-tick
-    // residuals a_t − R·b_t, var(R) ≈ Σw²(a_t − R·b_t)² / (Σw·b)² · n/(n − 1), n the effective tick count. The
-    // second-order sums are kept in expanded form (aa, ab, bb). Ticks inside one program run are correlated, so this
-    // is an approximation; ∞ with fewer than two effective ticks.
-    internal static double RatioStandardError(double weight, double weight2, double ratio, double denominator, double aa, double ab, double bb)
-    {
-        double n = weight * weight / weight2;
-        if (!(n > 1.5) || !(denominator > 0))
-        {
-            return double.PositiveInfinity;
-        }
-
-        double residual = Math.Max(0, aa - (2 * ratio * ab) + (ratio * ratio * bb));
-        return Math.Sqrt(residual / (denominator * denominator) * n / (n - 1));
     }
 
     private void DecideProbe()
@@ -410,31 +410,51 @@ internal sealed class ProgramObservations
     // second-order sums carry w² (decayed by λ²) for the variances.
     private struct Bin
     {
+        // What the per-tick estimate reads (Compute's pass over the bins) first.
+        public double Weight, Tasks;
+
+        // What the bin adds to the program's serial fraction sums (Weight·Serial and (Weight·SerialSe)²) and to the
+        // inflation fit (Terms, with x = X − shift), whether it has busy time, and X = Cores − 1: refreshed with the
+        // weight (Refresh, Scale).
+        public double WeightedSerial, SerialVariance;
+        public Fit Terms;
+        public double X;
+        public bool Busy;
         public bool Occupied;
-        public double Weight, Weight2, Elapsed, Core, Idle, Tasks;
+
+        public double Weight2, Elapsed, Core, Idle;
         public double IdleIdle, IdleCore, CoreCore, BusyBusy, BusyTasks, TasksTasks;
 
         // Derived from the sums above, which they do not depend on the scale of: recomputed only when a tick is added
         // to this bin (Refresh), so the per-tick estimate reads them without a division or square root.
         public double Cores, Serial, SerialSe, BusyPerTask, BusyPerTaskSe;
 
-        public void Refresh()
+        // Divisions dominate the per-tick cost: each denominator is inverted once and shared, and the n / (n − 1) of
+        // the standard errors is computed once for both ratios.
+        public void Refresh(double shift)
         {
             Cores = Core / Elapsed;
-            double u = Math.Min(Idle / Core, 1 - 1e-9);
-            double uSe = RatioStandardError(Weight, Weight2, u, Core, IdleIdle, IdleCore, CoreCore);
+            double perCore = 1 / Core;
+            double u = Math.Min(Idle * perCore, 1 - 1e-9);
+            double squared = Weight * Weight;
+            double correction = squared > 1.5 * Weight2 ? squared / (squared - Weight2) : double.PositiveInfinity;
+            double uSe = StandardError(IdleIdle, IdleCore, CoreCore, u, perCore, correction);
             Serial = SerialFraction(u, Cores);
 
             // ds/du = 1 / ((P − 1)(1 − u)²) carries the idle fraction's error to the serial fraction.
             SerialSe = Cores > 1 ? uSe / ((Cores - 1) * (1 - u) * (1 - u)) : double.PositiveInfinity;
             double busy = Core - Idle;
-            BusyPerTask = Tasks > 0 ? busy / Tasks : 0;
+            double perTask = Tasks > 0 ? 1 / Tasks : 0;
+            BusyPerTask = busy * perTask;
             BusyPerTaskSe = Tasks > 0
-                ? RatioStandardError(Weight, Weight2, BusyPerTask, Tasks, BusyBusy, BusyTasks, TasksTasks)
+                ? StandardError(BusyBusy, BusyTasks, TasksTasks, BusyPerTask, perTask, correction)
                 : double.PositiveInfinity;
+            X = Cores - 1;
+            Busy = busy > 0;
+            Weigh(shift);
         }
 
-        public void Scale(double first, double second)
+        public void Scale(double first, double second, double shift)
         {
             Weight *= first;
             Elapsed *= first;
@@ -448,6 +468,26 @@ internal sealed class ProgramObservations
             BusyBusy *= second;
             BusyTasks *= second;
             TasksTasks *= second;
+            Weigh(shift);
         }
+
+        private void Weigh(double shift)
+        {
+            double w = Weight;
+            WeightedSerial = w * Serial;
+            SerialVariance = w * w * SerialSe * SerialSe;
+            double x = X - shift, y = BusyPerTask, v = w * w * BusyPerTaskSe * BusyPerTaskSe;
+            Terms = new Fit { W = w, Wx = w * x, Wy = w * y, Wxx = w * x * x, Wxy = w * x * y, V0 = v, V1 = v * x, V2 = v * x * x };
+        }
+
+        // Standard error of a ratio of weighted sums R = Σw·a / Σw·b (the linearised ratio estimator): with per-tick
+        // residuals a_t − R·b_t, var(R) ≈ Σw²(a_t − R·b_t)² / (Σw·b)² · n/(n − 1), n = (Σw)² / Σw² the effective tick
+        // count; `correction` is n/(n − 1), ∞ with fewer than 1.5 effective ticks (then so is the error). The
+        // second-order sums are kept in expanded form (aa, ab, bb). Ticks inside one program run are correlated, so
+        // this is an approximation.
+        private static double StandardError(double aa, double ab, double bb, double ratio, double perDenominator, double correction)
+            => double.IsPositiveInfinity(correction)
+                ? double.PositiveInfinity
+                : Math.Sqrt(Math.Max(0, aa - (2 * ratio * ab) + (ratio * ratio * bb)) * (perDenominator * perDenominator) * correction);
     }
 }

@@ -56,7 +56,7 @@ public sealed class ScalabilityTracker
         Entry entry = EntryOf(programId);
         if (entry.HasCounters)
         {
-            Estimator.Observe(programId, Sample(assignedCores, elapsedSeconds, entry.Counters, counters));
+            OnlineScalabilityEstimator.ObserveTracked(ObservationsOf(entry, programId), Sample(assignedCores, elapsedSeconds, entry.Counters, counters));
         }
 
         entry.Counters = counters;
@@ -83,7 +83,18 @@ public sealed class ScalabilityTracker
             return entry.Choice!;
         }
 
-        ScalabilityEstimate estimate = Estimator.GetEstimate(programId);
+        ScalabilityEstimate estimate;
+        if (entry.Observations is { Removed: false } observations)
+        {
+            // The mover reads the probe and the estimate of this program next: they find it without a lookup.
+            Estimator.Remember(observations);
+            estimate = observations.Estimate;
+        }
+        else
+        {
+            estimate = Estimator.GetEstimate(programId);
+        }
+
         ScalabilitySource source = estimate.HasEstimate ? ScalabilitySource.Online : ScalabilitySource.Default;
         if (last is not null && last.Source == source
             && (source == ScalabilitySource.Default || Math.Abs(estimate.Scalability - last.Scalability) <= ChangeTolerance * last.Scalability))
@@ -114,7 +125,8 @@ public sealed class ScalabilityTracker
         int added = 0;
         foreach (int id in programIds)
         {
-            if (_programs.TryGetValue(id, out Entry? e) && e.Choice?.Source != ScalabilitySource.User && Estimator.TryGetProbe(id, out ScalabilityProbe probe))
+            if (_programs.TryGetValue(id, out Entry? e) && e.Choice?.Source != ScalabilitySource.User
+                && (e.Observations is { Removed: false } observations ? observations.TryGetProbe(out ScalabilityProbe probe) : Estimator.TryGetProbe(id, out probe)))
             {
                 probes.Add(probe);
                 added++;
@@ -131,6 +143,23 @@ public sealed class ScalabilityTracker
         Estimator.Remove(programId);
     }
 
+    // The estimator's record of the program, held by its entry so that a tick looks the program up once (in the
+    // tracker's table); looked up again if the estimator forgot it meanwhile (Estimator.Remove called directly).
+    private ProgramObservations ObservationsOf(Entry entry, int programId)
+    {
+        ProgramObservations? observations = entry.Observations;
+        if (observations is null || observations.Removed)
+        {
+            entry.Observations = observations = Estimator.Track(programId);
+        }
+        else
+        {
+            Estimator.Remember(observations);
+        }
+
+        return observations;
+    }
+
     private Entry EntryOf(int programId)
     {
         if (!_programs.TryGetValue(programId, out Entry? entry))
@@ -145,6 +174,7 @@ public sealed class ScalabilityTracker
     private sealed class Entry
     {
         public ProgramCounters Counters;
+        public ProgramObservations? Observations;
         public bool HasCounters;
         public ScalabilityChoice? Choice;
         public double? UserScalability;
