@@ -138,12 +138,14 @@ internal sealed class ProgramObservations
             }
 
             _gain = 1;
+            _stale = true; // the sums are in the old units
         }
     }
 
     private void Add(int index, double elapsed, double core, double idle, long tasks)
     {
         ref Bin bin = ref _bins[index];
+        Withdraw(ref bin);
         if (_occupiedCount == 0)
         {
             _shift = index - 1;
@@ -180,59 +182,188 @@ internal sealed class ProgramObservations
         bin.BusyTasks += g2 * busy * n;
         bin.TasksTasks += g2 * n * n;
         bin.Refresh(_shift);
+        Update(index);
+    }
+
+    // The sums the estimate is computed from, over the core counts with data: all their weights (the effective ticks,
+    // in gained units), the serial fraction's (weights, weight × serial fraction, squared weighted errors) over
+    // the counts of two or more cores with two ticks or more, and the inflation fit's over the counts with two ticks
+    // and enough tasks and busy time. Kept up to date as ticks are added (Withdraw the touched count's terms, Update
+    // with its new ones) and recomputed from the bins (Recompute) every RecomputeEvery updates, when a count may
+    // have decayed out of a sum (_expiry), and after a rescale.
+    private double _all, _weights, _weighted, _variance;
+    private Fit _fit;
+    private int _points;
+    private double _minX = double.PositiveInfinity, _maxX = double.NegativeInfinity;
+    private int _current;
+    private double _currentWeight;
+    private double _expiry = double.PositiveInfinity;
+    private int _updates;
+    private bool _stale;
+
+    // Incremental updates between recomputations: they bound the rounding the additions and subtractions accumulate
+    // (to a few dozen operations' worth) at 1/RecomputeEvery of a recomputation per tick.
+    private const int RecomputeEvery = 32;
+
+    // A count stays in its sums while its weight is at least two ticks (Weight ≥ 2·gain) and, for the fit, its tasks
+    // at least MinTasksPerAllocation (Tasks ≥ min·gain): it may leave once the gain passes Weight / 2 or Tasks / min.
+    // The margin makes the bound safe against the rounding of min·gain: a recomputation then and there decides exactly.
+    private const double ExpiryMargin = 1 - 1e-9;
+
+    private bool InSerial(int k, in Bin bin) => k >= 2 && !(bin.Weight < 2 * _gain);
+
+    private bool InFit(in Bin bin) => !(bin.Weight < 2 * _gain) && bin.Tasks >= _options.MinTasksPerAllocation * _gain && bin.Busy;
+
+    private double Expiry(in Bin bin)
+    {
+        double expiry = bin.Weight * 0.5 * ExpiryMargin;
+        return bin.InFit ? Math.Min(expiry, bin.Tasks / _options.MinTasksPerAllocation * ExpiryMargin) : expiry;
+    }
+
+    // Takes the count's terms out of the sums before a tick is added to it.
+    private void Withdraw(ref Bin bin)
+    {
+        if (bin.InSerial)
+        {
+            _weights -= bin.Weight;
+            _weighted -= bin.WeightedSerial;
+            _variance -= bin.SerialVariance;
+        }
+
+        if (bin.InFit)
+        {
+            _fit.Subtract(bin.Terms);
+            _points--;
+        }
+    }
+
+    // Puts the count's new terms into the sums after a tick was added to it (with weight _gain).
+    private void Update(int k)
+    {
+        ref Bin bin = ref _bins[k];
+        _all += _gain;
+        if (bin.Weight > _currentWeight || (bin.Weight == _currentWeight && k < _current) || k == _current)
+        {
+            // The count seen most (the first of equals); weights only grow, so only the touched count can overtake.
+            _currentWeight = bin.Weight;
+            _current = k;
+        }
+
+        bool wasInFit = bin.InFit;
+        bin.InSerial = InSerial(k, bin);
+        bin.InFit = InFit(bin);
+        if (bin.InSerial)
+        {
+            _weights += bin.Weight;
+            _weighted += bin.WeightedSerial;
+            _variance += bin.SerialVariance;
+        }
+
+        if (bin.InFit)
+        {
+            _fit.Add(bin.Terms);
+            _points++;
+        }
+
+        if (bin.InSerial || bin.InFit)
+        {
+            _expiry = Math.Min(_expiry, Expiry(bin)); // the count's earlier bound may have been the least: keeping it only recomputes sooner
+        }
+
+        // The fit's spread: the touched count's x moved; if it held the least or the greatest, find them again.
+        if (wasInFit && (bin.PreviousX <= _minX || bin.PreviousX >= _maxX))
+        {
+            SpreadNeedsScan();
+        }
+        else if (bin.InFit)
+        {
+            _minX = bin.X < _minX ? bin.X : _minX;
+            _maxX = bin.X > _maxX ? bin.X : _maxX;
+        }
+
+        _updates++;
+    }
+
+    private void SpreadNeedsScan()
+    {
+        _minX = double.PositiveInfinity;
+        _maxX = double.NegativeInfinity;
+        for (int i = 0; i < _occupiedCount; i++)
+        {
+            ref readonly Bin bin = ref _bins[_occupied[i]];
+            if (bin.InFit)
+            {
+                _minX = bin.X < _minX ? bin.X : _minX; // not Math.Min: x is never NaN, and this is a plain comparison
+                _maxX = bin.X > _maxX ? bin.X : _maxX;
+            }
+        }
+    }
+
+    // The sums from the bins, and which count is in which sum at the present gain.
+    private void Recompute()
+    {
+        _all = _weights = _weighted = _variance = _currentWeight = 0;
+        _fit = default;
+        _points = _current = 0;
+        _expiry = double.PositiveInfinity;
+        for (int i = 0; i < _occupiedCount; i++)
+        {
+            int k = _occupied[i];
+            ref Bin bin = ref _bins[k];
+            double w = bin.Weight;
+            _all += w;
+            if (w > _currentWeight)
+            {
+                _currentWeight = w;
+                _current = k;
+            }
+
+            bin.InSerial = InSerial(k, bin);
+            bin.InFit = InFit(bin);
+            if (bin.InSerial)
+            {
+                // One core: idle time says nothing about parallelism; under two ticks: no variance.
+                _weights += w;
+                _weighted += bin.WeightedSerial;
+                _variance += bin.SerialVariance;
+            }
+
+            if (bin.InFit)
+            {
+                _fit.Add(bin.Terms);
+                _points++;
+            }
+
+            if (bin.InSerial || bin.InFit)
+            {
+                _expiry = Math.Min(_expiry, Expiry(bin));
+            }
+        }
+
+        SpreadNeedsScan();
+        _updates = 0;
+        _stale = false;
     }
 
     private ScalabilityEstimate Compute()
     {
-        // One pass over the core counts with data, adding what each contributes to the serial fraction and to the
-        // inflation fit. Those contributions (a count's weight times its serial fraction, its weighted squared error,
-        // and the fit's weighted x, y, x², xy and variance terms) are cached in the bin when a tick is added to it
-        // (Bin.Refresh), and every sum is in the gained units the bins hold (a tick weighs _gain when added), divided
-        // by _gain once at the end: a count costs a few additions per tick, no division.
-        //
         // One serial fraction for the program: the mean of what each informative core count implies, weighted by
         // its effective ticks (not by its estimated variance: a core count seen for a few ticks that all fell in one
-        // phase of a run looks precise and is not), with the standard error of that weighted mean.
-        int current = 0;
-        double currentWeight = 0, all = 0, weights = 0, weighted = 0, variance = 0;
-        double twoTicks = 2 * _gain, minTasks = _options.MinTasksPerAllocation * _gain;
-        Fit fit = default;
-        double minX = double.PositiveInfinity, maxX = double.NegativeInfinity;
-        int points = 0;
-        for (int i = 0; i < _occupiedCount; i++)
+        // phase of a run looks precise and is not), with the standard error of that weighted mean. The sums are in
+        // the gained units the bins hold (a tick weighs _gain when added), divided by _gain once here; what a count
+        // contributes is cached in its bin when a tick is added to it (Bin.Refresh), so a tick costs no pass over
+        // the counts (only every RecomputeEvery ticks, or when one may have decayed out of a sum).
+        if (_stale || _updates >= RecomputeEvery || _gain >= _expiry)
         {
-            int k = _occupied[i];
-            ref readonly Bin bin = ref _bins[k];
-            double w = bin.Weight;
-            all += w;
-            if (w > currentWeight)
-            {
-                currentWeight = w;
-                current = k;
-            }
-
-            if (w < twoTicks)
-            {
-                continue; // under two ticks: no variance, for either.
-            }
-
-            if (k >= 2)
-            {
-                // One core: idle time says nothing about parallelism.
-                weights += w;
-                weighted += bin.WeightedSerial;
-                variance += bin.SerialVariance;
-            }
-
-            if (bin.Tasks >= minTasks && bin.Busy)
-            {
-                fit.Add(bin.Terms);
-                points++;
-                double x = bin.X;
-                minX = x < minX ? x : minX; // not Math.Min: x is never NaN, and this is a plain comparison
-                maxX = x > maxX ? x : maxX;
-            }
+            Recompute();
         }
+
+        int current = _current;
+        double weights = _weights, weighted = _weighted, variance = _variance;
+        int points = _points;
+        double minX = _minX, maxX = _maxX;
+        Fit fit = _fit;
+        double all = _all;
 
         // Inflation first: the speedups below need it.
         (bool separated, double inflation, double inflationSe) = points < 2 || maxX - minX < 0.5
@@ -310,6 +441,18 @@ internal sealed class ProgramObservations
     private struct Fit
     {
         public double W, Wx, Wy, Wxx, Wxy, V0, V1, V2;
+
+        public void Subtract(in Fit other)
+        {
+            W -= other.W;
+            Wx -= other.Wx;
+            Wy -= other.Wy;
+            Wxx -= other.Wxx;
+            Wxy -= other.Wxy;
+            V0 -= other.V0;
+            V1 -= other.V1;
+            V2 -= other.V2;
+        }
 
         public void Add(in Fit other)
         {
@@ -418,8 +561,11 @@ internal sealed class ProgramObservations
         // weight (Refresh, Scale).
         public double WeightedSerial, SerialVariance;
         public Fit Terms;
-        public double X;
+        public double X, PreviousX;
         public bool Busy;
+
+        // Which of the program's sums the bin's terms are in (ProgramObservations.Recompute, Update).
+        public bool InSerial, InFit;
         public bool Occupied;
 
         public double Weight2, Elapsed, Core, Idle;
@@ -449,6 +595,7 @@ internal sealed class ProgramObservations
             BusyPerTaskSe = Tasks > 0
                 ? StandardError(BusyBusy, BusyTasks, TasksTasks, BusyPerTask, perTask, correction)
                 : double.PositiveInfinity;
+            PreviousX = X;
             X = Cores - 1;
             Busy = busy > 0;
             Weigh(shift);
