@@ -13,6 +13,8 @@ internal sealed class ProgramObservations
     private readonly ScalabilityEstimatorOptions _options;
     private readonly double _decay;
     private readonly double _perMaxRelativeError;
+    private readonly double _growth; // 1 / _decay: the gain's growth per tick
+    private readonly double _perMinTasks;
 
     // Forgetting without touching every bin per tick: a new tick is added with weight _gain (its square to the
     // second-order sums) and _gain grows by 1/λ per tick, which is the same as shrinking every older tick by λ.
@@ -40,6 +42,8 @@ internal sealed class ProgramObservations
         _options = options;
         _decay = decay;
         _perMaxRelativeError = 1 / options.MaxRelativeError;
+        _growth = 1 / decay;
+        _perMinTasks = 1 / options.MinTasksPerAllocation;
         _bins = new Bin[cores + 1];
         _occupied = new int[cores];
         Estimate = Empty;
@@ -128,7 +132,7 @@ internal sealed class ProgramObservations
             return;
         }
 
-        _gain /= _decay;
+        _gain *= _growth;
         if (_gain > 1e100)
         {
             double first = 1 / _gain;
@@ -217,7 +221,7 @@ internal sealed class ProgramObservations
     private double Expiry(in Bin bin)
     {
         double expiry = bin.Weight * 0.5 * ExpiryMargin;
-        return bin.InFit ? Math.Min(expiry, bin.Tasks / _options.MinTasksPerAllocation * ExpiryMargin) : expiry;
+        return bin.InFit ? Math.Min(expiry, bin.Tasks * _perMinTasks * ExpiryMargin) : expiry;
     }
 
     // Takes the count's terms out of the sums before a tick is added to it.
@@ -382,19 +386,24 @@ internal sealed class ProgramObservations
         double s = weighted * perWeight;
         double serialSe = Math.Sqrt(variance) * perWeight;
         _serial = s;
-        double scalability = Model(_cores, s, inflation);
+
+        // Model(N, s, φ) = N / ((1 + (N − 1)s)(1 + (N − 1)φ)), written out so that its terms serve the errors too.
+        double extra = _cores - 1;
+        double serialTerm = 1 + (extra * s), inflationTerm = 1 + (inflation * extra);
+        double perTerms = 1 / (serialTerm * inflationTerm);
+        double scalability = _cores * perTerms;
 
         // 95 % half-widths, relative to the estimate: the serial fraction ± 2 se carried through the model to all
-        // cores, and the inflation's ± 2 se.
+        // cores, (Model(N, s − 2se) − Model(N, s + 2se)) / (2·Model(N, s)), and the inflation's ± 2 se,
+        // 2se·(N − 1) / (1 + (N − 1)φ).
         double idleError = double.PositiveInfinity;
         if (double.IsFinite(serialSe))
         {
-            double high = Model(_cores, Math.Max(0, s - (2 * serialSe)), inflation);
-            double low = Model(_cores, Math.Min(1, s + (2 * serialSe)), inflation);
-            idleError = (high - low) / (2 * scalability);
+            double low = 1 + (extra * Math.Max(0, s - (2 * serialSe))), high = 1 + (extra * Math.Min(1, s + (2 * serialSe)));
+            idleError = serialTerm * (high - low) / (2 * low * high);
         }
 
-        double inflationError = separated ? 2 * inflationSe * (_cores - 1) / (1 + (inflation * (_cores - 1))) : 0;
+        double inflationError = separated ? 2 * inflationSe * extra * serialTerm * perTerms : 0;
         double error = Math.Sqrt((idleError * idleError) + (inflationError * inflationError));
         double confidence = double.IsFinite(error) ? Math.Clamp(1 - (error * _perMaxRelativeError), 0, 1) : 0;
         if (!separated && _cores > 1)
@@ -579,8 +588,9 @@ internal sealed class ProgramObservations
         // the standard errors is computed once for both ratios.
         public void Refresh(double shift)
         {
-            Cores = Core / Elapsed;
-            double perCore = 1 / Core;
+            double perProduct = 1 / (Core * Elapsed); // below 1e210 in gained units (the gain is rescaled at 1e100)
+            Cores = Core * Core * perProduct;
+            double perCore = Elapsed * perProduct;
             double u = Math.Min(Idle * perCore, 1 - 1e-9);
             double squared = Weight * Weight;
             double correction = squared > 1.5 * Weight2 ? squared / (squared - Weight2) : double.PositiveInfinity;
