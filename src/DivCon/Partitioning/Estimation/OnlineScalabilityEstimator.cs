@@ -19,7 +19,9 @@ namespace DivCon.Partitioning.Estimation;
 /// <para><b>Threading.</b> Not thread-safe: one caller (the repartitioning thread) calls every method. Deterministic:
 /// the same samples in the same order give the same estimates and probes.</para>
 /// <para><b>Cost.</b> <see cref="Observe"/> allocates nothing once a program has been seen (the first observation of
-/// a program allocates its O(<see cref="Cores"/>) bins) and costs O(core counts observed) for that program.</para>
+/// a program allocates its O(<see cref="Cores"/>) bins). It updates the one core count the tick landed in and the
+/// program's sums over its core counts, so it costs the same whatever the number of counts, except that every 32nd
+/// tick of a program (and a tick at which a count may have decayed out of a sum) recomputes the sums over its counts.</para>
 /// </remarks>
 public sealed class OnlineScalabilityEstimator
 {
