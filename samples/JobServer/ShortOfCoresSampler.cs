@@ -1,0 +1,307 @@
+using System.Diagnostics;
+using DivCon.Multiprogramming;
+
+namespace DivCon.JobServer;
+
+/// <summary>
+/// The three-job scenario's sampler: every millisecond, a program with queued tasks that is served by fewer pool workers
+/// than it is assigned (<see cref="ProgramHandle.ServedWorkers"/> &lt; <see cref="ProgramHandle.Allocation"/>) is
+/// short. A stretch runs from the first short sample to the moment its owed worker switched when the timeline has it (a
+/// move that waited at least <see cref="AllocationTimeline.PendingMoveThreshold"/> on a running task), else to the first
+/// sample that is not short but at most one millisecond past the last short one (the sampler's own thread can be late by
+/// tens of milliseconds when every processor runs a worker, and a late sample says nothing about when the stretch ended),
+/// or to the last sample that saw the program, when it left while short. Samples are about 1.1 ms apart, so a stretch's
+/// start is known to one sample.
+/// </summary>
+/// <remarks>
+/// Wall time is not what DivCon controls. The worker owed to a short program (assigned to it and still serving another
+/// one, or its home worker lent away: <see cref="MultiProgramSnapshot.WorkerHomes"/>) has to run to reach its next
+/// chunk boundary and switch; while it is runnable but the operating system runs another thread on its processor
+/// (another process, the runtime's JIT thread, this sampler), its CPU time does not advance and DivCon cannot move it.
+/// So, on Linux, at each short sample and at the sample after it the sampler reads each worker thread's CPU time and
+/// state (<see cref="MultiProgramSnapshot.WorkerThreadIds"/>, <see cref="ThreadCpuClock"/>); in an interval between two
+/// samples in which every owed worker was runnable at both ends, its time off the processor counts as waiting for one.
+/// What is left (the owed worker running a task or chunk of another program, parked, or blocked) is DivCon's part,
+/// which the target bounds by one chunk (a chunk aims at 1 ms and is halved only past 2 ms: ChunkedLoops' Adapt).
+/// Elsewhere only the wall time is reported. The readings cost microseconds per worker, paid only at short samples.
+/// </remarks>
+internal sealed class ShortOfCoresSampler
+{
+    // A stretch ends somewhere between its last short sample and the next sample. When the sampler itself was late (its
+    // thread waits for a processor too, and every processor runs a worker), that next sample can come tens of
+    // milliseconds later, long after the owed worker arrived: the closing interval counts for at most this much, unless
+    // the timeline says exactly when the owed worker switched (ClosingMs).
+    private const double ClosingCapMs = 1.0;
+
+    private readonly MultiProgramScheduler _scheduler;
+    private readonly CancellationToken _stop;
+    private readonly Thread _thread;
+    private readonly Dictionary<int, Stretch> _open = [];
+    private int[] _threadIds = [];
+
+    public ShortOfCoresSampler(MultiProgramScheduler scheduler, CancellationToken stop)
+    {
+        _scheduler = scheduler;
+        _stop = stop;
+        _thread = new Thread(Run) { IsBackground = true, Name = "short-of-cores sampler" };
+    }
+
+    /// <summary>The longest stretch in wall time.</summary>
+    public Result LongestWall { get; private set; } = Result.None;
+
+    /// <summary>The longest stretch without the time its owed worker waited for a processor (null: not measured here).</summary>
+    public Result? LongestOnCpu { get; private set; }
+
+    /// <summary>The longest time between two samples (the sampler's own thread waits for a processor too).</summary>
+    public double LongestGapMs { get; private set; }
+
+    /// <summary>True when worker threads' CPU time could be read (Linux, thread ids known).</summary>
+    public bool MeasuresCpu => _threadIds.Length > 0;
+
+    public void Start()
+    {
+        IReadOnlyList<int> ids = _scheduler.GetSnapshot().WorkerThreadIds;
+        if (OperatingSystem.IsLinux() && ids.Count > 0 && ids.All(id => id > 0) && ReadThread(ids[0]) is not null)
+        {
+            _threadIds = [.. ids];
+            LongestOnCpu = Result.None;
+        }
+
+        _thread.Start();
+    }
+
+    public void Join() => _thread.Join();
+
+    private void Run()
+    {
+        long previous = Stopwatch.GetTimestamp();
+        Reading[]? previousReading = null;
+        var present = new HashSet<int>();
+        while (!_stop.IsCancellationRequested)
+        {
+            long now = Stopwatch.GetTimestamp();
+            LongestGapMs = Math.Max(LongestGapMs, Stopwatch.GetElapsedTime(previous, now).TotalMilliseconds);
+            bool anyShort = false;
+            present.Clear();
+            foreach (ProgramHandle p in _scheduler.Programs)
+            {
+                present.Add(p.Id);
+                anyShort |= p.AvailableTasks > 0 && p.ServedWorkers < p.Allocation;
+            }
+
+            // Worker threads read at a short sample and at the one after it (which closes the interval it opened).
+            Reading[]? reading = MeasuresCpu && (anyShort || _open.Count > 0) ? ReadWorkers() : null;
+            MultiProgramSnapshot? snapshot = anyShort ? _scheduler.GetSnapshot() : null;
+
+            // The interval since the previous sample: charged to every stretch still open.
+            foreach ((int id, Stretch stretch) in _open)
+            {
+                double ms = Stopwatch.GetElapsedTime(previous, now).TotalMilliseconds;
+                stretch.Add(ms, WaitedForCpuMs(stretch.Owed, previousReading, reading, ms));
+            }
+
+            foreach (ProgramHandle p in _scheduler.Programs)
+            {
+                bool isShort = snapshot is not null
+                    && snapshot.AvailableTasksByProgram.GetValueOrDefault(p.Id) > 0
+                    && snapshot.ServedByProgram.GetValueOrDefault(p.Id) < snapshot.CoresByProgram.GetValueOrDefault(p.Id);
+                if (isShort)
+                {
+                    if (!_open.TryGetValue(p.Id, out Stretch? stretch))
+                    {
+                        stretch = new Stretch(p.Id, p.Name);
+                        _open.Add(p.Id, stretch);
+                    }
+
+                    stretch.Observe(snapshot!);
+                }
+                else if (_open.Remove(p.Id, out Stretch? ended))
+                {
+                    ended.EndWithin(ClosingMs(p.Id, previous, now));
+                    Close(ended);
+                }
+            }
+
+            // A program that left while short: its stretch ended when it was last seen (the interval just charged is
+            // taken back: it was not short then as far as anyone saw).
+            foreach (int gone in _open.Keys.Where(id => !present.Contains(id)).ToArray())
+            {
+                _open.Remove(gone, out Stretch? left);
+                left!.UndoLast();
+                Close(left);
+            }
+
+            previous = now;
+            previousReading = reading;
+            Thread.Sleep(1);
+        }
+
+        foreach (Stretch stretch in _open.Values)
+        {
+            Close(stretch);
+        }
+    }
+
+    // How much of the closing interval (previous sample to now) the stretch lasted: exactly, when the owed worker's move
+    // waited on a running task for at least AllocationTimeline.PendingMoveThreshold and so is on the timeline with the
+    // time it switched; else at most ClosingCapMs.
+    private double ClosingMs(int programId, long previous, long now)
+    {
+        long? switched = null;
+        foreach (PendingMoveEnded move in _scheduler.Timeline.GetPendingMoves())
+        {
+            if (move.ToProgramId == programId && move.Timestamp > previous && move.Timestamp <= now)
+            {
+                switched = Math.Max(switched ?? 0, move.Timestamp);
+            }
+        }
+
+        return switched is long at ? Stopwatch.GetElapsedTime(previous, at).TotalMilliseconds : ClosingCapMs;
+    }
+
+    private void Close(Stretch stretch)
+    {
+        if (stretch.WallMs > LongestWall.WallMs)
+        {
+            LongestWall = stretch.ToResult();
+        }
+
+        if (LongestOnCpu is { } onCpu && stretch.OnCpuMs > onCpu.OnCpuMs)
+        {
+            LongestOnCpu = stretch.ToResult();
+        }
+    }
+
+    // An interval in which every owed worker was runnable at both ends: its time off the processor (interval - CPU time
+    // gained) is a wait for a processor; the least of these over the owed workers (one that was on a processor, parked or
+    // blocked makes the interval DivCon's). 0 when not measured.
+    private static double WaitedForCpuMs(int[] owed, Reading[]? before, Reading[]? after, double intervalMs)
+    {
+        if (before is null || after is null || owed.Length == 0)
+        {
+            return 0;
+        }
+
+        double least = double.MaxValue;
+        foreach (int slot in owed)
+        {
+            Reading a = before[slot], b = after[slot];
+            double offCpu = a.Runnable && b.Runnable ? Math.Max(0, intervalMs - ((b.CpuNs - a.CpuNs) / 1e6)) : 0;
+            least = Math.Min(least, offCpu);
+        }
+
+        return least;
+    }
+
+    private Reading[] ReadWorkers()
+    {
+        var readings = new Reading[_threadIds.Length];
+        for (int slot = 0; slot < readings.Length; slot++)
+        {
+            readings[slot] = ReadThread(_threadIds[slot]) ?? new Reading(0, false);
+        }
+
+        return readings;
+    }
+
+    private static Reading? ReadThread(int tid)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return null;
+        }
+
+        // The state first: a thread seen runnable and then its CPU time (a sleeping thread's does not advance either).
+        bool? runnable = ThreadCpuClock.IsRunnable(tid);
+        long? cpuNs = ThreadCpuClock.CpuNs(tid);
+        return runnable is { } r && cpuNs is { } ns ? new Reading(ns, r) : null;
+    }
+
+    private readonly record struct Reading(long CpuNs, bool Runnable);
+
+    /// <summary>A stretch: who, how long in wall time, how much of it the owed worker was on a processor, and why.</summary>
+    /// <param name="Program">The short program: its name and id.</param>
+    /// <param name="WallMs">Its length between samples.</param>
+    /// <param name="OnCpuMs">The same without the time its owed worker waited for a processor (the wall time when not measured).</param>
+    /// <param name="Cause">What its owed worker was doing at most of its samples.</param>
+    public sealed record Result(string? Program, double WallMs, double OnCpuMs, string Cause)
+    {
+        public static readonly Result None = new(null, 0, 0, "-");
+    }
+
+    private sealed class Stretch(int programId, string programName)
+    {
+        private double _lastMs;
+        private double _lastWaitMs;
+        private int _pending;
+        private int _betweenTasks;
+        private int _lent;
+
+        public double WallMs { get; private set; }
+
+        public double WaitMs { get; private set; }
+
+        public double OnCpuMs => WallMs - WaitMs;
+
+        /// <summary>The owed workers at the last sample (slots).</summary>
+        public int[] Owed { get; private set; } = [];
+
+        public void Add(double ms, double waitMs)
+        {
+            WallMs += ms;
+            WaitMs += waitMs;
+            _lastMs = ms;
+            _lastWaitMs = waitMs;
+        }
+
+        /// <summary>The stretch ended <paramref name="closingMs"/> into the last interval charged (at most all of it).</summary>
+        public void EndWithin(double closingMs)
+        {
+            double wall = Math.Min(_lastMs, closingMs);
+            double onCpu = Math.Min(_lastMs - _lastWaitMs, wall);
+            WallMs += wall - _lastMs;
+            WaitMs += (wall - onCpu) - _lastWaitMs;
+            _lastMs = wall;
+            _lastWaitMs = wall - onCpu;
+        }
+
+        public void UndoLast()
+        {
+            WallMs -= _lastMs;
+            WaitMs -= _lastWaitMs;
+            _lastMs = _lastWaitMs = 0;
+        }
+
+        // Owed: workers assigned to the program that still serve another (a move not yet made: inside a task of the other
+        // program, or between two tasks on their way); else its home workers lent to another program (a recall pending).
+        public void Observe(MultiProgramSnapshot s)
+        {
+            int[] moving = [.. Enumerable.Range(0, s.WorkerPrograms.Count).Where(w => s.WorkerPrograms[w] == programId && s.WorkerServing[w] != programId)];
+            if (moving.Length > 0)
+            {
+                Owed = moving;
+                if (s.PendingMoves.Any(m => m.ToProgramId == programId))
+                {
+                    _pending++;
+                }
+                else
+                {
+                    _betweenTasks++;
+                }
+            }
+            else
+            {
+                Owed = [.. Enumerable.Range(0, s.WorkerHomes.Count).Where(w => s.WorkerHomes[w] == programId && s.WorkerServing[w] != programId)];
+                _lent++;
+            }
+        }
+
+        public Result ToResult()
+        {
+            string cause = _pending >= _betweenTasks && _pending >= _lent ? "a move waiting on a running task"
+                : _betweenTasks >= _lent ? "the owed worker between tasks (not yet switched)"
+                : "its worker lent away, recall pending";
+            return new Result($"{programName} ({programId})", WallMs, OnCpuMs, cause);
+        }
+    }
+}
