@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Globalization;
+using System.Text;
 using DivCon.Multiprogramming;
 
 namespace DivCon.JobServer;
@@ -39,10 +41,18 @@ internal sealed class ShortOfCoresSampler
     private readonly Dictionary<int, Stretch> _open = [];
     private int[] _threadIds = [];
 
-    public ShortOfCoresSampler(MultiProgramScheduler scheduler, CancellationToken stop)
+    private readonly bool _trace;
+    private readonly long _origin = Stopwatch.GetTimestamp();
+
+    /// <param name="scheduler">The scheduler sampled.</param>
+    /// <param name="stop">Ends the sampling.</param>
+    /// <param name="trace">Keep each stretch's samples (workers' assignment, home, serving, thread state and CPU time), to
+    /// print those of the longest ones (<see cref="Result.Samples"/>).</param>
+    public ShortOfCoresSampler(MultiProgramScheduler scheduler, CancellationToken stop, bool trace = false)
     {
         _scheduler = scheduler;
         _stop = stop;
+        _trace = trace;
         _thread = new Thread(Run) { IsBackground = true, Name = "short-of-cores sampler" };
     }
 
@@ -114,9 +124,18 @@ internal sealed class ShortOfCoresSampler
                     }
 
                     stretch.Observe(snapshot!);
+                    if (_trace)
+                    {
+                        stretch.Trace(Describe(now, snapshot!, previousReading, reading));
+                    }
                 }
                 else if (_open.Remove(p.Id, out Stretch? ended))
                 {
+                    if (_trace)
+                    {
+                        ended.Trace(Describe(now, _scheduler.GetSnapshot(), previousReading, reading) + " (not short)");
+                    }
+
                     ended.EndWithin(ClosingMs(p.Id, previous, now));
                     Close(ended);
                 }
@@ -157,6 +176,29 @@ internal sealed class ShortOfCoresSampler
         }
 
         return switched is long at ? Stopwatch.GetElapsedTime(previous, at).TotalMilliseconds : ClosingCapMs;
+    }
+
+    // One traced sample: ms since the sampler started; per worker: assigned / home / serving program ids, whether it is
+    // in a task of a program other than its assignment (a move pending), its thread's state (R: runnable) and the CPU
+    // time it gained since the previous sample.
+    private string Describe(long now, MultiProgramSnapshot s, Reading[]? before, Reading[]? after)
+    {
+        var line = new StringBuilder();
+        line.Append(FormattableString.Invariant($"  {Stopwatch.GetElapsedTime(_origin, now).TotalMilliseconds,9:F2} ms |"));
+        for (int w = 0; w < s.WorkerPrograms.Count; w++)
+        {
+            string Id(int? id) => id?.ToString(CultureInfo.InvariantCulture) ?? "-";
+            bool pending = s.PendingMoves.Any(m => m.Worker == w);
+            line.Append(FormattableString.Invariant($" w{w} assigned {Id(s.WorkerPrograms[w])} home {Id(w < s.WorkerHomes.Count ? s.WorkerHomes[w] : null)} serving {Id(s.WorkerServing[w])}{(pending ? " in a task" : "")}"));
+            if (before is not null && after is not null)
+            {
+                line.Append(FormattableString.Invariant($" {(after[w].Runnable ? "R" : "S")} +{(after[w].CpuNs - before[w].CpuNs) / 1000} us cpu"));
+            }
+
+            line.Append(';');
+        }
+
+        return line.ToString();
     }
 
     private void Close(Stretch stretch)
@@ -224,9 +266,10 @@ internal sealed class ShortOfCoresSampler
     /// <param name="WallMs">Its length between samples.</param>
     /// <param name="OnCpuMs">The same without the time its owed worker waited for a processor (the wall time when not measured).</param>
     /// <param name="Cause">What its owed worker was doing at most of its samples.</param>
-    public sealed record Result(string? Program, double WallMs, double OnCpuMs, string Cause)
+    /// <param name="Samples">With tracing on, one line per sample of the stretch (and the one that ended it).</param>
+    public sealed record Result(string? Program, double WallMs, double OnCpuMs, string Cause, IReadOnlyList<string> Samples)
     {
-        public static readonly Result None = new(null, 0, 0, "-");
+        public static readonly Result None = new(null, 0, 0, "-", []);
     }
 
     private sealed class Stretch(int programId, string programName)
@@ -236,6 +279,7 @@ internal sealed class ShortOfCoresSampler
         private int _pending;
         private int _betweenTasks;
         private int _lent;
+        private List<string>? _samples;
 
         public double WallMs { get; private set; }
 
@@ -245,6 +289,8 @@ internal sealed class ShortOfCoresSampler
 
         /// <summary>The owed workers at the last sample (slots).</summary>
         public int[] Owed { get; private set; } = [];
+
+        public void Trace(string sample) => (_samples ??= []).Add(sample);
 
         public void Add(double ms, double waitMs)
         {
@@ -301,7 +347,7 @@ internal sealed class ShortOfCoresSampler
             string cause = _pending >= _betweenTasks && _pending >= _lent ? "a move waiting on a running task"
                 : _betweenTasks >= _lent ? "the owed worker between tasks (not yet switched)"
                 : "its worker lent away, recall pending";
-            return new Result($"{programName} ({programId})", WallMs, OnCpuMs, cause);
+            return new Result($"{programName} ({programId})", WallMs, OnCpuMs, cause, _samples?.ToArray() ?? []);
         }
     }
 }

@@ -20,7 +20,7 @@ internal static class ThreeJobs
     private const int BatchItems = 50_000_000;
     private const int RequestItems = 64;
 
-    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain)
+    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain, bool trace = false)
     {
         Console.WriteLine($"three jobs: a batch (rounds of {BatchItems / 1_000_000} M items), an async report, {requests} requests; " +
             $"{(plain ? "plain Parallel.For / Parallel.ForEachAsync" : "DivCon's loop helpers (ParallelForAsync)")}; default policy");
@@ -28,14 +28,14 @@ internal static class ThreeJobs
         bool allRight = true;
         foreach (TimeSpan interval in intervals)
         {
-            allRight &= await RunOneAsync(requests, interval, plain);
+            allRight &= await RunOneAsync(requests, interval, plain, trace);
         }
 
         Console.WriteLine(allRight ? "every answer checked: right" : "WRONG ANSWERS");
         return allRight ? 0 : 1;
     }
 
-    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain)
+    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain, bool trace)
     {
         using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions { BestEffortPinning = true, RepartitionInterval = interval });
         bool right = true;
@@ -120,7 +120,7 @@ internal static class ThreeJobs
 
         // The sampler: every millisecond, each program with queued tasks that is served by fewer workers than assigned,
         // in wall time and without the time its owed worker waited for a processor (ShortOfCoresSampler).
-        var sampler = new ShortOfCoresSampler(scheduler, stop.Token);
+        var sampler = new ShortOfCoresSampler(scheduler, stop.Token, trace);
         sampler.Start();
 
         await Task.Delay(200); // the batch and the report are running
@@ -151,7 +151,25 @@ internal static class ThreeJobs
             $"{interval.TotalMilliseconds,7:0}ms {P(a, 0.5),10:F2} {P(a, 0.99),10:F2} {P(m, 0.5),8:F2} {P(m, 0.95),8:F2} {P(m, 0.99),8:F2} {P(m, 0.99) / P(a, 0.5),14:F2} {wall.WallMs,17:F1} {(onCpu is null ? "n/a" : onCpu.OnCpuMs.ToString("F1", CultureInfo.InvariantCulture)),13} {longestPendingMs,19:F1} {scheduler.DemandRepartitions,7}"));
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"          (longest short: {Describe(wall, onCpu is not null)}{(onCpu is null ? "" : $"; longest on CPU: {Describe(onCpu, true)}")}; sampler's longest gap {sampler.LongestGapMs:F1} ms)"));
         Console.WriteLine($"          (requests phase {phaseSeconds:F1} s, batch {batchPerSecond:F1} M items/s in it, report rounds {reportRounds}, worker moves {scheduler.Timeline.Recorded})");
+        if (trace)
+        {
+            PrintSamples("longest short", wall);
+            if (onCpu is not null && !ReferenceEquals(onCpu, wall))
+            {
+                PrintSamples("longest on CPU", onCpu);
+            }
+        }
+
         return right && batchRounds + reportRounds > 0;
+    }
+
+    private static void PrintSamples(string what, ShortOfCoresSampler.Result r)
+    {
+        Console.WriteLine($"          {what}, {r.Program}: per worker, the program it is assigned to, its home, the one it serves; thread state and CPU gained");
+        foreach (string line in r.Samples)
+        {
+            Console.WriteLine(line);
+        }
     }
 
     // One request: a program added for it, a parallel loop of priced items, removed when done. Milliseconds end to end.
