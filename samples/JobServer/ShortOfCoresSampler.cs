@@ -24,7 +24,8 @@ namespace DivCon.JobServer;
 /// state (<see cref="MultiProgramSnapshot.WorkerThreadIds"/>, <see cref="ThreadCpuClock"/>); in an interval between two
 /// samples in which every owed worker was runnable at both ends, its time off the processor counts as waiting for one.
 /// What is left (the owed worker running a task or chunk of another program, parked, or blocked) is DivCon's part,
-/// which the target bounds by one chunk (a chunk aims at 1 ms and is halved only past 2 ms: ChunkedLoops' Adapt).
+/// which the target bounds by one chunk (a chunk aims at 1 ms and is halved only past 2 ms: ChunkedLoops' Adapt),
+/// counted for at most 2 ms of an interval in which the sampler itself was late (the rest is unseen).
 /// Elsewhere only the wall time is reported. The readings cost microseconds per worker, paid only at short samples.
 /// </remarks>
 internal sealed class ShortOfCoresSampler
@@ -34,6 +35,11 @@ internal sealed class ShortOfCoresSampler
     // milliseconds later, long after the owed worker arrived: the closing interval counts for at most this much, unless
     // the timeline says exactly when the owed worker switched (ClosingMs).
     private const double ClosingCapMs = 1.0;
+
+    // Inside a stretch, an interval far longer than the sampler's period (it was late) may hide the stretch ending and a
+    // new one beginning (a lent worker recalled, its home run dry, the worker lent again): such an interval counts on a
+    // processor for at most this much; the rest is unseen.
+    private const double LateSampleCapMs = 2.0;
 
     private readonly MultiProgramScheduler _scheduler;
     private readonly CancellationToken _stop;
@@ -264,18 +270,24 @@ internal sealed class ShortOfCoresSampler
     /// <summary>A stretch: who, how long in wall time, how much of it the owed worker was on a processor, and why.</summary>
     /// <param name="Program">The short program: its name and id.</param>
     /// <param name="WallMs">Its length between samples.</param>
-    /// <param name="OnCpuMs">The same without the time its owed worker waited for a processor (the wall time when not measured).</param>
+    /// <param name="OnCpuMs">The same without the time its owed worker waited for a processor, and without what a late
+    /// sampler did not see (the wall time when not measured).</param>
+    /// <param name="WaitMs">The time its owed worker was runnable but off its processor (0 when not measured).</param>
     /// <param name="Cause">What its owed worker was doing at most of its samples.</param>
     /// <param name="Samples">With tracing on, one line per sample of the stretch (and the one that ended it).</param>
-    public sealed record Result(string? Program, double WallMs, double OnCpuMs, string Cause, IReadOnlyList<string> Samples)
+    public sealed record Result(string? Program, double WallMs, double OnCpuMs, double WaitMs, string Cause, IReadOnlyList<string> Samples)
     {
-        public static readonly Result None = new(null, 0, 0, "-", []);
+        public static readonly Result None = new(null, 0, 0, 0, "-", []);
+
+        /// <summary>What a late sampler did not see: neither waiting nor counted on a processor.</summary>
+        public double UnseenMs => Math.Max(0, WallMs - OnCpuMs - WaitMs);
     }
 
     private sealed class Stretch(int programId, string programName)
     {
         private double _lastMs;
         private double _lastWaitMs;
+        private double _lastOnCpuMs;
         private int _pending;
         private int _betweenTasks;
         private int _lent;
@@ -283,9 +295,11 @@ internal sealed class ShortOfCoresSampler
 
         public double WallMs { get; private set; }
 
+        /// <summary>The part its owed worker was runnable but off its processor.</summary>
         public double WaitMs { get; private set; }
 
-        public double OnCpuMs => WallMs - WaitMs;
+        /// <summary>The rest, but at most <see cref="LateSampleCapMs"/> of an interval in which the sampler was late.</summary>
+        public double OnCpuMs { get; private set; }
 
         /// <summary>The owed workers at the last sample (slots).</summary>
         public int[] Owed { get; private set; } = [];
@@ -294,28 +308,35 @@ internal sealed class ShortOfCoresSampler
 
         public void Add(double ms, double waitMs)
         {
-            WallMs += ms;
-            WaitMs += waitMs;
             _lastMs = ms;
             _lastWaitMs = waitMs;
+            _lastOnCpuMs = Math.Min(ms - waitMs, LateSampleCapMs);
+            WallMs += _lastMs;
+            WaitMs += _lastWaitMs;
+            OnCpuMs += _lastOnCpuMs;
         }
 
         /// <summary>The stretch ended <paramref name="closingMs"/> into the last interval charged (at most all of it).</summary>
         public void EndWithin(double closingMs)
         {
             double wall = Math.Min(_lastMs, closingMs);
-            double onCpu = Math.Min(_lastMs - _lastWaitMs, wall);
-            WallMs += wall - _lastMs;
-            WaitMs += (wall - onCpu) - _lastWaitMs;
+            double onCpu = Math.Min(_lastOnCpuMs, wall);
+            double wait = Math.Min(_lastWaitMs, wall - onCpu);
+            UndoLast();
             _lastMs = wall;
-            _lastWaitMs = wall - onCpu;
+            _lastWaitMs = wait;
+            _lastOnCpuMs = onCpu;
+            WallMs += wall;
+            WaitMs += wait;
+            OnCpuMs += onCpu;
         }
 
         public void UndoLast()
         {
             WallMs -= _lastMs;
             WaitMs -= _lastWaitMs;
-            _lastMs = _lastWaitMs = 0;
+            OnCpuMs -= _lastOnCpuMs;
+            _lastMs = _lastWaitMs = _lastOnCpuMs = 0;
         }
 
         // Owed: workers assigned to the program that still serve another (a move not yet made: inside a task of the other
@@ -347,7 +368,7 @@ internal sealed class ShortOfCoresSampler
             string cause = _pending >= _betweenTasks && _pending >= _lent ? "a move waiting on a running task"
                 : _betweenTasks >= _lent ? "the owed worker between tasks (not yet switched)"
                 : "its worker lent away, recall pending";
-            return new Result($"{programName} ({programId})", WallMs, OnCpuMs, cause, _samples?.ToArray() ?? []);
+            return new Result($"{programName} ({programId})", WallMs, OnCpuMs, WaitMs, cause, _samples?.ToArray() ?? []);
         }
     }
 }

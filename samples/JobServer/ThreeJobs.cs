@@ -200,7 +200,7 @@ internal static class ThreeJobs
 
     private static string Describe(ShortOfCoresSampler.Result r, bool cpuMeasured) => r.Program is null ? "none"
         : string.Create(CultureInfo.InvariantCulture,
-            $"{r.Program}, {r.WallMs:F1} ms{(cpuMeasured ? $" ({r.WallMs - r.OnCpuMs:F1} ms of it waiting for a processor)" : "")}, {r.Cause}");
+            $"{r.Program}, {r.WallMs:F1} ms{(cpuMeasured ? $" ({r.OnCpuMs:F1} on a processor, {r.WaitMs:F1} waiting for one, {r.UnseenMs:F1} unseen)" : "")}, {r.Cause}");
 
     private static double P(double[] sorted, double p) => sorted.Length == 0 ? double.NaN : sorted[(int)Math.Min(sorted.Length - 1, Math.Ceiling(p * sorted.Length) - 1)];
 
