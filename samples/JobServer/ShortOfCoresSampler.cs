@@ -123,7 +123,17 @@ internal sealed class ShortOfCoresSampler
                     && snapshot.ServedByProgram.GetValueOrDefault(p.Id) < snapshot.CoresByProgram.GetValueOrDefault(p.Id);
                 if (isShort)
                 {
-                    if (!_open.TryGetValue(p.Id, out Stretch? stretch))
+                    if (_open.TryGetValue(p.Id, out Stretch? stretch) && stretch.WasReassigned(snapshot!))
+                    {
+                        // Short at both samples, but not for one assignment: the policy took the worker away and gave
+                        // it (or another) back in between. The earlier stretch ended then, within the interval.
+                        stretch.UndoLast();
+                        _open.Remove(p.Id);
+                        Close(stretch);
+                        stretch = null;
+                    }
+
+                    if (stretch is null)
                     {
                         stretch = new Stretch(p.Id, p.Name);
                         _open.Add(p.Id, stretch);
@@ -304,6 +314,30 @@ internal sealed class ShortOfCoresSampler
         /// <summary>The owed workers at the last sample (slots).</summary>
         public int[] Owed { get; private set; } = [];
 
+        // At the last sample: the program each owed worker served, and the sample's time (snapshot ticks).
+        private int?[] _owedServing = [];
+        private long _lastSeen;
+
+        /// <summary>
+        /// True when the program is short again at <paramref name="s"/> but under a newer assignment than at the last
+        /// sample: an owed worker has switched in between (it reached a task boundary and went where it was assigned
+        /// then), or the move waiting on a running task is younger than the stretch (the worker was given to another
+        /// program and back while it ran: demand-driven decisions can alternate a core between two programs).
+        /// </summary>
+        public bool WasReassigned(MultiProgramSnapshot s)
+        {
+            for (int i = 0; i < Owed.Length; i++)
+            {
+                if (s.WorkerServing[Owed[i]] != _owedServing[i])
+                {
+                    return true;
+                }
+            }
+
+            TimeSpan? oldest = s.PendingMoves.Where(m => m.ToProgramId == programId).Select(m => (TimeSpan?)m.Age).Max();
+            return oldest is { } age && age < Stopwatch.GetElapsedTime(_lastSeen, s.Timestamp); // decided after the last sample
+        }
+
         public void Trace(string sample) => (_samples ??= []).Add(sample);
 
         public void Add(double ms, double waitMs)
@@ -343,6 +377,7 @@ internal sealed class ShortOfCoresSampler
         // program, or between two tasks on their way); else its home workers lent to another program (a recall pending).
         public void Observe(MultiProgramSnapshot s)
         {
+            _lastSeen = s.Timestamp;
             int[] moving = [.. Enumerable.Range(0, s.WorkerPrograms.Count).Where(w => s.WorkerPrograms[w] == programId && s.WorkerServing[w] != programId)];
             if (moving.Length > 0)
             {
@@ -361,6 +396,8 @@ internal sealed class ShortOfCoresSampler
                 Owed = [.. Enumerable.Range(0, s.WorkerHomes.Count).Where(w => s.WorkerHomes[w] == programId && s.WorkerServing[w] != programId)];
                 _lent++;
             }
+
+            _owedServing = [.. Owed.Select(w => s.WorkerServing[w])];
         }
 
         public Result ToResult()
