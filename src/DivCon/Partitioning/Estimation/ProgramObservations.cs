@@ -254,25 +254,7 @@ internal sealed class ProgramObservations
         }
 
         bool wasInFit = bin.InFit;
-        bin.InSerial = InSerial(k, bin);
-        bin.InFit = InFit(bin);
-        if (bin.InSerial)
-        {
-            _weights += bin.Weight;
-            _weighted += bin.WeightedSerial;
-            _variance += bin.SerialVariance;
-        }
-
-        if (bin.InFit)
-        {
-            _fit.Add(bin.Terms);
-            _points++;
-        }
-
-        if (bin.InSerial || bin.InFit)
-        {
-            _expiry = Math.Min(_expiry, Expiry(bin)); // the count's earlier bound may have been the least: keeping it only recomputes sooner
-        }
+        Enter(k, ref bin); // the count's earlier bound in _expiry may have been the least: keeping it only recomputes sooner
 
         // The fit's spread: the touched count's x moved; if it held the least or the greatest, find them again.
         if (wasInFit && (bin.PreviousX <= _minX || bin.PreviousX >= _maxX))
@@ -286,6 +268,31 @@ internal sealed class ProgramObservations
         }
 
         _updates++;
+    }
+
+    // Decides at the present gain which sums count k is in and puts its terms there.
+    private void Enter(int k, ref Bin bin)
+    {
+        bin.InSerial = InSerial(k, bin);
+        bin.InFit = InFit(bin);
+        if (bin.InSerial)
+        {
+            // One core: idle time says nothing about parallelism; under two ticks: no variance.
+            _weights += bin.Weight;
+            _weighted += bin.WeightedSerial;
+            _variance += bin.SerialVariance;
+        }
+
+        if (bin.InFit)
+        {
+            _fit.Add(bin.Terms);
+            _points++;
+        }
+
+        if (bin.InSerial || bin.InFit)
+        {
+            _expiry = Math.Min(_expiry, Expiry(bin));
+        }
     }
 
     private void SpreadNeedsScan()
@@ -322,26 +329,7 @@ internal sealed class ProgramObservations
                 _current = k;
             }
 
-            bin.InSerial = InSerial(k, bin);
-            bin.InFit = InFit(bin);
-            if (bin.InSerial)
-            {
-                // One core: idle time says nothing about parallelism; under two ticks: no variance.
-                _weights += w;
-                _weighted += bin.WeightedSerial;
-                _variance += bin.SerialVariance;
-            }
-
-            if (bin.InFit)
-            {
-                _fit.Add(bin.Terms);
-                _points++;
-            }
-
-            if (bin.InSerial || bin.InFit)
-            {
-                _expiry = Math.Min(_expiry, Expiry(bin));
-            }
+            Enter(k, ref bin);
         }
 
         SpreadNeedsScan();
