@@ -35,8 +35,10 @@ internal sealed class ProgramObservations
     private double _probeJitter;
     private ulong _random;
 
-    public ProgramObservations(int programId, int cores, ScalabilityEstimatorOptions options, double decay)
+    public ProgramObservations(int programId, int cores, ScalabilityEstimatorOptions options, double decay, int recomputeEvery = RecomputeEvery)
     {
+        Debug.Assert(recomputeEvery >= 1);
+        _recomputeEvery = recomputeEvery;
         ProgramId = programId;
         _cores = cores;
         _options = options;
@@ -206,8 +208,10 @@ internal sealed class ProgramObservations
     private bool _stale;
 
     // Incremental updates between recomputations: they bound the rounding the additions and subtractions accumulate
-    // (to a few dozen operations' worth) at 1/RecomputeEvery of a recomputation per tick.
-    private const int RecomputeEvery = 32;
+    // (to a few dozen operations' worth) at 1/RecomputeEvery of a recomputation per tick. (1 recomputes at every
+    // tick, as the estimator once did: what the tests compare the updates with.)
+    private readonly int _recomputeEvery;
+    internal const int RecomputeEvery = 32;
 
     // A count stays in its sums while its weight is at least two ticks (Weight ≥ 2·gain) and, for the fit, its tasks
     // at least MinTasksPerAllocation (Tasks ≥ min·gain): it may leave once the gain passes Weight / 2 or Tasks / min.
@@ -345,7 +349,7 @@ internal sealed class ProgramObservations
         // the gained units the bins hold (a tick weighs _gain when added), divided by _gain once here; what a count
         // contributes is cached in its bin when a tick is added to it (Bin.Refresh), so a tick costs no pass over
         // the counts (only every RecomputeEvery ticks, or when one may have decayed out of a sum).
-        if (_stale || _updates >= RecomputeEvery || _gain >= _expiry)
+        if (_stale || _updates >= _recomputeEvery || _gain >= _expiry)
         {
             Recompute();
         }
