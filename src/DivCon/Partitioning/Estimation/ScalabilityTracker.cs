@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+
 namespace DivCon.Partitioning.Estimation;
 
 /// <summary>
@@ -17,7 +19,13 @@ public sealed class ScalabilityTracker
     /// <summary>The relative change of an estimate below which the chosen value is kept (1 %).</summary>
     public const double ChangeTolerance = 0.01;
 
-    private readonly Dictionary<int, Entry> _programs = [];
+    // Entries by program id. Both mechanisms number their programs from small integers (the scheduler counts them,
+    // the simulator indexes them), so an array indexed by id, grown as needed while it stays within a few times the
+    // programs held, replaces a hash lookup per call; any other id (negative, or far beyond: a long-running scheduler
+    // whose jobs came and went) is kept in the dictionary.
+    private Entry?[] _byId = new Entry?[16];
+    private readonly Dictionary<int, Entry> _others = [];
+    private int _count;
 
     /// <summary>Creates a tracker for programs sharing <paramref name="cores"/> cores.</summary>
     /// <param name="cores">The cores being divided.</param>
@@ -112,7 +120,7 @@ public sealed class ScalabilityTracker
     }
 
     /// <summary>How many times the chosen value of a program without a user-given scalability changed (0 when unknown).</summary>
-    public int ChoiceChanges(int programId) => _programs.TryGetValue(programId, out Entry? e) ? e.Changes : 0;
+    public int ChoiceChanges(int programId) => TryGet(programId, out Entry? e) ? e.Changes : 0;
 
     /// <summary>
     /// Adds to <paramref name="probes"/> the probe each program of <paramref name="programIds"/> asks for, except those
@@ -125,7 +133,7 @@ public sealed class ScalabilityTracker
         int added = 0;
         foreach (int id in programIds)
         {
-            if (_programs.TryGetValue(id, out Entry? e) && e.Choice?.Source != ScalabilitySource.User
+            if (TryGet(id, out Entry? e) && e.Choice?.Source != ScalabilitySource.User
                 && (e.Observations is { Removed: false } observations ? observations.TryGetProbe(out ScalabilityProbe probe) : Estimator.TryGetProbe(id, out probe)))
             {
                 probes.Add(probe);
@@ -139,7 +147,16 @@ public sealed class ScalabilityTracker
     /// <summary>Forgets a program that left.</summary>
     public void Remove(int programId)
     {
-        _programs.Remove(programId);
+        if ((uint)programId < (uint)_byId.Length && _byId[programId] is not null)
+        {
+            _byId[programId] = null;
+            _count--;
+        }
+        else if (_others.Remove(programId))
+        {
+            _count--;
+        }
+
         Estimator.Remove(programId);
     }
 
@@ -162,13 +179,42 @@ public sealed class ScalabilityTracker
 
     private Entry EntryOf(int programId)
     {
-        if (!_programs.TryGetValue(programId, out Entry? entry))
+        if (!TryGet(programId, out Entry? entry))
         {
             entry = new Entry();
-            _programs[programId] = entry;
+            Add(programId, entry);
         }
 
         return entry;
+    }
+
+    private bool TryGet(int programId, [NotNullWhen(true)] out Entry? entry)
+    {
+        if ((uint)programId < (uint)_byId.Length && _byId[programId] is { } found)
+        {
+            entry = found;
+            return true;
+        }
+
+        return _others.TryGetValue(programId, out entry);
+    }
+
+    private void Add(int programId, Entry entry)
+    {
+        _count++;
+        if (programId >= 0 && programId < Math.Max(64, 8 * _count))
+        {
+            if (programId >= _byId.Length)
+            {
+                Array.Resize(ref _byId, Math.Max(2 * _byId.Length, programId + 1));
+            }
+
+            _byId[programId] = entry;
+        }
+        else
+        {
+            _others[programId] = entry;
+        }
     }
 
     private sealed class Entry

@@ -55,6 +55,37 @@ public sealed class ScalabilityTrackerTests
         Assert.Same(choice, tracker.Choose(1, null, null)); // unchanged estimate: the same object, so the mechanism sees no change
     }
 
+    [Theory]
+    [InlineData(-3)]
+    [InlineData(0)]
+    [InlineData(63)]
+    [InlineData(5000)]
+    [InlineData(int.MaxValue)]
+    public void AnyProgramId_IsTrackedRemovedAndTrackedAgain(int id)
+    {
+        // Small ids sit in the tracker's array, others in its dictionary: each program keeps its own counters either
+        // way, and a removed one starts again from nothing.
+        var tracker = new ScalabilityTracker(4, new ScalabilityEstimatorOptions { ProbeFraction = 0 });
+        int other = id == 0 ? 1 : 0;
+        var counters = default(ProgramCounters);
+        for (int tick = 0; tick <= 20; tick++)
+        {
+            tracker.Observe(id, 2, 0.1, counters);
+            tracker.Observe(other, 2, 0.1, new ProgramCounters(counters.CoreSeconds, counters.CoreSeconds, 0));
+            counters = new ProgramCounters(counters.CoreSeconds + 0.2, counters.IdleSeconds + 0.02, counters.TasksExecuted + 100);
+        }
+
+        Assert.Equal(ScalabilitySource.Online, tracker.Choose(id, null, null).Source);
+        Assert.Equal(ScalabilitySource.Default, tracker.Choose(other, null, null).Source); // idle throughout: no data
+        Assert.Equal(20, tracker.Estimator.ObservedTicks(id));
+        tracker.Remove(id);
+        Assert.Equal(0, tracker.Estimator.ObservedTicks(id));
+        Assert.Equal(0, tracker.ChoiceChanges(id));
+        tracker.Observe(id, 2, 0.1, counters); // the first observation again: only the baseline
+        Assert.Equal(0, tracker.Estimator.ObservedTicks(id));
+        Assert.Equal(ScalabilitySource.Default, tracker.Choose(id, null, null).Source);
+    }
+
     [Fact]
     public void UserNumberOrTable_Wins_AndIsNeverProbed()
     {
