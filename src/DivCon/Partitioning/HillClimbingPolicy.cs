@@ -199,11 +199,14 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
             below[to] = at[to];
             at[to] = above[to];
             above[to] = models[to].At(counts[to] + 1);
+            // Required: one changed key at a time. Update restores the heap around one key; with the other program's
+            // key already changed too, a sift could settle against a stale neighbour and leave a heap whose top is not
+            // the least (it picked a worse move in 6 of 1500 random cases, HillClimbingEquivalenceTests).
             Differences(from);
-            Differences(to);
             losses.Update(from);
-            losses.Update(to);
             gains.Update(from);
+            Differences(to);
+            losses.Update(to);
             gains.Update(to);
             moves.Add(new HillClimbingMove(from, to, sum / m));
         }
