@@ -305,8 +305,9 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
     /// value is kept. Invariant (required by <see cref="Smallest"/>): <c>_blockMin[b]</c> = the least of block b's
     /// values, restored by <see cref="Set"/> in the same call that changes a value. The least (value, index) is then
     /// in the first block whose least equals the overall least, at the first position there holding that value
-    /// (values compare with == there, so 0 and −0 tie and the lower index wins, as with &lt;). A set is one vector pass
-    /// over its block; a query one pass over the block minima and a scan of one block.
+    /// (values compare with == there, so 0 and −0 tie and the lower index wins, as with &lt;). A set is at most one vector
+    /// pass over its block (none unless it raises the block's least); a query one pass over the block minima and a scan
+    /// of one block.
     /// </remarks>
     private sealed class BlockMinimum
     {
@@ -347,9 +348,21 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
 
         public void Set(int i, double value)
         {
-            _values[i] = In(value) ? value : double.PositiveInfinity;
+            double old = _values[i];
+            double v = In(value) ? value : double.PositiveInfinity;
+            _values[i] = v;
             int b = i >> _shift;
-            _blockMin[b] = Least(_values, b << _shift, 1 << _shift);
+            double least = _blockMin[b];
+            if (v <= least)
+            {
+                _blockMin[b] = v; // no other value of the block is below the old least
+            }
+            else if (old == least)
+            {
+                _blockMin[b] = Least(_values, b << _shift, 1 << _shift); // the least may have been this value
+            }
+
+            // Otherwise another value of the block equals the least (the old value was above it) and none went below.
         }
 
         /// <summary>The index of the least value by (value, index); -1 when every value is out.</summary>
