@@ -147,6 +147,8 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         // Each kept in a BlockMinimum, which finds the least by (value, index) in O(√m) vector steps and updates one
         // value in O(√m / vector width): the same choice as scanning every program (HillClimbingEquivalenceTests),
         // far cheaper per round than four binary-heap updates at the sizes decided (256 programs: 16 blocks of 16).
+        // A set restores its own block's least and reads no other block, so the two programs a move changes are set one
+        // after the other in any order (a heap needs each changed key restored before the next one changes).
         // NTT at c − 1, c and c + 1 are kept per program, so a move evaluates one new NTT per program it changes.
         var below = new double[m];
         var at = new double[m];
