@@ -12,7 +12,7 @@ dotnet build -c Release tools/DivCon.Cli >/dev/null
 divcon() { dotnet tools/DivCon.Cli/bin/Release/net10.0/DivCon.Cli.dll "$@"; }
 
 if [ "${1:-all}" != "sim" ]; then
-  divcon cyclic --programs "$programs" --schemes static-partitioned,hill-climbing --duration 90s \
+  divcon cyclic --programs "$programs" --schemes static-partitioned,hill-climbing --duration 90s --sp-runs 10 \
     --scalability online --plots none --out "$out/cyclic-2cores-online"
 fi
 
