@@ -1,11 +1,14 @@
 using DivCon.Harness.Programs;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Open;
 
 /// <summary>
 /// A job written as an ordinary async method, the shape of a report that alternates I/O and computation: for each of
 /// <c>chunks</c> chunks it awaits a short delay (standing in for I/O), then runs a <c>Parallel.ForEach</c> over the
-/// chunk's items on the scheduler it is given. Started on that scheduler, its await continuations come back to it.
+/// chunk's items on the scheduler it is given (with <c>chunked</c>: awaits DivCon's
+/// <see cref="ChunkedLoops.ForAsync(TaskScheduler, int, int, Action{int, int}, ChunkedLoopOptions?)"/> over them instead,
+/// so a worker asked to move leaves between two chunks of the loop). Started on that scheduler, its await continuations come back to it.
 /// Each run computes the same value, checked by <see cref="CheckedJob.Verify"/>. Runs may overlap.
 /// </summary>
 public sealed class AsyncChunksJob : CheckedJob
@@ -14,6 +17,7 @@ public sealed class AsyncChunksJob : CheckedJob
     private readonly int _itemsPerChunk;
     private readonly long _iterationsPerItem;
     private readonly TimeSpan _delay;
+    private readonly bool _chunked;
 
     /// <summary>Creates the job.</summary>
     /// <param name="name">Its class name.</param>
@@ -22,7 +26,8 @@ public sealed class AsyncChunksJob : CheckedJob
     /// <param name="iterationsPerItem">Spin steps per item; positive.</param>
     /// <param name="delay">The wait before each chunk (zero: a <c>Task.Yield</c>).</param>
     /// <param name="seed">Seeds the items.</param>
-    public AsyncChunksJob(string name, int chunks, int itemsPerChunk, long iterationsPerItem, TimeSpan delay, int seed)
+    /// <param name="chunked">Run each chunk as DivCon's awaited chunked loop instead of <c>Parallel.ForEach</c>.</param>
+    public AsyncChunksJob(string name, int chunks, int itemsPerChunk, long iterationsPerItem, TimeSpan delay, int seed, bool chunked = false)
         : base(name, seed)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(chunks);
@@ -33,6 +38,7 @@ public sealed class AsyncChunksJob : CheckedJob
         _itemsPerChunk = itemsPerChunk;
         _iterationsPerItem = iterationsPerItem;
         _delay = delay;
+        _chunked = chunked;
     }
 
     /// <inheritdoc/>
@@ -58,6 +64,13 @@ public sealed class AsyncChunksJob : CheckedJob
             }
 
             int chunk = c;
+            if (_chunked)
+            {
+                await ChunkedLoops.ForAsync(scheduler, 0, _itemsPerChunk, i => Interlocked.Add(ref sum, SyntheticSpinProgram.Chain(Start(chunk, i), _iterationsPerItem, cancellationToken)),
+                    new ChunkedLoopOptions { CancellationToken = cancellationToken });
+                continue;
+            }
+
             Parallel.ForEach(Enumerable.Range(0, _itemsPerChunk), options,
                 () => 0UL,
                 (i, _, local) => local + SyntheticSpinProgram.Chain(Start(chunk, i), _iterationsPerItem, cancellationToken),

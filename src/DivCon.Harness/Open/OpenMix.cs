@@ -26,16 +26,21 @@ public static class OpenMix
     /// <param name="size">Its problem size.</param>
     /// <param name="seed">Seeds the programs' inputs.</param>
     /// <param name="weights">Weights to override.</param>
-    public static IReadOnlyList<OpenJobClass> Create(ProgramEntry batch, WorkloadSize size, int seed, IReadOnlyDictionary<string, double>? weights = null)
+    /// <param name="loops">How requests and reports write their loops: <see cref="OpenLoops.Parallel"/> (.NET's
+    /// <c>Parallel.For</c> / <c>ForEach</c>) or <see cref="OpenLoops.Chunked"/> (DivCon's chunked loops, awaited).</param>
+    public static IReadOnlyList<OpenJobClass> Create(ProgramEntry batch, WorkloadSize size, int seed, IReadOnlyDictionary<string, double>? weights = null, string loops = OpenLoops.Parallel)
     {
         ArgumentNullException.ThrowIfNull(batch);
+        bool chunked = OpenLoops.IsChunked(loops);
+        string forLoop = chunked ? "ChunkedLoops.ForAsync" : "Parallel.For";
+        string forEachLoop = chunked ? "ChunkedLoops.ForAsync" : "Parallel.ForEach";
         double Weight(string name) => weights is not null && weights.TryGetValue(name, out double w) ? w : DefaultWeights.First(d => d.Class == name).Weight;
         return
         [
-            new(Request, Latency, "Parallel.For over 32 items of 62,500 spin steps (about 4 ms of one core)", Weight(Request),
-                () => new ParallelForJob(Request, items: 32, iterationsPerItem: 62_500, seed), Reentrant: true),
-            new(Report, Latency, "async: 4 × (await a 2 ms delay, then Parallel.ForEach over 16 items of 300,000 spin steps) (about 40 ms of one core)", Weight(Report),
-                () => new AsyncChunksJob(Report, chunks: 4, itemsPerChunk: 16, iterationsPerItem: 300_000, TimeSpan.FromMilliseconds(2), seed), Reentrant: true),
+            new(Request, Latency, $"{forLoop} over 32 items of 62,500 spin steps (about 4 ms of one core)", Weight(Request),
+                () => new ParallelForJob(Request, items: 32, iterationsPerItem: 62_500, seed, chunked), Reentrant: true),
+            new(Report, Latency, $"async: 4 × (await a 2 ms delay, then {forEachLoop} over 16 items of 300,000 spin steps) (about 40 ms of one core)", Weight(Report),
+                () => new AsyncChunksJob(Report, chunks: 4, itemsPerChunk: 16, iterationsPerItem: 300_000, TimeSpan.FromMilliseconds(2), seed, chunked), Reentrant: true),
             new(Batch, Throughput, $"{batch.Name} ({size.ToString().ToLowerInvariant()}): {batch.Description}", Weight(Batch),
                 () => batch.Create(size, seed), Reentrant: false),
         ];

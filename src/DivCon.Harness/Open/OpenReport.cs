@@ -75,7 +75,7 @@ public static class OpenReport
         int jobs = result.Repetitions.Sum(r => r.Arrivals.Count);
         return string.Create(CultureInfo.InvariantCulture,
             $"Open workload: {arrivals}, {s.Repetitions} repetition(s) ({jobs} jobs per scheme in all), seed {s.Seed}, {s.Processors.Count} processors ({string.Join(",", s.Processors)}), "
-            + $"partitioned schemes repartition every {s.RepartitionIntervalMs:0.###} ms; baseline {result.Baseline}.");
+            + $"partitioned schemes repartition every {s.RepartitionIntervalMs:0.###} ms; loops {s.Loops}; baseline {result.Baseline}.");
     }
 
     private static void AppendTables(OpenResult result, StringBuilder text, bool markdown)

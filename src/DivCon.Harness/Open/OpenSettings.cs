@@ -11,6 +11,7 @@ namespace DivCon.Harness.Open;
 /// <param name="BatchProgram">The divide-and-conquer program of the batch class.</param>
 /// <param name="Size">Its problem size.</param>
 /// <param name="Processors">The processors every scheme uses.</param>
+/// <param name="Loops">How requests and reports write their loops (<see cref="OpenLoops"/>); files written before it existed read as <see cref="OpenLoops.Parallel"/>.</param>
 public sealed record OpenSettings(
     double? Rate, double? DurationSeconds, string? Trace, int Repetitions, int Seed, double RepartitionIntervalMs, int AloneRuns,
-    string BatchProgram, string Size, IReadOnlyList<int> Processors);
+    string BatchProgram, string Size, IReadOnlyList<int> Processors, string Loops = OpenLoops.Parallel);

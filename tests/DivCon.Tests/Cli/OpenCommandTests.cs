@@ -69,20 +69,23 @@ public sealed class OpenCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task A_trace_is_run_as_given()
+    public async Task A_trace_is_run_as_given_with_chunked_loops()
     {
         string trace = Path.Combine(_root, "trace.txt");
         Directory.CreateDirectory(_root);
         await File.WriteAllTextAsync(trace, "# seconds class\n0.00 request\n0.05 report\n0.02, request\n");
         string outDir = Path.Combine(_root, "trace");
         var (code, _, stderr) = await Run("open", "--trace", trace, "--repeat", "1", "--alone-runs", "1", "--schemes", "shared,equal-shares",
-            "--baseline", "shared", "--mix", "batch=0", "--plots", "none", "--out", outDir);
+            "--baseline", "shared", "--mix", "batch=0", "--loops", "chunked", "--plots", "none", "--out", outDir);
 
         Assert.True(code == 0, stderr);
         OpenResult result = ResultKinds.Open.Read(await File.ReadAllTextAsync(Path.Combine(outDir, "open.json")));
         Assert.Equal([(0.0, "request"), (0.02, "request"), (0.05, "report")], result.Repetitions[0].Arrivals.Select(a => (a.AtSeconds, a.Class)));
         Assert.Equal(["request", "report"], result.Classes.Select(c => c.Name));
         Assert.Null(result.Settings.Rate);
+        Assert.Equal(OpenLoops.Chunked, result.Settings.Loops);
+        Assert.All(result.Classes, c => Assert.Contains("ChunkedLoops.ForAsync", c.Description));
+        Assert.Contains("loops chunked", await File.ReadAllTextAsync(Path.Combine(outDir, "report.md")));
         Assert.False(File.Exists(Path.Combine(outDir, "slowdown-cdf-shared.png")));
     }
 
@@ -94,7 +97,7 @@ public sealed class OpenCommandTests : IDisposable
         await File.WriteAllTextAsync(trace, "0.1 request\nsoon request\n0.2 lunch\n0.3\n");
         string outDir = Path.Combine(_root, "bad");
         var (code, stdout, stderr) = await Run("open", "--trace", trace, "--rate", "0", "--repeat", "0", "--schemes", "shared,oversubscribed-pinned,nope",
-            "--mix", "request=-1,dinner=2", "--batch-program", "nosuch", "--interval", "fast", "--out", outDir);
+            "--mix", "request=-1,dinner=2", "--batch-program", "nosuch", "--interval", "fast", "--loops", "sometimes", "--out", outDir);
 
         Assert.Equal(CliApp.UsageError, code);
         Assert.Equal(string.Empty, stdout);
@@ -109,9 +112,19 @@ public sealed class OpenCommandTests : IDisposable
         Assert.Contains(lines, l => l.Contains("--mix: 'request=-1'"));
         Assert.Contains(lines, l => l.Contains("--mix: unknown class 'dinner'"));
         Assert.Contains(lines, l => l.Contains("--batch-program: unknown program 'nosuch'"));
+        Assert.Contains(lines, l => l.Contains("--loops takes parallel or chunked; got 'sometimes'"));
         Assert.All(lines, l => Assert.StartsWith("divcon open: ", l));
         Assert.DoesNotContain("   at ", stderr);
         Assert.False(Directory.Exists(outDir));
+    }
+
+    [Fact]
+    public async Task A_saved_result_from_before_the_loops_setting_reads_as_Parallel_For()
+    {
+        string saved = await File.ReadAllTextAsync(Path.Combine(DivCon.Tests.Packaging.RepositoryLayout.Root, "docs/results/open/open.json"));
+        Assert.DoesNotContain("\"loops\"", saved, StringComparison.OrdinalIgnoreCase);
+        OpenResult result = ResultKinds.Open.Read(saved);
+        Assert.Equal(OpenLoops.Parallel, result.Settings.Loops);
     }
 
     [Fact]

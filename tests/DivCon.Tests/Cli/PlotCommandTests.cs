@@ -127,6 +127,7 @@ public sealed class PlotCommandTests : ExperimentCliHarness
         {
             (new[] { "plot" }, "--from needs"),
             (new[] { "plot", "--from", Path.Combine(Root, "missing.json") }, "does not exist"),
+            (new[] { "plot", "--from", Root }, "is a folder; name a result file in it"),
             (new[] { "plot", "--from", notJson }, "not valid JSON"),
             (new[] { "plot", "--from", unknown }, "expected one of: cyclic, symmetric, factored, scalability, granularity, phases"),
             (new[] { "plot", "--from", old }, "schema version 1"),

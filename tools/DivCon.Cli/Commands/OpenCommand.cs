@@ -49,6 +49,12 @@ internal static class OpenCommand
         var batchOption = new Option<string>("--batch-program") { Description = $"The D&C program of the batch class (default mergesort). Known: {catalog.Names}.", DefaultValueFactory = _ => "mergesort" };
         var sizeOption = CommandInput.Size("small", "small or medium (default small)");
         var intervalOption = new Option<string>("--interval") { Description = "Repartitioning interval of the partitioned schemes (default 100ms).", DefaultValueFactory = _ => "100ms" };
+        var loopsOption = new Option<string>("--loops")
+        {
+            Description = "How requests and reports write their loops, the same in every scheme: parallel (.NET's Parallel.For/ForEach, default) "
+                + "or chunked (DivCon's ChunkedLoops.ForAsync, awaited: a worker can move between programs between two chunks).",
+            DefaultValueFactory = _ => OpenLoops.Parallel,
+        };
         var aloneOption = new Option<int>("--alone-runs") { Description = "Timed runs of each class alone, on every core and on one (default 5).", DefaultValueFactory = _ => 5 };
         var coresOption = CommandInput.Cores();
         var overBudgetOption = CommandInput.OverBudget();
@@ -60,7 +66,7 @@ internal static class OpenCommand
             + "intervals over repetitions and paired comparisons with the baseline; writes open.json, open.csv, report.md and a slowdown CDF per scheme.")
         {
             rateOption, durationOption, traceOption, repeatOption, seedOption, schemesOption, baselineOption, mixOption, batchOption, sizeOption,
-            intervalOption, aloneOption, coresOption, overBudgetOption, plotsOption, outOption,
+            intervalOption, loopsOption, aloneOption, coresOption, overBudgetOption, plotsOption, outOption,
         };
 
         command.SetAction((parse, ct) =>
@@ -113,8 +119,11 @@ internal static class OpenCommand
             IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudgetOption), problems, notes);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
 
-            IReadOnlyList<OpenJobClass> classes = batch is null ? [] : OpenMix.Create(batch, size, seed, weights).Where(c => c.Weight > 0).ToArray();
-            problems.AddIf(batch is not null && classes.Count == 0, "--mix leaves no class with a positive weight.");
+            string loops = (parse.GetValue(loopsOption) ?? OpenLoops.Parallel).ToLowerInvariant();
+            bool loopsKnown = OpenLoops.All.Contains(loops);
+            problems.AddIf(!loopsKnown, $"--loops takes {string.Join(" or ", OpenLoops.All)}; got '{loops}'.");
+            IReadOnlyList<OpenJobClass> classes = batch is null || !loopsKnown ? [] : OpenMix.Create(batch, size, seed, weights, loops).Where(c => c.Weight > 0).ToArray();
+            problems.AddIf(batch is not null && loopsKnown && classes.Count == 0, "--mix leaves no class with a positive weight.");
 
             IReadOnlyList<Arrival>? trace = null;
             if (tracePath is not null)
@@ -125,7 +134,7 @@ internal static class OpenCommand
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             var settings = new OpenSettings(
                 trace is null ? rate : null, trace is null ? durationNs / 1e9 : null, tracePath, repeat, seed, (intervalNs ?? 0) / 1e6, aloneRuns,
-                batch?.Name ?? batchName, CommandInput.Name(size), processors);
+                batch?.Name ?? batchName, CommandInput.Name(size), processors, loops);
             return ExperimentRunner.RunAsync(parse, OpenResult.FileKind, problems, outFolder,
                 (progress, token) => OpenExperiment.RunAsync(classes, schemes, baselineScheme!.Name, settings, trace, budget, progress, token),
                 result => ResultKinds.Open.Files(result, png), ResultKinds.Open.Table, ct, notes);

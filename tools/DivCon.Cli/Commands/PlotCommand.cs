@@ -39,6 +39,10 @@ internal static class PlotCommand
             {
                 problems.Add("--from needs a result file (e.g. results/cyclic/cyclic.json).");
             }
+            else if (Directory.Exists(path))
+            {
+                problems.Add($"--from '{path}' is a folder; name a result file in it (e.g. cyclic.json) or a figure model (.plot.json).");
+            }
             else if (!File.Exists(path))
             {
                 problems.Add($"--from '{path}' does not exist.");
