@@ -674,8 +674,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 // programs taking a core from each other in turn rotate at that pace. Also with RepartitionOnDemand:
                 // the follow-up below (a moving decision that left a program starved) would otherwise start the next
                 // decision at once, and with more busy programs than cores every decision rotates a core, so the
-                // repartitioner decided back to back (20 414 decisions in 500 ms on 2 cores before this gap applied:
-                // DemandDrivenTests; docs/simulation.md, demand-partitioned).
+                // repartitioner decided back to back (thousands of decisions in 500 ms on 2 cores before this gap
+                // applied: DemandDrivenTests; docs/simulation.md, demand-partitioned).
                 long wait = _lastDemandDecision + _starvedGapTicks - Stopwatch.GetTimestamp();
                 if (wait > 0)
                 {
