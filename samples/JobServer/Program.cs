@@ -20,8 +20,9 @@ using DivCon.Partitioning;
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
 int requests = args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int n) && n > 0 ? n : 120;
 
-// --three-jobs [--intervals 20ms,100ms] [--plain]: issue 20's three-job scenario with DivCon's loop helpers (or, with
-// --plain, with Parallel.For / Parallel.ForEachAsync), on the default policy, at each repartitioning interval.
+// --three-jobs [--intervals 20ms,100ms] [--plain] [--trace]: issue 20's three-job scenario with DivCon's loop helpers
+// (or, with --plain, with Parallel.For / Parallel.ForEachAsync), on the default policy, at each repartitioning interval;
+// --trace prints the samples of the longest stretch a program was short of its cores.
 if (args.Contains("--three-jobs"))
 {
     int at = Array.IndexOf(args, "--intervals");
@@ -32,7 +33,7 @@ if (args.Contains("--three-jobs"))
         return 2;
     }
 
-    return await ThreeJobs.RunAsync(args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int r) && r > 0 ? r : 200, intervals, args.Contains("--plain"));
+    return await ThreeJobs.RunAsync(args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int r) && r > 0 ? r : 200, intervals, args.Contains("--plain"), args.Contains("--trace"));
 }
 
 // --sync-batch: the batch loops Parallel.For inside one task that never returns until the service stops, the shape

@@ -11,30 +11,31 @@ namespace DivCon.JobServer;
 /// added and removed at run time (<see cref="MultiProgramScheduler.RunProgramAsync(string, Func{CancellationToken, Task}, double, CancellationToken)"/>),
 /// on the default policy. For each repartitioning interval it prints the requests' latency beside their time alone (the
 /// same requests, one after another, on an otherwise empty scheduler), and how long a program with queued tasks was
-/// short of the cores it was assigned: sampled every millisecond (served &lt; assigned), and from the timeline (the
-/// longest move that waited on a running task, <see cref="AllocationTimeline.GetPendingMoves"/>).
+/// short of the cores it was assigned: sampled every millisecond (served &lt; assigned), in wall time and on a processor
+/// (without the time the worker it was owed waited for one: <see cref="ShortOfCoresSampler"/>), and from the timeline
+/// (the longest move that waited on a running task, <see cref="AllocationTimeline.GetPendingMoves"/>).
 /// </summary>
 internal static class ThreeJobs
 {
     private const int BatchItems = 50_000_000;
     private const int RequestItems = 64;
 
-    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain)
+    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain, bool trace = false)
     {
         Console.WriteLine($"three jobs: a batch (rounds of {BatchItems / 1_000_000} M items), an async report, {requests} requests; " +
             $"{(plain ? "plain Parallel.For / Parallel.ForEachAsync" : "DivCon's loop helpers (ParallelForAsync)")}; default policy");
-        Console.WriteLine($"{"interval",9} {"alone p50",10} {"alone p99",10} {"p50 ms",8} {"p95 ms",8} {"p99 ms",8} {"p99/alone p50",14} {"longest short ms",17} {"longest pending ms",19} {"demand",7}");
+        Console.WriteLine($"{"interval",9} {"alone p50",10} {"alone p99",10} {"p50 ms",8} {"p95 ms",8} {"p99 ms",8} {"p99/alone p50",14} {"longest short ms",17} {"on CPU ms",13} {"longest pending ms",19} {"demand",7}");
         bool allRight = true;
         foreach (TimeSpan interval in intervals)
         {
-            allRight &= await RunOneAsync(requests, interval, plain);
+            allRight &= await RunOneAsync(requests, interval, plain, trace);
         }
 
         Console.WriteLine(allRight ? "every answer checked: right" : "WRONG ANSWERS");
         return allRight ? 0 : 1;
     }
 
-    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain)
+    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain, bool trace)
     {
         using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions { BestEffortPinning = true, RepartitionInterval = interval });
         bool right = true;
@@ -117,56 +118,9 @@ internal static class ThreeJobs
             }
         }, scalability: 1.6);
 
-        // The sampler: every millisecond, each program with queued tasks that is served by fewer workers than assigned.
-        var shortSince = new Dictionary<int, long>();
-        double longestShortMs = 0;
-        string longestShortName = "-";
-        var sampler = new Thread(() =>
-        {
-            long previous = Stopwatch.GetTimestamp();
-            var present = new HashSet<int>();
-            void Close(int id, long end)
-            {
-                if (shortSince.Remove(id, out long since) && Stopwatch.GetElapsedTime(since, end).TotalMilliseconds > longestShortMs)
-                {
-                    longestShortMs = Stopwatch.GetElapsedTime(since, end).TotalMilliseconds;
-                    longestShortName = $"program {id}";
-                }
-            }
-
-            while (!stop.IsCancellationRequested)
-            {
-                long now = Stopwatch.GetTimestamp();
-                present.Clear();
-                foreach (ProgramHandle p in scheduler.Programs)
-                {
-                    present.Add(p.Id);
-                    bool isShort = p.AvailableTasks > 0 && p.ServedWorkers < p.Allocation;
-                    if (isShort)
-                    {
-                        shortSince.TryAdd(p.Id, now);
-                    }
-                    else
-                    {
-                        Close(p.Id, now);
-                    }
-                }
-
-                // A program that left while short: its stretch ends when it was last seen.
-                foreach (int gone in shortSince.Keys.Where(id => !present.Contains(id)).ToArray())
-                {
-                    Close(gone, previous);
-                }
-
-                previous = now;
-                Thread.Sleep(1);
-            }
-
-            foreach (int id in shortSince.Keys.ToArray())
-            {
-                Close(id, Stopwatch.GetTimestamp());
-            }
-        }) { IsBackground = true, Name = "short-of-cores sampler" };
+        // The sampler: every millisecond, each program with queued tasks that is served by fewer workers than assigned,
+        // in wall time and without the time its owed worker waited for a processor (ShortOfCoresSampler).
+        var sampler = new ShortOfCoresSampler(scheduler, stop.Token, trace);
         sampler.Start();
 
         await Task.Delay(200); // the batch and the report are running
@@ -188,13 +142,34 @@ internal static class ThreeJobs
         sampler.Join();
         await Task.WhenAll(batch, report).WaitAsync(TimeSpan.FromMinutes(2));
         double longestPendingMs = scheduler.Timeline.GetPendingMoves().Select(m => m.Age.TotalMilliseconds).DefaultIfEmpty(0).Max();
+        ShortOfCoresSampler.Result wall = sampler.LongestWall;
+        ShortOfCoresSampler.Result? onCpu = sampler.LongestOnCpu;
 
         double[] a = [.. alone.Order()];
         double[] m = [.. mixed.Order()];
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{interval.TotalMilliseconds,7:0}ms {P(a, 0.5),10:F2} {P(a, 0.99),10:F2} {P(m, 0.5),8:F2} {P(m, 0.95),8:F2} {P(m, 0.99),8:F2} {P(m, 0.99) / P(a, 0.5),14:F2} {longestShortMs,17:F1} {longestPendingMs,19:F1} {scheduler.DemandRepartitions,7}"));
-        Console.WriteLine($"          (longest short: {longestShortName}; requests phase {phaseSeconds:F1} s, batch {batchPerSecond:F1} M items/s in it, report rounds {reportRounds}, worker moves {scheduler.Timeline.Recorded})");
+            $"{interval.TotalMilliseconds,7:0}ms {P(a, 0.5),10:F2} {P(a, 0.99),10:F2} {P(m, 0.5),8:F2} {P(m, 0.95),8:F2} {P(m, 0.99),8:F2} {P(m, 0.99) / P(a, 0.5),14:F2} {wall.WallMs,17:F1} {(onCpu is null ? "n/a" : onCpu.OnCpuMs.ToString("F1", CultureInfo.InvariantCulture)),13} {longestPendingMs,19:F1} {scheduler.DemandRepartitions,7}"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"          (longest short: {Describe(wall, onCpu is not null)}{(onCpu is null ? "" : $"; longest on CPU: {Describe(onCpu, true)}")}; sampler's longest gap {sampler.LongestGapMs:F1} ms)"));
+        Console.WriteLine($"          (requests phase {phaseSeconds:F1} s, batch {batchPerSecond:F1} M items/s in it, report rounds {reportRounds}, worker moves {scheduler.Timeline.Recorded})");
+        if (trace)
+        {
+            PrintSamples("longest short", wall);
+            if (onCpu is not null && !ReferenceEquals(onCpu, wall))
+            {
+                PrintSamples("longest on CPU", onCpu);
+            }
+        }
+
         return right && batchRounds + reportRounds > 0;
+    }
+
+    private static void PrintSamples(string what, ShortOfCoresSampler.Result r)
+    {
+        Console.WriteLine($"          {what}, {r.Program}: per worker, the program it is assigned to, its home, the one it serves; thread state and CPU gained");
+        foreach (string line in r.Samples)
+        {
+            Console.WriteLine(line);
+        }
     }
 
     // One request: a program added for it, a parallel loop of priced items, removed when done. Milliseconds end to end.
@@ -222,6 +197,10 @@ internal static class ThreeJobs
     // The program whose job is running on this thread (RunProgramAsync runs it with the program's scheduler current).
     private static ProgramHandle Current(MultiProgramScheduler scheduler)
         => scheduler.Programs.First(p => ReferenceEquals(p.Scheduler, TaskScheduler.Current));
+
+    private static string Describe(ShortOfCoresSampler.Result r, bool cpuMeasured) => r.Program is null ? "none"
+        : string.Create(CultureInfo.InvariantCulture,
+            $"{r.Program}, {r.WallMs:F1} ms{(cpuMeasured ? $" ({r.OnCpuMs:F1} on a processor, {r.WaitMs:F1} waiting for one, {r.UnseenMs:F1} unseen)" : "")}, {r.Cause}");
 
     private static double P(double[] sorted, double p) => sorted.Length == 0 ? double.NaN : sorted[(int)Math.Min(sorted.Length - 1, Math.Ceiling(p * sorted.Length) - 1)];
 

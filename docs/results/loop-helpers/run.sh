@@ -10,5 +10,6 @@ dotnet build -c Release samples/JobServer > /dev/null
 dotnet run -c Release --no-build --project benchmarks/DivCon.Benchmarks -- loop-move-latency --rounds 30 | tee "$out/loop-move-latency.txt"
 
 # The three-job scenario at 20 ms and 100 ms intervals, with the loop helpers and with plain Parallel.For (~1 min each).
-dotnet run -c Release --no-build --project samples/JobServer -- 200 --three-jobs | tee "$out/three-jobs.txt"
+# --trace: the samples of the longest stretch a program was short of its cores (short-of-cores.md says how to read them).
+dotnet run -c Release --no-build --project samples/JobServer -- 200 --three-jobs --trace | tee "$out/three-jobs.txt"
 dotnet run -c Release --no-build --project samples/JobServer -- 200 --three-jobs --plain | tee "$out/three-jobs-plain.txt"

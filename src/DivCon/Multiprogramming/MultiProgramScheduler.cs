@@ -331,6 +331,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 ServedByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ServedWorkers),
                 ScalabilityByProgram = snapshot.Programs.ToDictionary(p => p.Id, p => p.ScalabilityState),
                 PendingMoves = PendingMoves(),
+                WorkerHomes = snapshot.Owners.Select(o => o >= 0 ? snapshot.Programs[o].Id : (int?)null).ToArray(),
+                WorkerThreadIds = _pool.Workers.Select(w => w.OsThreadId).ToArray(),
             };
         }
     }

@@ -31,6 +31,22 @@ public sealed record MultiProgramSnapshot(
     /// </summary>
     public IReadOnlyDictionary<int, ProgramScalability> ScalabilityByProgram { get; init; } = new Dictionary<int, ProgramScalability>();
 
+    /// <summary>
+    /// Per worker slot, the id of the program the allocation in force gives it (its home: <see cref="CoresByProgram"/>
+    /// counts these), or null for none. It differs from <see cref="WorkerPrograms"/> while the worker is lent to another
+    /// program (idle lending); a program with queued tasks whose home worker is lent gets it back at that worker's next
+    /// task boundary (a recall).
+    /// </summary>
+    public IReadOnlyList<int?> WorkerHomes { get; init; } = [];
+
+    /// <summary>
+    /// Per worker slot, the operating system's id of the worker's thread: on Linux the kernel's thread id (the TID of
+    /// <c>top -H</c>, <c>perf</c> and <c>/proc/self/task/TID</c>), 0 elsewhere or before the thread started. For
+    /// telling a worker that is waiting for a processor (runnable, not running: its CPU time does not advance) from one
+    /// that DivCon keeps busy or parked.
+    /// </summary>
+    public IReadOnlyList<int> WorkerThreadIds { get; init; } = [];
+
     /// <summary>Set when the pool has more workers than the CPU budget (an explicit processor list won over it); null otherwise.</summary>
     public string? BudgetWarning { get; init; }
 }

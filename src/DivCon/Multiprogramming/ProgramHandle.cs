@@ -86,8 +86,11 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     /// <summary>
     /// Pool workers serving the program now: those that have entered it at a task boundary, whatever the allocation
     /// says. Below <see cref="Allocation"/> while a worker given to the program is still inside another program's task
-    /// (a move waits for the task in hand: <see cref="MultiProgramSnapshot.PendingMoves"/> shows each with its age),
-    /// above it while a worker lent by another program serves it. Compensating workers are not counted
+    /// (a move waits for the task in hand: <see cref="MultiProgramSnapshot.PendingMoves"/> shows each with its age) or
+    /// has not yet run to its next look at its assignment (between two tasks, or waiting for the operating system to give
+    /// its thread a processor: <see cref="MultiProgramSnapshot.WorkerThreadIds"/>), or while its own worker is lent to
+    /// another program (a recall pending: <see cref="MultiProgramSnapshot.WorkerHomes"/>); above it while a worker lent
+    /// by another program serves it. Compensating workers are not counted
     /// (<see cref="Compensations"/>). O(workers), racy: a display, not a decision.
     /// </summary>
     public int ServedWorkers

@@ -316,6 +316,35 @@ public sealed class MultiProgramSchedulerTests
     }
 
     [Fact]
+    public void The_snapshot_gives_each_workers_home_and_operating_system_thread_id()
+    {
+        using MultiProgramScheduler mps = Create();
+        ProgramHandle p = mps.AddProgram("p");
+
+        // Inside a task: the kernel's id of the thread running it, and the slot of its worker.
+        (int Slot, int Tid) seen = Wait.For(Task.Factory.StartNew(
+            () => (Worker.Current!.Slot, OperatingSystem.IsLinux() ? ThreadAffinity.Linux.GetCurrentThreadId() : 0),
+            CancellationToken.None, TaskCreationOptions.None, p.Scheduler), Timeout);
+        MultiProgramSnapshot snapshot = mps.GetSnapshot();
+        IReadOnlyList<int> ids = snapshot.WorkerThreadIds;
+
+        Assert.Equal(Enumerable.Repeat<int?>(p.Id, mps.WorkerCount), snapshot.WorkerHomes); // the only program holds every core
+        Assert.Equal(mps.Pool.WorkerCount, ids.Count);
+        if (OperatingSystem.IsLinux())
+        {
+            Assert.Equal(seen.Tid, ids[seen.Slot]);
+            Assert.All(ids, id => Assert.True(Directory.Exists($"/proc/self/task/{id}"), $"No thread {id} in this process."));
+            Assert.Equal(ids.Count, ids.Distinct().Count());
+        }
+        else
+        {
+            Assert.All(ids, id => Assert.Equal(0, id));
+        }
+
+        mps.RemoveProgram(p);
+    }
+
+    [Fact]
     public void Adding_to_a_disposed_scheduler_or_removing_twice_fails_clearly()
     {
         var mps = Create();
@@ -535,9 +564,15 @@ public sealed class MultiProgramSchedulerTests
         Assert.Equal(0, b.Allocation);
         Thread.Sleep(50); // every worker parks (on a): b's tasks must wake one of them
 
-        // a has nothing to do: a worker of a lends itself to b.
-        Wait.For(Task.WhenAll(Enumerable.Range(0, 200).Select(_ => Run(b, () => Thread.SpinWait(100)))), Timeout, "the starved program's tasks");
+        // a has nothing to do: a worker of a lends itself to b. Seen from a task of b, the lent worker is assigned to b
+        // and its home is still a.
+        (MultiProgramSnapshot Seen, int Slot)? fromLentWorker = null;
+        Task probe = Run(b, () => fromLentWorker = (mps.GetSnapshot(), Worker.Current!.Slot));
+        Wait.For(Task.WhenAll(Enumerable.Range(0, 200).Select(_ => Run(b, () => Thread.SpinWait(100))).Append(probe)), Timeout, "the starved program's tasks");
         Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.IdleLending && m.FromProgramId == a.Id && m.ToProgramId == b.Id);
+        (MultiProgramSnapshot seen, int slot) = fromLentWorker!.Value;
+        Assert.Equal(b.Id, seen.WorkerPrograms[slot]);
+        Assert.All(seen.WorkerHomes, home => Assert.Equal(a.Id, home));
 
         // The lent workers go back: when the borrower runs dry, or at the next tick, whichever comes first.
         var sw = Stopwatch.StartNew();
