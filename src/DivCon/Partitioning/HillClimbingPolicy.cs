@@ -1,3 +1,5 @@
+using System.Runtime.Intrinsics;
+
 namespace DivCon.Partitioning;
 
 /// <summary>
@@ -18,8 +20,8 @@ namespace DivCon.Partitioning;
 /// take the single move of one core from a program i to a program j (i ≠ j, i keeping at least one core) that lowers
 /// the predicted ANTT most (ties broken towards lower program indices), and stop when no move lowers it by
 /// more than a relative 1e-12. Only improving moves are accepted, so the result never predicts a worse ANTT than the
-/// proportional shares. Each round is O(m); the number of rounds is capped at cores · m (it ends far sooner: each
-/// round strictly lowers the ANTT).</para>
+/// proportional shares. Each round is O(√m) (two block minima, see the search's comments); the number of rounds is
+/// capped at cores · m (it ends far sooner: each round strictly lowers the ANTT).</para>
 /// <para><b>Edges.</b> No programs: nothing to do. Fewer cores than programs: the proportional allocation is
 /// returned unchanged (every program with a core holds exactly one, and the predicted ANTT is infinite either way);
 /// the <see cref="Repartitioner"/> then rotates those single cores among the programs (<see cref="Rotation"/>:
@@ -142,23 +144,30 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         }
 
         // loss[i]: change in Σ NTT if i gives a core (∞ when it would drop below one); gain[j]: change if j gets one.
-        // Each kept in an indexed min-heap by (value, index), so a round reads the two smallest of each in O(1) and
-        // updates the two programs it changed in O(log m): the same choice as scanning every program, m times cheaper.
+        // Each kept in a BlockMinimum, which finds the least by (value, index) in O(√m) vector steps and updates one
+        // value in O(√m / vector width): the same choice as scanning every program (HillClimbingEquivalenceTests),
+        // far cheaper per round than four binary-heap updates at the sizes decided (256 programs: 16 blocks of 16).
+        // A set restores its own block's least and reads no other block, so the two programs a move changes are set one
+        // after the other in any order (a heap needs each changed key restored before the next one changes).
         // NTT at c − 1, c and c + 1 are kept per program, so a move evaluates one new NTT per program it changes.
         var below = new double[m];
         var at = new double[m];
         var above = new double[m];
-        var loss = new double[m];
-        var gain = new double[m];
         var models = new NttModel[m];
+        var losses = new BlockMinimum(m);
+        var gains = new BlockMinimum(m);
         for (int i = 0; i < m; i++)
         {
-            models[i] = new NttModel(programs[i], cores);
+            models[i] = new NttModel(programs[i], cores, counts[i]);
             below[i] = counts[i] >= 2 ? models[i].At(counts[i] - 1) : double.PositiveInfinity;
             at[i] = models[i].At(counts[i]);
             above[i] = models[i].At(counts[i] + 1);
-            Differences(i);
+            losses.Initialise(i, Loss(i));
+            gains.Initialise(i, above[i] - at[i]);
         }
+
+        losses.Build();
+        gains.Build();
 
         // The same NTTs PredictedAntt would evaluate, summed in index order: the same value, without evaluating them again.
         double startSum = 0;
@@ -168,23 +177,28 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         }
 
         double startAntt = startSum / m;
-        var losses = new IndexedMinHeap(loss);
-        var gains = new IndexedMinHeap(gain);
         double sum = startAntt * m;
         long maxRounds = (long)cores * m;
         for (long round = 0; round < maxRounds; round++)
         {
-            (int d1, int d2) = losses.TwoSmallest();
-            (int r1, int r2) = gains.TwoSmallest();
+            int d1 = losses.Smallest();
+            int r1 = gains.Smallest();
+            if (d1 < 0 || r1 < 0)
+            {
+                break; // no program can give a core (or, never with cores ≥ m, none can take one)
+            }
+
+            // The best pair is (least loss, least gain) unless both are the same program; then the better of that
+            // program giving to the second-least gain and the second-least loss giving to it.
             (int from, int to) = d1 != r1
                 ? (d1, r1)
-                : Better(d1, r2, d2, r1);
+                : Better(d1, gains.SmallestExcept(r1), losses.SmallestExcept(d1), r1);
             if (from < 0 || to < 0)
             {
                 break;
             }
 
-            double delta = loss[from] + gain[to];
+            double delta = losses[from] + gains[to];
             if (!(delta < -1e-12 * sum))
             {
                 break;
@@ -199,12 +213,10 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
             below[to] = at[to];
             at[to] = above[to];
             above[to] = models[to].At(counts[to] + 1);
-            Differences(from);
-            Differences(to);
-            losses.Update(from);
-            losses.Update(to);
-            gains.Update(from);
-            gains.Update(to);
+            losses.Set(from, Loss(from));
+            gains.Set(from, above[from] - at[from]);
+            losses.Set(to, Loss(to));
+            gains.Set(to, above[to] - at[to]);
             moves.Add(new HillClimbingMove(from, to, sum / m));
         }
 
@@ -216,11 +228,7 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
 
         return new HillClimbingPlan(start, startAntt, moves, counts, finalSum / m);
 
-        void Differences(int i)
-        {
-            loss[i] = counts[i] >= 2 ? below[i] - at[i] : double.PositiveInfinity;
-            gain[i] = above[i] - at[i];
-        }
+        double Loss(int i) => counts[i] >= 2 ? below[i] - at[i] : double.PositiveInfinity;
 
         (int From, int To) Better(int fromA, int toA, int fromB, int toB)
         {
@@ -236,16 +244,18 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
                 return (fromA, toA);
             }
 
-            double a = loss[fromA] + gain[toA], b = loss[fromB] + gain[toB];
+            double a = losses[fromA] + gains[toA], b = losses[fromB] + gains[toB];
             return a < b || (a == b && (fromA < fromB || (fromA == fromB && toA < toB))) ? (fromA, toA) : (fromB, toB);
         }
     }
 
     /// <summary>
     /// <see cref="Ntt"/> of one program with what does not depend on its cores computed once (S(N), or the Amdahl fit's
-    /// fraction and denominator): the same operations on the same values, so bit for bit the same NTTs.
+    /// fraction and denominator): the same operations on the same values, so bit for bit the same NTTs. A table is
+    /// read through a cursor (<see cref="ScalabilityTable.SpeedupWithCursor"/>): the search asks for counts one
+    /// step from the last, so finding the table segment is a step or two instead of a binary search.
     /// </summary>
-    private readonly struct NttModel
+    private struct NttModel
     {
         private readonly ScalabilityTable? _table;
         private readonly double _full;       // S(N) with a table
@@ -253,14 +263,16 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
         private readonly double _f;
         private readonly double _denominator; // (1 − f) + f / N
         private readonly bool _one;           // N = 1: NTT 1
+        private int _upper;                   // the table cursor: first measured count ≥ the last count asked for
 
-        public NttModel(ProgramLoad program, int totalCores)
+        public NttModel(ProgramLoad program, int totalCores, int startCores)
         {
             _table = program.ScalabilityTable;
             _one = _table is null && totalCores == 1;
             if (_table is not null)
             {
                 _full = _table.SpeedupAt(totalCores);
+                _upper = _table.FirstAtLeast(Math.Max(1, startCores));
             }
             else if (!_one)
             {
@@ -279,7 +291,7 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
 
             if (_table is not null)
             {
-                return _full / _table.SpeedupAt(cores);
+                return _full / _table.SpeedupWithCursor(cores, ref _upper);
             }
 
             return _one ? 1 : (_serial + (_f / cores)) / _denominator;
@@ -287,140 +299,151 @@ public sealed class HillClimbingPolicy : IPartitioningPolicy
     }
 
     /// <summary>
-    /// A min-heap of program indices over a value array the caller owns, ordered by (value, index); infinite and NaN
-    /// values are kept out (a program that cannot give a core). <see cref="Update"/> after changing one value.
+    /// The least of m values by (value, index), kept under updates of one value at a time (a square-root decomposition).
+    /// Values that are +∞ or NaN are out (a program that cannot give a core): stored as +∞, which no value in can be.
     /// </summary>
-    private sealed class IndexedMinHeap
+    /// <remarks>
+    /// The values sit in blocks of B (a power of two ≥ √m and ≥ the vector width, padded with +∞); each block's least
+    /// value is kept. Invariant (required by <see cref="Smallest"/>): <c>_blockMin[b]</c> = the least of block b's
+    /// values, restored by <see cref="Set"/> in the same call that changes a value. The least (value, index) is then
+    /// in the first block whose least equals the overall least, at the first position there holding that value
+    /// (values compare with == there, so 0 and −0 tie and the lower index wins, as with &lt;). A set is at most one vector
+    /// pass over its block (none unless it raises the block's least); a query one pass over the block minima and a scan
+    /// of one block.
+    /// </remarks>
+    private sealed class BlockMinimum
     {
-        private readonly double[] _values;
-        private readonly int[] _heap;
-        private readonly int[] _position; // index → heap position, or -1 when out
-        private int _count;
+        private readonly double[] _values;   // padded to _blocks · B with +∞
+        private readonly double[] _blockMin; // padded to a whole number of vectors with +∞
+        private readonly int _shift;         // B = 1 << _shift
+        private readonly int _blocks;
 
-        public IndexedMinHeap(double[] values)
+        public BlockMinimum(int count)
         {
-            _values = values;
-            _heap = new int[values.Length];
-            _position = new int[values.Length];
-            Array.Fill(_position, -1);
-            for (int i = 0; i < values.Length; i++)
+            int width = Vector256<double>.Count;
+            _shift = System.Numerics.BitOperations.Log2((uint)width);
+            while ((1 << (2 * _shift)) < count)
             {
-                if (In(i))
+                _shift++;
+            }
+
+            _blocks = (count + (1 << _shift) - 1) >> _shift;
+            _values = new double[_blocks << _shift];
+            _blockMin = new double[(_blocks + width - 1) / width * width];
+            Array.Fill(_values, double.PositiveInfinity);
+            Array.Fill(_blockMin, double.PositiveInfinity);
+        }
+
+        public double this[int i] => _values[i];
+
+        /// <summary>Sets value <paramref name="i"/> without restoring its block's least: call <see cref="Build"/> after the last.</summary>
+        public void Initialise(int i, double value) => _values[i] = In(value) ? value : double.PositiveInfinity;
+
+        /// <summary>Restores every block's least (after <see cref="Initialise"/>).</summary>
+        public void Build()
+        {
+            for (int b = 0; b < _blocks; b++)
+            {
+                _blockMin[b] = Least(_values, b << _shift, 1 << _shift);
+            }
+        }
+
+        public void Set(int i, double value)
+        {
+            double old = _values[i];
+            double v = In(value) ? value : double.PositiveInfinity;
+            _values[i] = v;
+            int b = i >> _shift;
+            double least = _blockMin[b];
+            if (v <= least)
+            {
+                _blockMin[b] = v; // no other value of the block is below the old least
+            }
+            else if (old == least)
+            {
+                _blockMin[b] = Least(_values, b << _shift, 1 << _shift); // the least may have been this value
+            }
+
+            // Otherwise another value of the block equals the least (the old value was above it) and none went below.
+        }
+
+        /// <summary>The index of the least value by (value, index); -1 when every value is out.</summary>
+        public int Smallest()
+        {
+            double least = Least(_blockMin, 0, _blockMin.Length);
+            if (double.IsPositiveInfinity(least))
+            {
+                return -1;
+            }
+
+            int b = FirstEqual(_blockMin, 0, least);
+            return FirstEqual(_values, b << _shift, least);
+        }
+
+        /// <summary>The index of the least value by (value, index) other than <paramref name="except"/>'s; -1 when there is none.</summary>
+        public int SmallestExcept(int except)
+        {
+            double saved = _values[except];
+            Set(except, double.PositiveInfinity);
+            int i = Smallest();
+            Set(except, saved);
+            return i;
+        }
+
+        private static bool In(double value) => !double.IsPositiveInfinity(value) && !double.IsNaN(value);
+
+        // The first index from `start` holding a value == `value` (one is known to be there). == makes 0 and −0 equal.
+        private static int FirstEqual(double[] values, int start, double value)
+        {
+            int i = start;
+            if (Vector256.IsHardwareAccelerated)
+            {
+                ref double first = ref System.Runtime.InteropServices.MemoryMarshal.GetArrayDataReference(values);
+                Vector256<double> target = Vector256.Create(value);
+                while (true)
                 {
-                    _position[i] = _count;
-                    _heap[_count++] = i;
+                    uint equal = Vector256.Equals(Vector256.LoadUnsafe(ref first, (nuint)i), target).ExtractMostSignificantBits();
+                    if (equal != 0)
+                    {
+                        return i + System.Numerics.BitOperations.TrailingZeroCount(equal);
+                    }
+
+                    i += Vector256<double>.Count;
                 }
             }
 
-            for (int k = (_count / 2) - 1; k >= 0; k--)
+            while (values[i] != value)
             {
-                SiftDown(k);
+                i++;
             }
+
+            return i;
         }
 
-        /// <summary>The smallest and second smallest by (value, index); -1 where there is none.</summary>
-        public (int First, int Second) TwoSmallest()
+        // The least of `count` values from `start` (a whole number of vectors, no NaN). MinNative is the processor's
+        // minimum (vminpd): it may return either of 0 and −0, which Smallest's == treats alike.
+        private static double Least(double[] values, int start, int count)
         {
-            if (_count == 0)
+            ref double first = ref System.Runtime.InteropServices.MemoryMarshal.GetArrayDataReference(values);
+            if (Vector256.IsHardwareAccelerated)
             {
-                return (-1, -1);
-            }
-
-            int second = _count > 1 ? _heap[1] : -1;
-            if (_count > 2 && Less(_heap[2], _heap[1]))
-            {
-                second = _heap[2];
-            }
-
-            return (_heap[0], second);
-        }
-
-        public void Update(int i)
-        {
-            int pos = _position[i];
-            if (!In(i))
-            {
-                if (pos >= 0)
+                Vector256<double> least = Vector256.LoadUnsafe(ref first, (nuint)start);
+                for (int k = Vector256<double>.Count; k < count; k += Vector256<double>.Count)
                 {
-                    RemoveAt(pos);
+                    least = Vector256.MinNative(least, Vector256.LoadUnsafe(ref first, (nuint)(start + k)));
                 }
 
-                return;
+                Vector128<double> half = Vector128.MinNative(least.GetLower(), least.GetUpper());
+                return Math.Min(half.GetElement(0), half.GetElement(1));
             }
 
-            if (pos < 0)
+            double result = values[start];
+            for (int k = 1; k < count; k++)
             {
-                _position[i] = _count;
-                _heap[_count++] = i;
-                SiftUp(_count - 1);
-                return;
+                result = Math.Min(result, values[start + k]);
             }
 
-            SiftUp(pos);
-            SiftDown(_position[i]);
-        }
-
-        private bool In(int i) => !double.IsPositiveInfinity(_values[i]) && !double.IsNaN(_values[i]);
-
-        private bool Less(int a, int b) => _values[a] < _values[b] || (_values[a] == _values[b] && a < b);
-
-        private void RemoveAt(int pos)
-        {
-            int removed = _heap[pos];
-            _position[removed] = -1;
-            int last = _heap[--_count];
-            if (pos == _count)
-            {
-                return;
-            }
-
-            _heap[pos] = last;
-            _position[last] = pos;
-            SiftUp(pos);
-            SiftDown(_position[last]);
-        }
-
-        private void SiftUp(int pos)
-        {
-            while (pos > 0)
-            {
-                int parent = (pos - 1) / 2;
-                if (!Less(_heap[pos], _heap[parent]))
-                {
-                    return;
-                }
-
-                Swap(pos, parent);
-                pos = parent;
-            }
-        }
-
-        private void SiftDown(int pos)
-        {
-            while (true)
-            {
-                int left = (2 * pos) + 1;
-                if (left >= _count)
-                {
-                    return;
-                }
-
-                int smallest = left + 1 < _count && Less(_heap[left + 1], _heap[left]) ? left + 1 : left;
-                if (!Less(_heap[smallest], _heap[pos]))
-                {
-                    return;
-                }
-
-                Swap(pos, smallest);
-                pos = smallest;
-            }
-        }
-
-        private void Swap(int a, int b)
-        {
-            (_heap[a], _heap[b]) = (_heap[b], _heap[a]);
-            _position[_heap[a]] = a;
-            _position[_heap[b]] = b;
+            return result;
         }
     }
 }

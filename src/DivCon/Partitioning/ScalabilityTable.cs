@@ -63,8 +63,40 @@ public sealed class ScalabilityTable
             return 0;
         }
 
-        // The first measured count >= cores (a hand-written binary search: tables are short and this is the hill
-        // climbing's inner loop; Array.BinarySearch goes through a generic comparer).
+        return Interpolate(FirstAtLeast(cores), cores);
+    }
+
+    /// <summary>
+    /// <see cref="SpeedupAt(int)"/> for a caller that walks the core count up and down by small steps (hill climbing):
+    /// <paramref name="upper"/> is the index of the first measured count ≥ the last count asked for, found again by
+    /// stepping from there instead of a binary search. The same value bit for bit (the same index, the same
+    /// arithmetic). Start it with <see cref="FirstAtLeast"/>.
+    /// </summary>
+    /// <param name="cores">Positive.</param>
+    /// <param name="upper">In [0, number of points]; updated to the first measured count ≥ <paramref name="cores"/>.</param>
+    internal double SpeedupWithCursor(int cores, ref int upper)
+    {
+        System.Diagnostics.Debug.Assert(cores > 0 && upper >= 0 && upper <= _cores.Length, "a positive count and a valid cursor");
+        int[] counts = _cores;
+        int u = upper;
+        while (u > 0 && counts[u - 1] >= cores)
+        {
+            u--;
+        }
+
+        while (u < counts.Length && counts[u] < cores)
+        {
+            u++;
+        }
+
+        upper = u;
+        return Interpolate(u, cores);
+    }
+
+    /// <summary>The index of the first measured count ≥ <paramref name="cores"/> (the number of points when none is).</summary>
+    internal int FirstAtLeast(int cores)
+    {
+        // A hand-written binary search: tables are short and Array.BinarySearch goes through a generic comparer.
         int[] counts = _cores;
         int lo = 0, hi = counts.Length;
         while (lo < hi)
@@ -80,12 +112,17 @@ public sealed class ScalabilityTable
             }
         }
 
-        if (lo < counts.Length && counts[lo] == cores)
+        return lo;
+    }
+
+    // The speedup at `cores` (positive) given `upper`, the first measured count >= cores.
+    private double Interpolate(int upper, int cores)
+    {
+        if (upper < _cores.Length && _cores[upper] == cores)
         {
-            return _speedups[lo];
+            return _speedups[upper];
         }
 
-        int upper = lo;
         if (upper == _cores.Length)
         {
             return _speedups[^1];
