@@ -102,6 +102,7 @@ public static class CyclicSimulator
         all[0].CoreNs.Keys.ToDictionary(k => k, k => all.Sum(c => c.CoreNs[k])),
         all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray())
     {
+        ServedCoreNs = all[0].ServedCoreNs is null ? null : Enumerable.Range(0, all[0].ServedCoreNs!.Count).Select(i => all.Sum(c => c.ServedCoreNs![i])).ToArray(),
         Recalls = all.Sum(c => c.Recalls),
         DemandDecisions = all.Sum(c => c.DemandDecisions),
         Rejections = all.Sum(c => c.Rejections),
@@ -252,6 +253,7 @@ public static class CyclicSimulator
         },
         m.AllocatedCoreNs?.ToArray())
     {
+        ServedCoreNs = m.ServedCoreNs(),
         Recalls = m.Recalls,
         DemandDecisions = m.DemandDecisions,
         Rejections = m.Rejections,

@@ -29,6 +29,12 @@ public sealed record SimulationCounters(
     IReadOnlyDictionary<string, long> CoreNs,
     IReadOnlyList<long>? AllocatedCoreNs)
 {
+    /// <summary>
+    /// Per program, core-time its workers served it (partitioned schemes), or null. Below <see cref="AllocatedCoreNs"/>
+    /// by the time its allocated cores were still finishing another program's task (a move waits for the task boundary).
+    /// </summary>
+    public IReadOnlyList<long>? ServedCoreNs { get; init; }
+
     /// <summary>Lent workers that went home at a task boundary because their home program had a queued task (recall).</summary>
     public long Recalls { get; init; }
 

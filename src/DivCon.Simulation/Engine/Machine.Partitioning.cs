@@ -198,6 +198,32 @@ internal sealed partial class Machine
         _lastDecisionNs = _now;
     }
 
+    /// <summary>
+    /// Per program, the core-time its workers served it (partitioned schemes, else null): Σ over workers of the time
+    /// from a move to it (the cold start included) until the move away. Below <see cref="AllocatedCoreNs"/> by the time
+    /// its allocated cores were still finishing another program's task (a move waits for the task boundary).
+    /// </summary>
+    public long[]? ServedCoreNs()
+    {
+        if (Partitioning is null)
+        {
+            return null;
+        }
+
+        var served = new long[Programs.Count];
+        for (int i = 0; i < served.Length; i++)
+        {
+            served[i] = Pools[i].ServedNs;
+        }
+
+        foreach (SimWorker w in _workers)
+        {
+            served[w.Pool.Id] += _now - w.ServingSince;
+        }
+
+        return served;
+    }
+
     /// <summary>Closes the allocation accounting at the end of the simulation.</summary>
     private void CloseAllocation()
     {

@@ -108,6 +108,23 @@ public sealed class SimulatorPolicyTests
         Assert.IsType<ScalabilityPolicy>(setup!.Policy);
         ScalabilityPlan plan = ScalabilityPolicy.Compute(16, isolated.Select(i => i.Scalability).ToArray());
         Assert.Equal(plan.Base.Select(c => (long)c * request.DurationNs), m.AllocatedCoreNs!);
+        // No move: each program's workers served it exactly the core-time its allocation gave it.
+        Assert.Equal(m.AllocatedCoreNs!, m.ServedCoreNs()!);
+    }
+
+    [Fact]
+    public void ServedCoreTime_AddsUpToTheCores_AndLagsTheAllocationWhileMovesWaitForTaskBoundaries()
+    {
+        SimulationRequest request = Request(cores: 16, durationNs: 1_000_000_000);
+        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.DemandPartitioned);
+
+        (Machine m, _) = RunCyclic(request, arrangement, setup);
+
+        long[] served = m.ServedCoreNs()!;
+        Assert.Equal(16L * request.DurationNs, served.Sum());
+        Assert.Equal(m.AllocatedCoreNs!.Sum(), served.Sum());
+        Assert.True(m.WorkerMoves > 0);
+        Assert.NotEqual(m.AllocatedCoreNs!, served); // a moved worker serves its new program only from its task boundary on
     }
 
     [Fact]

@@ -1,0 +1,74 @@
+using System.Runtime.CompilerServices;
+using DivCon.Multiprogramming;
+using DivCon.Partitioning;
+using DivCon.Scheduling;
+using DivCon.Tests.Infrastructure;
+
+namespace DivCon.Tests.Multiprogramming;
+
+/// <summary>
+/// Demand-driven repartitioning (RepartitionOnDemand) together with the starved-program trigger (RepartitionWhenStarved),
+/// with real threads: more busy programs than workers, so every decision rotates a core and leaves another program
+/// starved. The starved trigger's follow-up decision must keep its gap (StarvedRepartitionGap) also when decisions are
+/// demand-driven; without it the repartitioner decided back to back, rotating the cores as fast as it could decide
+/// (docs/simulation.md, demand-partitioned). Every wait is bounded.
+/// </summary>
+public sealed class DemandDrivenTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    [ProcessorTheory(2)]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void Starved_decisions_keep_their_gap_also_when_repartitioning_on_demand(bool onDemand)
+    {
+        TimeSpan gap = TimeSpan.FromMilliseconds(25);
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+            Unpinned = true,
+            Policy = new TaskAvailabilityPolicy(),
+            RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
+            CompensateBlocking = false,
+            RepartitionOnDemand = onDemand,
+            RepartitionWhenStarved = true,
+            StarvedRepartitionGap = gap,
+        });
+        using var stop = new CancellationTokenSource();
+        var loops = new List<Task>();
+        try
+        {
+            var steps = new StrongBox<long>[3];
+            for (int p = 0; p < 3; p++)
+            {
+                ProgramHandle program = mps.AddProgram($"busy {p}");
+                var box = steps[p] = new StrongBox<long>();
+                loops.Add(program.ParallelForAsync(0, int.MaxValue, i => { Thread.SpinWait(100); Interlocked.Increment(ref box.Value); }, new ChunkedLoopOptions { CancellationToken = stop.Token }));
+            }
+
+            // The decisions within a window of a known length: one starved decision per gap at most, so at most
+            // window / gap + 1 of them, plus the demand edges (a program's first task, a program running dry: none while
+            // every program has an endless loop, but allow a few). A loaded machine only lowers the count.
+            Thread.Sleep(200);
+            long before = mps.DemandRepartitions;
+            var window = System.Diagnostics.Stopwatch.StartNew();
+            Thread.Sleep(500);
+            long decisions = mps.DemandRepartitions - before;
+            double elapsed = window.Elapsed.TotalMilliseconds;
+            double bound = (elapsed / gap.TotalMilliseconds) + 1 + 10;
+            Assert.True(decisions <= bound, $"{decisions} demand decisions in {elapsed:F0} ms with a {gap.TotalMilliseconds} ms gap (bound {bound:F0}).");
+
+            // And the starved trigger still serves: every program progresses.
+            long[] progress = steps.Select(s => Interlocked.Read(ref s.Value)).ToArray();
+            Assert.True(
+                SpinWait.SpinUntil(() => Enumerable.Range(0, 3).All(p => Interlocked.Read(ref steps[p].Value) > progress[p] + 1000), Timeout),
+                $"A program made no progress: steps {string.Join(", ", steps.Select(s => s.Value))}; demand decisions {mps.DemandRepartitions}.");
+        }
+        finally
+        {
+            stop.Cancel();
+            Assert.True(Task.WhenAll(loops).ContinueWith(_ => { }, TaskScheduler.Default).Wait(Timeout), "The loops did not stop.");
+            Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
+        }
+    }
+}
