@@ -77,7 +77,9 @@ public sealed class MultiProgramPool : IMultiprogramPool
             // of the thesis's demand-driven scheme), as measured before RepartitionWhenStarved existed: a starved program
             // waits for the tick here. Not even with repartitionOnDemand: measured with it (default cyclic, 2 cores,
             // 2026-11-24, two invocations each), demand-partitioned's ANTT was 4.55 and 5.42 (STP 0.78, 0.75) against
-            // 3.19 and 2.95 (STP 0.97, 1.04) without; the cause is not analysed yet.
+            // 3.19 and 2.95 (STP 0.97, 1.04) without. The likely cause, since fixed: with demand decisions on, the
+            // starved trigger's follow-up skipped its gap and the repartitioner decided back to back (docs/simulation.md,
+            // "Why demand-partitioned loses"); even with the gap it rotates cores hundreds of times a second on 2 cores.
             RepartitionWhenStarved = false,
         });
         _timelines = timelines;
