@@ -47,6 +47,15 @@ namespace DivCon.Scheduling;
 /// </summary>
 public static class ChunkedLoops
 {
+#if DEBUG
+    /// <summary>
+    /// Tests only: a range loop completes on the last decrement of its in-flight count without reading the count again
+    /// (the code before the fix in RangeLoop.EndAttempt), so that the explorer can show the early completion it allowed.
+    /// Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_completeWithoutRecheckForTests;
+
+#endif
     /// <summary>
     /// True on a DivCon worker thread, inside a task, when the worker is asked to leave the program it serves at its next
     /// task boundary (the policy moved it, or it is lent and its own program wants it back). A long task that polls it
@@ -237,6 +246,7 @@ public static class ChunkedLoops
                 // Counted before the stop check and the claim (required: the loop completes only when no chunk can run
                 // any more; Interlocked is a full fence, pairing with Fail's write of _stop before its own decrement).
                 Interlocked.Increment(ref _inFlight);
+                ScheduleHook.Yield("loop.claim");
                 bool ran = false;
                 try
                 {
@@ -318,11 +328,38 @@ public static class ChunkedLoops
 
         // The last attempt out, with the range exhausted or the loop stopped, completes it: no chunk runs any more (a
         // replica that comes later counts itself in first and then finds nothing to claim). Completing twice is harmless.
+        //
+        // Required (no completion while a chunk runs): the count is read again after the range. An attempt whose decrement
+        // reached zero while the range was not yet exhausted can see it exhausted a moment later, because another
+        // replica counted itself in and claimed the last chunk in between, and is running it; completing then released
+        // the loop's waiter with that chunk's work unfinished (a wrong sum, 1 of 15,276 loops in `divcon open --loops
+        // chunked --rate 120`). The claimer of the last chunk (or whoever stopped the loop) was counted in before its
+        // claim and stays counted until its chunk has returned, so reading the count as zero after reading the range as
+        // exhausted (acquire reads, in this order: _stop and _next are read before _inFlight) means no chunk is running
+        // and none can start. Liveness: the attempt that makes the count zero after exhaustion sees the range exhausted;
+        // if a newer attempt has counted itself in by then, that attempt claims nothing and repeats this check when it
+        // ends, and replicas are finite.
         private void EndAttempt()
         {
-            if (Interlocked.Decrement(ref _inFlight) == 0 && (_stop || Volatile.Read(ref _next) >= _to))
+            if (Interlocked.Decrement(ref _inFlight) != 0)
             {
-                Complete();
+                return;
+            }
+
+            ScheduleHook.Yield("loop.end-attempt");
+            if (_stop || Volatile.Read(ref _next) >= _to)
+            {
+#if DEBUG
+                if (s_completeWithoutRecheckForTests)
+                {
+                    Complete();
+                    return;
+                }
+#endif
+                if (Volatile.Read(ref _inFlight) == 0)
+                {
+                    Complete();
+                }
             }
         }
 
