@@ -154,6 +154,19 @@ public sealed class RenderingTests
     }
 
     [Fact]
+    public void ALog10RangeUnderTwoDecades_IsLabelledAtOneTwoAndFiveTimesPowersOfTen()
+    {
+        var plot = new LinePlot();
+        plot.XAxis.Scale = AxisScale.Log10;
+        plot.AddSeries("s", [0.9, 24], [0, 1]); // under two decades: before, ticks at 5, 10, …, 25 only
+
+        using var r = new Rendered(plot);
+
+        Assert.Equal(["1", "2", "5", "10", "20"], r.MajorTicks(r.Plot.Axes.Bottom));
+        Assert.Equal(Math.Log10(2), r.Plot.Axes.Bottom.TickGenerator.Ticks.Single(t => t.Label == "2").Position, 9);
+    }
+
+    [Fact]
     public void LinePlot_SkipsPointsALogAxisCannotShow_AndBreaksTheLineThere()
     {
         var plot = new LinePlot { ShowLegend = false };

@@ -100,8 +100,9 @@ internal static class AxisRendering
     }
 
     /// <summary>Ticks of a log axis: at whole powers (of 2 or 10) when the range holds three or more, every power up to
-    /// eight labels, with minor ticks at 2…9 times each power of ten (none on a log2 axis); over a shorter range at
-    /// values 1, 2 or 5 times a power of ten apart, placed at their logarithms.</summary>
+    /// eight labels, with minor ticks at 2…9 times each power of ten (none on a log2 axis); over a shorter range of a
+    /// log10 axis spanning a decade or more, at 1, 2 and 5 times each power of ten; otherwise at values 1, 2 or 5
+    /// times a power of ten apart, placed at their logarithms.</summary>
     private static NumericManual LogTicks(Axis axis, double min, double max)
     {
         var ticks = new NumericManual();
@@ -130,6 +131,25 @@ internal static class AxisRendering
         }
 
         double lo = axis.FromPlot(min), hi = axis.FromPlot(max);
+        if (axis.Scale == AxisScale.Log10 && hi >= 10 * lo)
+        {
+            // Over a decade or more, evenly spaced values would crowd into the right of the axis and leave its
+            // left unlabelled (0.8 to 25: 5, 10, …, 25 only); 1, 2 and 5 times each power of ten spread out as the axis does.
+            for (int k = (int)Math.Floor(min); k <= (int)Math.Ceiling(max); k++)
+            {
+                foreach (double m in (ReadOnlySpan<double>)[1, 2, 5])
+                {
+                    double position = k + Math.Log10(m);
+                    if (position >= min && position <= max)
+                    {
+                        ticks.AddMajor(position, Format(m * Math.Pow(10, k)));
+                    }
+                }
+            }
+
+            return ticks;
+        }
+
         double raw = (hi - lo) / 8, magnitude = Math.Pow(10, Math.Floor(Math.Log10(raw)));
         double step = new[] { 1.0, 2, 5, 10 }.Select(f => f * magnitude).First(s => s >= raw);
         for (double i = Math.Ceiling(lo / step); i * step <= hi; i++)
