@@ -17,14 +17,11 @@ internal static class AnalyzeCommand
 {
     public static Command Create()
     {
-        var from = new Option<string[]>("--from")
-        {
-            Description = "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var baseline = new Option<string?>("--baseline") { Description = "Compare every scheme against this one only, instead of every pair (default: as the file says)." };
-        var detect = new Option<string?>("--detect") { Description = "The relative difference the planning figure is for, e.g. 5% (default: as the file says)." };
-        var outOption = new Option<string?>("--out") { Description = "Folder for the recomputed files (default: the folder of the first --from)." };
+        var from = CommandInput.List("--from",
+            "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.");
+        var baseline = CommandInput.Declare<string?>("--baseline", "Compare every scheme against this one only, instead of every pair (default: as the file says).");
+        var detect = CommandInput.Declare<string?>("--detect", "The relative difference the planning figure is for, e.g. 5% (default: as the file says).");
+        var outOption = CommandInput.Declare<string?>("--out", "Folder for the recomputed files (default: the folder of the first --from).");
         var plots = CommandInput.Plots();
         var command = new Command("analyze",
             "Recomputes every metric, interval and comparison of a cyclic or symmetric result from the raw run times it stores; pools several results' invocations.")

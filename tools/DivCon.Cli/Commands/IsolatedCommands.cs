@@ -25,12 +25,8 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Scalability()
     {
-        var selection = new Option<string[]>("--selection")
-        {
-            Description = "Processor selections, comma- or space-separated: contiguous, dispersed (default: both).",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ["contiguous", "dispersed"],
-        };
+        var selection = CommandInput.List("--selection",
+            "Processor selections, comma- or space-separated: contiguous, dispersed (default: both).", ["contiguous", "dispersed"]);
         return Create("scalability",
             "Speedup vs cores (§7.2, Figures 7.3–7.4): T_s and T_P of each program alone on a pinned work-stealing scheduler, P = 1 … N, "
             + "processors chosen contiguously and dispersed; writes scalability.json, scalability.csv and speedup-*.png.",
@@ -62,11 +58,8 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Granularity()
     {
-        var maxDepth = new Option<int>("--max-depth")
-        {
-            Description = $"Finest granularity: problem size / 2^max-depth (0 … {GranularityExperiment.MaxSupportedDepth}; the thesis goes to 16).",
-            DefaultValueFactory = _ => 12,
-        };
+        var maxDepth = CommandInput.Declare<int>("--max-depth",
+            $"Finest granularity: problem size / 2^max-depth (0 … {GranularityExperiment.MaxSupportedDepth}; the thesis goes to 16).", 12);
         return Create("granularity",
             "Time vs granularity (§7.1, Figures 7.1–7.2): each program alone on all cores, granularity halved from the problem size down to size / 2^max-depth; "
             + "writes granularity.json, granularity.csv and granularity*.png.",
@@ -85,11 +78,7 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Phases()
     {
-        var muscles = new Option<int>("--muscles-per-core")
-        {
-            Description = "Target execute muscles per core of the automatic granularity (§4.5.2; default 4).",
-            DefaultValueFactory = _ => 4,
-        };
+        var muscles = CommandInput.Declare<int>("--muscles-per-core", "Target execute muscles per core of the automatic granularity (§4.5.2; default 4).", 4);
         return Create("phases",
             "Cumulative split / execute / merge time per recursion level (§7.3, Figure 7.5), per program, from the phase profiler; "
             + "writes phases.json, phases.csv and phases-{program}.png.",

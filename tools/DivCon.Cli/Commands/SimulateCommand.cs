@@ -19,58 +19,30 @@ internal static class SimulateCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var cores = new Option<string[]>("--cores")
-        {
-            Description = "Virtual cores; several values (2 16 64 256 or 2,16,64) simulate each. Default 64.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var programs = new Option<string[]>("--programs")
-        {
-            Description = $"One workload of these programs (model names). Default: two workloads, 'suite' ({string.Join(", ", ProgramCatalog.FullSuite)}) and 'subset' ({string.Join(", ", ProgramCatalog.DefaultCyclicWorkload)}).",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var schemes = new Option<string[]>("--schemes")
-        {
-            Description = $"Schemes, or 'all' (default): {string.Join(", ", SchemeCatalog.Simulated)}.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models (default: the models shipped with DivCon)." };
-        var size = new Option<string>("--size")
-        {
-            Description = "Problem size the models are scaled to: small, medium, thesis, or 'model' (as calibrated). Default thesis.",
-            DefaultValueFactory = _ => "thesis",
-        };
-        var seed = new Option<ulong>("--seed") { Description = "Seed of every random choice. Default 1.", DefaultValueFactory = _ => 1UL };
-        var duration = new Option<string>("--duration")
-        {
-            Description = "Simulated length of each multiprogram phase (e.g. 30s, 2m, 500ms). Default 30s.",
-            DefaultValueFactory = _ => "30s",
-        };
-        var spRuns = new Option<int>("--sp-runs") { Description = "Isolated runs per program for C^SP. Default 5.", DefaultValueFactory = _ => 5 };
-        var repeat = new Option<int>("--repeat")
-        {
-            Description = "Repetitions of the whole simulated cyclic test, each with its own seed; each seed is an independent invocation to the analysis; scheme-level intervals and the paired comparisons need 2 or more. Default 1.",
-            DefaultValueFactory = _ => 1,
-        };
-        var output = new Option<string>("--out")
-        {
-            Description = "Output folder for simulate.json, simulate.csv and report.md. Default simulate-out.",
-            DefaultValueFactory = _ => "simulate-out",
-        };
-        var quantum = new Option<string?>("--quantum") { Description = "OS time slice (default 4ms)." };
-        var contextSwitch = new Option<string?>("--context-switch") { Description = "Cost of switching a core between threads (default 5us)." };
-        var migration = new Option<string?>("--migration") { Description = "Cold-start cost of a worker moved to another program or core (default 20us)." };
-        var steal = new Option<string?>("--steal") { Description = "Cost of a successful steal (default 1us)." };
-        var interval = new Option<string?>("--interval") { Description = "Repartitioning interval (default 100ms)." };
-        var scalability = new Option<string>("--scalability")
-        {
-            Description = "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
-            DefaultValueFactory = _ => "model",
-        };
-        var contention = new Option<double?>("--memory-contention")
-        {
-            Description = "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).",
-        };
+        var cores = CommandInput.List("--cores", "Virtual cores; several values (2 16 64 256 or 2,16,64) simulate each. Default 64.");
+        var programs = CommandInput.List("--programs",
+            $"One workload of these programs (model names). Default: two workloads, 'suite' ({string.Join(", ", ProgramCatalog.FullSuite)}) and 'subset' ({string.Join(", ", ProgramCatalog.DefaultCyclicWorkload)}).");
+        var schemes = CommandInput.List("--schemes", $"Schemes, or 'all' (default): {string.Join(", ", SchemeCatalog.Simulated)}.");
+        var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models (default: the models shipped with DivCon).");
+        var size = CommandInput.Declare<string>("--size",
+            "Problem size the models are scaled to: small, medium, thesis, or 'model' (as calibrated). Default thesis.", "thesis");
+        var seed = CommandInput.Declare<ulong>("--seed", "Seed of every random choice. Default 1.", 1UL);
+        var duration = CommandInput.Declare<string>("--duration", "Simulated length of each multiprogram phase (e.g. 30s, 2m, 500ms). Default 30s.", "30s");
+        var spRuns = CommandInput.Declare<int>("--sp-runs", "Isolated runs per program for C^SP. Default 5.", 5);
+        var repeat = CommandInput.Declare<int>("--repeat",
+            "Repetitions of the whole simulated cyclic test, each with its own seed; each seed is an independent invocation to the analysis; scheme-level intervals and the paired comparisons need 2 or more. Default 1.",
+            1);
+        var output = CommandInput.Declare<string>("--out", "Output folder for simulate.json, simulate.csv and report.md. Default simulate-out.", "simulate-out");
+        var quantum = CommandInput.Declare<string?>("--quantum", "OS time slice (default 4ms).");
+        var contextSwitch = CommandInput.Declare<string?>("--context-switch", "Cost of switching a core between threads (default 5us).");
+        var migration = CommandInput.Declare<string?>("--migration", "Cold-start cost of a worker moved to another program or core (default 20us).");
+        var steal = CommandInput.Declare<string?>("--steal", "Cost of a successful steal (default 1us).");
+        var interval = CommandInput.Declare<string?>("--interval", "Repartitioning interval (default 100ms).");
+        var scalability = CommandInput.Declare<string>("--scalability",
+            "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
+            "model");
+        var contention = CommandInput.Declare<double?>("--memory-contention",
+            "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).");
 
         var command = new Command(
             "simulate",

@@ -18,9 +18,9 @@ internal static class SimulateThesisCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models and machine.json (default: the shipped ones)." };
-        var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β (default: the models' machine.json)." };
-        var runs = new Option<int>("--runs") { Description = "Simulated runs per speedup (default 5).", DefaultValueFactory = _ => 5 };
+        var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models and machine.json (default: the shipped ones).");
+        var contention = CommandInput.Declare<double?>("--memory-contention", "Memory contention β (default: the models' machine.json).");
+        var runs = CommandInput.Declare<int>("--runs", "Simulated runs per speedup (default 5).", 5);
         var output = CommandInput.Out(Path.Combine("results", "simulate-thesis"));
         var command = new Command("thesis",
             "Simulate each program alone at thesis size and compare its speedup with every speedup the thesis states (§5.3.2, §5.3.4, §7.2, §7.2.1); writes thesis.json and thesis.md.")
