@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
 using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
@@ -94,25 +93,16 @@ internal static class AnalyzeCommand
                 problems.Add($"--out: {why}");
             }
 
-            if (await ExperimentRunner.ReportAsync(parse, "divcon analyze", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            CyclicResult result = CyclicResults.Reanalyze(results, options);
-            try
-            {
-                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultKinds.Cyclic.Files(result, png));
-                await parse.InvocationConfiguration.Output.WriteAsync(ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result));
-                await parse.InvocationConfiguration.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"divcon analyze: {CyclicResults.CountText(result.Invocations.Count)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}; wrote {string.Join(", ", written)}"));
-                return 0;
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon analyze: could not write the results to '{folder}': {e.Message}");
-                return ExperimentRunner.RunFailed;
-            }
+            return await ExperimentRunner.RunAsync(parse, "analyze", problems, folder,
+                (progress, _) =>
+                {
+                    CyclicResult result = CyclicResults.Reanalyze(results, options);
+                    progress.Line($"{CyclicResults.CountText(result.Invocations.Count)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}");
+                    return Task.FromResult(result);
+                },
+                result => ResultKinds.Cyclic.Files(result, png),
+                result => ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result),
+                ct);
         });
         return command;
     }

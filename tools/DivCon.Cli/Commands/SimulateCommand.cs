@@ -53,9 +53,8 @@ internal static class SimulateCommand
         command.Subcommands.Add(SimulateCalibrateCommand.Create());
         command.Subcommands.Add(SimulateValidateCommand.Create());
         command.Subcommands.Add(SimulateThesisCommand.Create());
-        command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
+        command.SetAction((ParseResult parse, CancellationToken cancellationToken) =>
         {
-            TextWriter stdout = parse.InvocationConfiguration.Output;
             var problems = new List<string>();
 
             int[] coreCounts = ParseInts(parse.GetValue(cores), "--cores", problems, defaultValue: 64);
@@ -105,41 +104,6 @@ internal static class SimulateCommand
             }
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
-            if (await ExperimentRunner.ReportAsync(parse, "divcon simulate", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            if (machineNote is not null && parse.GetValue(contention) is null)
-            {
-                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate: note: {machineNote}");
-            }
-
-            var results = new List<SimulationResult>();
-            foreach (int n in coreCounts)
-            {
-                foreach ((string name, IReadOnlyList<string> list) in workloads)
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    var request = new SimulationRequest
-                    {
-                        Cores = n,
-                        Programs = list.Select(p => loaded[p]).ToArray(),
-                        Schemes = schemeNames,
-                        Seed = parse.GetValue(seed),
-                        DurationNs = durationNs!.Value,
-                        SpRuns = sp,
-                        Repeat = repetitions,
-                        Parameters = parameters,
-                        OnlineScalability = scalabilitySource == "online",
-                    };
-                    await stdout.WriteLineAsync($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
-                    SimulationResult result = await Task.Run(() => CyclicSimulator.Run(request, name), cancellationToken);
-                    results.Add(result);
-                    await stdout.WriteAsync(SimulationReport.Table(result));
-                }
-            }
-
             var settings = new Dictionary<string, string>
             {
                 ["cores"] = string.Join(" ", coreCounts),
@@ -151,15 +115,43 @@ internal static class SimulateCommand
                 ["repeat"] = repetitions.ToString(CultureInfo.InvariantCulture),
                 ["scalability"] = scalabilitySource,
             };
-            var file = new SimulationFile(settings, parameters, results);
-            ResultFolder.Write(outDir,
-            [
-                ("simulate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.SimulationFile)),
-                ("simulate.csv", SimulationReport.Csv(file).ToUtf8()),
-                ("report.md", System.Text.Encoding.UTF8.GetBytes(SimulationReport.Markdown(file))),
-            ]);
-            await stdout.WriteLineAsync($"wrote {Path.Combine(outDir, "simulate.json")}, simulate.csv, report.md");
-            return 0;
+            return ExperimentRunner.RunAsync(parse, "simulate", problems, outDir,
+                (progress, ct) =>
+                {
+                    var results = new List<SimulationResult>();
+                    foreach (int n in coreCounts)
+                    {
+                        foreach ((string name, IReadOnlyList<string> list) in workloads)
+                        {
+                            ct.ThrowIfCancellationRequested();
+                            var request = new SimulationRequest
+                            {
+                                Cores = n,
+                                Programs = list.Select(p => loaded[p]).ToArray(),
+                                Schemes = schemeNames,
+                                Seed = parse.GetValue(seed),
+                                DurationNs = durationNs!.Value,
+                                SpRuns = sp,
+                                Repeat = repetitions,
+                                Parameters = parameters,
+                                OnlineScalability = scalabilitySource == "online",
+                            };
+                            progress.Line($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
+                            results.Add(CyclicSimulator.Run(request, name));
+                        }
+                    }
+
+                    return Task.FromResult(new SimulationFile(settings, parameters, results));
+                },
+                file =>
+                [
+                    ("simulate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.SimulationFile)),
+                    ("simulate.csv", SimulationReport.Csv(file).ToUtf8()),
+                    ("report.md", System.Text.Encoding.UTF8.GetBytes(SimulationReport.Markdown(file))),
+                ],
+                file => string.Concat(file.Results.Select(SimulationReport.Table)),
+                cancellationToken,
+                machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;
     }
