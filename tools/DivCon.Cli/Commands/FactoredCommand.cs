@@ -91,36 +91,22 @@ internal static class FactoredCommand
                     long startTicks = Stopwatch.GetTimestamp();
                     stealing = stealing! with { DetectedCacheGroups = CpuTopology.Detect().CacheGroups.Count };
                     var programSettings = new Dictionary<string, string>(StringComparer.Ordinal);
-                    var results = new List<FactoredProgramResult>();
-                    IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(stealing: stealing, budget: budget);
-                    try
-                    {
-                        foreach (ProgramEntry entry in entries)
+                    IReadOnlyList<FactoredProgramResult> results = IsolatedMeasurement.Measure(entries, size, seed, maxWorkers, runs, warmup, budget, sourceFactory,
+                        progress, ct, stealing, (name, program) =>
                         {
-                            progress.Phase($"{entry.Name}: {warmup} warm-up + {runs} rounds", runs);
-                            progress.Line($"{entry.Name}: preparing the input (size {CommandInput.Name(size)}, seed {seed}) ...");
-                            IWorkloadProgram program = entry.Create(size, seed);
                             if (program is SampleWorkload { Program: SequenceTransform transform })
                             {
-                                programSettings[entry.Name] = transform.Describe();
+                                programSettings[name] = transform.Describe();
                             }
 
                             if (program is SampleWorkload { Program: INestedParallelSample nestedSample })
                             {
                                 nestedSample.ParallelSplitAndMerge = nested ?? nestedSample.ParallelSplitAndMerge;
-                                programSettings[entry.Name] = nestedSample.ParallelSplitAndMerge
+                                programSettings[name] = nestedSample.ParallelSplitAndMerge
                                     ? "nested parallelism on: level-1 split and merge shared among the workers"
                                     : "nested parallelism off: level-1 split and merge on one worker";
                             }
-
-                            int round = 0;
-                            results.Add(FactoredMeasurement.Measure(new SampleFactoredProgram(program, maxWorkers), source, settings, line => progress.Advance(++round, line), ct));
-                        }
-                    }
-                    finally
-                    {
-                        (source as IDisposable)?.Dispose();
-                    }
+                        });
 
                     return Task.FromResult(new FactoredResult(CommandInput.Name(size), seed, settings, results, stealing.ToRecord(settings.WorkerCounts),
                         programSettings.Count > 0 ? programSettings : null)
