@@ -67,6 +67,20 @@ internal static class CommandInput
     public static string[] SplitNames(IEnumerable<string>? values) =>
         (values ?? []).SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToArray();
 
+    /// <summary>
+    /// What the names given to <paramref name="option"/> stand for, each value once, in order: <paramref name="read"/>
+    /// gives a name's values (several for a name like 'all'), or none after adding a problem line (<see cref="Problem{T}"/>).
+    /// </summary>
+    public static List<T> ReadEach<T>(ParseResult parse, Option<string[]> option, Func<string, IEnumerable<T>> read) =>
+        [.. SplitNames(parse.GetValue(option)).SelectMany(read).Distinct()];
+
+    /// <summary>No value, after adding <paramref name="message"/> to <paramref name="problems"/>.</summary>
+    public static T[] Problem<T>(List<string> problems, string message)
+    {
+        problems.Add(message);
+        return [];
+    }
+
     /// <summary>The names given, or every one of <paramref name="all"/> when none or only 'all' is; each name not in it is a problem line.</summary>
     public static string[] ReadNamesOrAll(IEnumerable<string>? values, IReadOnlyList<string> all, Func<string, string> unknown, List<string> problems)
     {

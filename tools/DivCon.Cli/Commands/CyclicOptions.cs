@@ -99,27 +99,12 @@ internal sealed class CyclicOptions
     public Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
         IReadOnlyList<string> workloadArguments, SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
     {
-        var schemes = new List<SchemeDescriptor>();
-        string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
-        problems.AddIf(names.Length == 0, $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
-
-        foreach (string name in names)
-        {
-            if (string.Equals(name, "all", StringComparison.OrdinalIgnoreCase))
-            {
-                schemes.AddRange(registry.All);
-            }
-            else if (registry.Find(name) is { } scheme)
-            {
-                schemes.Add(scheme);
-            }
-            else
-            {
-                problems.Add($"unknown scheme '{name}'; valid schemes: {string.Join(", ", registry.All)} (or 'all').");
-            }
-        }
-
-        schemes = schemes.DistinctBy(s => s.Name).ToList();
+        problems.AddIf(CommandInput.SplitNames(parse.GetValue(_schemes)).Length == 0,
+            $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
+        List<SchemeDescriptor> schemes = CommandInput.ReadEach(parse, _schemes, name =>
+            string.Equals(name, "all", StringComparison.OrdinalIgnoreCase) ? registry.All
+            : registry.Find(name) is { } scheme ? [scheme]
+            : CommandInput.Problem<SchemeDescriptor>(problems, $"unknown scheme '{name}'; valid schemes: {string.Join(", ", registry.All)} (or 'all')."));
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
         problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");

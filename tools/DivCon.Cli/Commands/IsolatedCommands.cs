@@ -32,21 +32,11 @@ internal static class IsolatedCommands
             + "processors chosen contiguously and dispersed; writes scalability.json, scalability.csv and speedup-*.png.",
             selection, ResultKinds.Scalability, (parse, problems) =>
             {
-                var selections = new List<ProcessorSelection>();
-                string[] names = CommandInput.SplitNames(parse.GetValue(selection));
-                problems.AddIf(names.Length == 0, "--selection needs contiguous, dispersed or both.");
-
-                foreach (string name in names)
-                {
-                    if (!Enum.TryParse(name, ignoreCase: true, out ProcessorSelection s) || !Enum.IsDefined(s) || int.TryParse(name, out _))
-                    {
-                        problems.Add($"--selection '{name}' is not a selection; use contiguous or dispersed.");
-                    }
-                    else if (!selections.Contains(s))
-                    {
-                        selections.Add(s);
-                    }
-                }
+                problems.AddIf(CommandInput.SplitNames(parse.GetValue(selection)).Length == 0, "--selection needs contiguous, dispersed or both.");
+                List<ProcessorSelection> selections = CommandInput.ReadEach(parse, selection, name =>
+                    Enum.TryParse(name, ignoreCase: true, out ProcessorSelection s) && Enum.IsDefined(s) && !int.TryParse(name, out _)
+                        ? [s]
+                        : CommandInput.Problem<ProcessorSelection>(problems, $"--selection '{name}' is not a selection; use contiguous or dispersed."));
 
                 return (settings, programs, progress, token) => ScalabilityExperiment.RunAsync(settings, programs, selections, CpuTopology.Detect(), progress, token);
             });

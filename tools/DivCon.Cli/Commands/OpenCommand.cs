@@ -78,23 +78,14 @@ internal static class OpenCommand
             int aloneRuns = CommandInput.AtLeast(parse, aloneOption, 1, problems);
             int seed = parse.GetValue(seedOption);
 
-            var schemes = new List<SchemeInfo>();
-            foreach (string name in CommandInput.SplitNames(parse.GetValue(schemesOption)))
+            List<SchemeInfo> schemes = CommandInput.ReadEach(parse, schemesOption, name => SchemeCatalog.Find(name) switch
             {
-                SchemeInfo? scheme = SchemeCatalog.Find(name);
-                if (scheme is null)
-                {
-                    problems.Add($"unknown scheme '{name}'; allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.");
-                }
-                else if (!OpenExperiment.Supports(scheme))
-                {
-                    problems.Add($"scheme '{name}' cannot run an open workload (it starts a scheduler per program, a pool of threads per arriving job).");
-                }
-                else if (!schemes.Contains(scheme))
-                {
-                    schemes.Add(scheme);
-                }
-            }
+                null => CommandInput.Problem<SchemeInfo>(problems,
+                    $"unknown scheme '{name}'; allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}."),
+                { } scheme when !OpenExperiment.Supports(scheme) => CommandInput.Problem<SchemeInfo>(problems,
+                    $"scheme '{name}' cannot run an open workload (it starts a scheduler per program, a pool of threads per arriving job)."),
+                { } scheme => [scheme],
+            });
 
             string baseline = parse.GetValue(baselineOption) ?? SchemeCatalog.TplDefault;
             SchemeInfo? baselineScheme = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase));
