@@ -76,18 +76,10 @@ internal static class SimulateValidateCommand
 
             Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
             IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
-            var workloadList = new List<(string Name, IReadOnlyList<string> Programs)>();
-            foreach (string name in CommandInput.SplitNames(parse.GetValue(workloads)).Where(n => n != "none"))
-            {
-                if (Workloads.TryGetValue(name, out IReadOnlyList<string>? list))
-                {
-                    workloadList.Add((name, list));
-                }
-                else
-                {
-                    problems.Add($"--workloads '{name}' is not a workload; use subset, suite or none.");
-                }
-            }
+            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name =>
+                name == "none" ? []
+                : Workloads.TryGetValue(name, out IReadOnlyList<string>? list) ? [(name, list)]
+                : CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."));
 
             string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
                 name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);
