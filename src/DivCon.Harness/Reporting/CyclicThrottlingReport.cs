@@ -41,8 +41,7 @@ public static class CyclicThrottlingReport
         {
             if (a.Summary is { WasThrottled: true } s)
             {
-                lines.Add(string.Create(CultureInfo.InvariantCulture,
-                    $"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {s.ThrottledRuns} of {s.Runs} runs, Θ {s.MeanThrottledSeconds:0.000} s, {s.MeanThrottledPeriods:0.#} of {s.MeanPeriods:0.#} periods per run"));
+                lines.Add($"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {Format.Throttled(s)}");
             }
         }
 
