@@ -90,16 +90,10 @@ public static class FactoredTextReport
     public static IReadOnlyList<string> ThrottlingHeader(FactoredResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var lines = new List<string>();
-        if (result.Machine?.Budget is { } budget)
-        {
-            lines.Add($"CPU budget: {budget}");
-        }
-
         bool measured = result.Programs.Any(p => p.Points.Any(x => x.Throttling is not null) || p.Samples.SequentialThrottling is not null);
+        List<string> lines = Format.BudgetLines(result.Machine, measured);
         if (!measured)
         {
-            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
             return lines;
         }
 

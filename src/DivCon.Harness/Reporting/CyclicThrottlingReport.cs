@@ -16,16 +16,10 @@ public static class CyclicThrottlingReport
     public static IReadOnlyList<string> Lines(CyclicResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var lines = new List<string>();
-        if (result.Machine?.Budget is { } budget)
-        {
-            lines.Add($"CPU budget: {budget}");
-        }
-
         CyclicThrottling? t = result.Throttling;
+        List<string> lines = Format.BudgetLines(result.Machine, measured: t is not null);
         if (t is null)
         {
-            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
             return lines;
         }
 
