@@ -71,7 +71,7 @@ internal static class IsolatedTiming
         for (int i = 0; i < seconds.Length; i++)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            Collect();
+            CyclicExperiment.CollectGarbage();
             long start = Stopwatch.GetTimestamp();
             program.RunSequential();
             seconds[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
@@ -91,7 +91,7 @@ internal static class IsolatedTiming
         var seconds = new double[runs];
         for (int i = 0; i < seconds.Length; i++)
         {
-            Collect();
+            CyclicExperiment.CollectGarbage();
             seconds[i] = await RunOnceAsync(program, scheduler, settings, cancellationToken);
         }
 
@@ -128,13 +128,5 @@ internal static class IsolatedTiming
         }
 
         return Stopwatch.GetElapsedTime(start).TotalSeconds;
-    }
-
-    // The same discipline as the cyclic test: no collection of the previous run's garbage inside a measurement.
-    private static void Collect()
-    {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
     }
 }
