@@ -57,7 +57,8 @@ public sealed class InflationOnRecordedTicksTests
 
         // The speedup with inflation is the recorded one divided by it (the idle fraction is unchanged). Within 15 %:
         // a fit on a few dozen noisy probe ticks is shrunk towards no inflation by its signal-to-noise ratio. (With
-        // the fit's x taken from the served cores, 0.4 for one core here, the same data gave 1.19, 1.26 and more.)
+        // the fit's x taken from the served cores less one, −0.6 for the one-core ticks here, the same data gave
+        // 1.19, 1.26 and 1.43.)
         Assert.True(inflated.InflationSeparated);
         Assert.InRange(inflated.Scalability * inflation / recorded.Scalability, 0.95, 1.15);
         Assert.InRange(inflated.SerialFraction, recorded.SerialFraction - 1e-12, recorded.SerialFraction + 1e-12);
@@ -94,7 +95,8 @@ public sealed class InflationOnRecordedTicksTests
     {
         // A program on one core that the worker reaches only half-way through each tick (served 0.5 core) runs its tasks
         // one at a time: on two cores, served fully, each task costs 1.4 times as much. The inflation per added core is
-        // 0.4, not 0.4 / 1.5 (the served cores' difference): the fit's x is the program's concurrent workers, at least one.
+        // 0.4, not the 0.24 that x = served cores less one gives (−0.5 and 1): x is the workers running at once, at
+        // least one.
         var estimator = new OnlineScalabilityEstimator(2, new ScalabilityEstimatorOptions { ProbeFraction = 0 });
         const double Tick = 0.1, Busy = 0.001;
         for (int t = 0; t < 400; t++)
