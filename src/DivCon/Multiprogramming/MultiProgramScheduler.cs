@@ -5,7 +5,9 @@
 //   lifecycle (this file) - programs arrive (AddProgram) and leave (RemoveProgram, Dispose); the repartitioner thread
 //                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand; dormant (no
 //                           ticks) while every program is idle and a tick changed nothing (RepartitionLoop); a program
-//                           that gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it.
+//                           that gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it,
+//                           as does a newcomer that gets work while holding fewer than every core, and it wakes by itself
+//                           when a newcomer served first may have passed its quantum (short jobs first: NewcomerQuantum).
 //   mover (Mover.cs)      - carries out a repartitioning under the lock: the Repartitioner (Partitioning, shared with
 //                           the simulator) decides, the mover publishes the snapshot and moves workers.
 //   lender (Lender.cs)    - the pool's owner: idle workers lend themselves, lent ones come home (return, recall).

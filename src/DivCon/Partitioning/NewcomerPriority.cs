@@ -80,19 +80,6 @@ public static class NewcomerPriority
             counts[newcomers[rank]] = k >= cores ? (rank < cores ? 1 : 0) : cores / k + (rank < cores % k ? 1 : 0);
         }
 
-        var reasons = new IReadOnlyList<AllocationReason>[m];
-        for (int i = 0; i < m; i++)
-        {
-            IReadOnlyList<AllocationReason> own = shares.Find(input.Programs[i].ProgramId)!.CoreReasons;
-            var r = new AllocationReason[counts[i]];
-            for (int c = 0; c < r.Length; c++)
-            {
-                r[c] = c < own.Count ? own[c] : AllocationReason.Newcomer;
-            }
-
-            reasons[i] = r;
-        }
-
-        return Shares.FromCounts(input, counts, reasons);
+        return shares.WithCounts(input, counts, AllocationReason.Newcomer);
     }
 }

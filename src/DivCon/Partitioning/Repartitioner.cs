@@ -178,20 +178,7 @@ public sealed class Repartitioner
         // A donor keeps its core unless there are more programs than cores, where the rotation already leaves some without
         // one at every tick (with as many programs as cores a probe would take a latency-sensitive program's only core).
         int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: m > input.Cores ? 0 : 1);
-        var reasons = new IReadOnlyList<AllocationReason>[m];
-        for (int i = 0; i < m; i++)
-        {
-            IReadOnlyList<AllocationReason> own = shares.Find(ids[i])!.CoreReasons;
-            var r = new AllocationReason[probed[i]];
-            for (int c = 0; c < r.Length; c++)
-            {
-                r[c] = c < own.Count ? own[c] : AllocationReason.Probe;
-            }
-
-            reasons[i] = r;
-        }
-
-        return Shares.FromCounts(input, probed, reasons);
+        return shares.WithCounts(input, probed, AllocationReason.Probe);
     }
 
     /// <summary>The removal override (see the remarks): each program of <paramref name="mustServe"/> without a slot gets one.</summary>
