@@ -115,7 +115,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     }
 
     /// <summary>Creates a scheduler as described by <paramref name="options"/>.</summary>
-    /// <exception cref="ArgumentException">Invalid processors, interval or timeline capacity; the message says what is allowed.</exception>
+    /// <exception cref="ArgumentException">Invalid processors, interval, newcomer quantum or timeline capacity; the message says what is allowed.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning is impossible here and neither best effort nor unpinned was asked for.</exception>
     public MultiProgramScheduler(MultiProgramSchedulerOptions options)
     {
@@ -126,6 +126,11 @@ public sealed partial class MultiProgramScheduler : IDisposable
         {
             throw new ArgumentOutOfRangeException(
                 nameof(options), options.RepartitionInterval, "RepartitionInterval must be between 1 ms and 1 hour, or Timeout.InfiniteTimeSpan for no periodic repartitioning.");
+        }
+
+        if (options.NewcomerQuantum < TimeSpan.Zero || options.NewcomerQuantum > TimeSpan.FromSeconds(1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.NewcomerQuantum, "NewcomerQuantum must be between 0 (off) and 1 s.");
         }
 
         if (options.TimelineCapacity < 1)
@@ -151,11 +156,6 @@ public sealed partial class MultiProgramScheduler : IDisposable
         if (options.StarvedRepartitionGap < TimeSpan.Zero || options.StarvedRepartitionGap > TimeSpan.FromSeconds(1))
         {
             throw new ArgumentOutOfRangeException(nameof(options), options.StarvedRepartitionGap, "StarvedRepartitionGap must be between 0 and 1 s.");
-        }
-
-        if (options.NewcomerQuantum < TimeSpan.Zero || options.NewcomerQuantum > TimeSpan.FromSeconds(1))
-        {
-            throw new ArgumentOutOfRangeException(nameof(options), options.NewcomerQuantum, "NewcomerQuantum must be between 0 (off) and 1 s.");
         }
 
         _newcomerQuantum = options.NewcomerQuantum;

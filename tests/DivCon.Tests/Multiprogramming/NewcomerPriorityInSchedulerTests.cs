@@ -38,6 +38,16 @@ public sealed class NewcomerPriorityInSchedulerTests
         + $". Decisions {mps.Repartitions}, demand {mps.DemandRepartitions}. Last moves: "
         + string.Join(", ", mps.Timeline.GetMoves().TakeLast(12).Select(m => $"w{m.Worker} {m.FromProgramId}->{m.ToProgramId} {m.Reason} {m.Trigger}"));
 
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(1001)]
+    public void A_quantum_outside_0_to_1_s_is_rejected_saying_what_is_allowed(int ms)
+    {
+        var e = Assert.Throws<ArgumentOutOfRangeException>(() => new MultiProgramScheduler(new MultiProgramSchedulerOptions { NewcomerQuantum = TimeSpan.FromMilliseconds(ms) }));
+        Assert.Contains("NewcomerQuantum must be between 0 (off) and 1 s", e.Message);
+        Assert.Equal(TimeSpan.FromMilliseconds(8), new MultiProgramSchedulerOptions().NewcomerQuantum);
+    }
+
     [ProcessorFact(2)]
     public void A_program_added_while_two_others_run_gets_both_workers_without_a_tick()
     {
