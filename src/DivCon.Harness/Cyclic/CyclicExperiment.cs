@@ -345,7 +345,7 @@ public sealed class CyclicExperiment
     /// A full collection before each measurement, so that no phase pays for the garbage the previous one left (the
     /// sample programs allocate their results; mergesort and quicksort are non-destructive).
     /// </summary>
-    private static void CollectGarbage()
+    internal static void CollectGarbage()
     {
         GC.Collect();
         GC.WaitForPendingFinalizers();

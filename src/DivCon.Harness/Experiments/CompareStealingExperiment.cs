@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
+using DivCon.Harness.Reporting;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Statistics;
 using DivCon.Scheduling;
@@ -76,33 +77,35 @@ public static class CompareStealingExperiment
         var sb = new StringBuilder();
         sb.AppendLine("# compare-stealing").AppendLine();
         sb.AppendLine(CultureInfo.InvariantCulture, $"{r.Note} Workers: {r.Workers}; size: {r.Size}; replications: {r.Replications}.").AppendLine();
-        sb.AppendLine("| program | scope | mean time (s) | steals | local | remote | sched. overhead (s) | idle (s) | busy (s) |");
-        sb.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        var cells = new TextTable("program", "scope", "mean time (s)", "steals", "local", "remote", "sched. overhead (s)", "idle (s)", "busy (s)").Align("llrrrrrrr");
         foreach (string p in r.Anova.RowLevels)
         {
             foreach (string c in r.Anova.ColumnLevels)
             {
                 var cell = r.Runs.Where(x => x.Program == p && x.Scope == c).ToList();
-                sb.AppendLine(CultureInfo.InvariantCulture, $"| {p} | {c} | {F(cell.Average(x => x.Seconds))} | {F(cell.Average(x => x.Steals))} | {F(cell.Average(x => x.LocalSteals))} | "
-                    + $"{F(cell.Average(x => x.RemoteSteals))} | {F(cell.Average(x => x.SchedulingOverheadSeconds))} | {F(cell.Average(x => x.IdleSeconds))} | {F(cell.Average(x => x.BusySeconds))} |");
+                cells.Row(p, c, F(cell.Average(x => x.Seconds)), F(cell.Average(x => x.Steals)), F(cell.Average(x => x.LocalSteals)), F(cell.Average(x => x.RemoteSteals)),
+                    F(cell.Average(x => x.SchedulingOverheadSeconds)), F(cell.Average(x => x.IdleSeconds)), F(cell.Average(x => x.BusySeconds)));
             }
         }
 
+        sb.Append(cells.Markdown());
         sb.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"## Effects ({r.Anova.Confidence:P0} intervals)").AppendLine();
-        sb.AppendLine("| effect | estimate | lower | upper | significant |").AppendLine("|---|---:|---:|---:|---|");
+        var effects = new TextTable("effect", "estimate", "lower", "upper", "significant").Align("lrrrl");
         foreach (EffectInterval e in new[] { r.Anova.GrandMean }.Concat(r.Anova.RowEffects).Concat(r.Anova.ColumnEffects).Append(r.Contrast))
         {
-            sb.AppendLine(CultureInfo.InvariantCulture, $"| {e.Name} | {F(e.Effect)} | {F(e.Lower)} | {F(e.Upper)} | {(e.IsSignificant ? "yes" : "no")} |");
+            effects.Row(e.Name, F(e.Effect), F(e.Lower), F(e.Upper), e.IsSignificant ? "yes" : "no");
         }
 
+        sb.Append(effects.Markdown());
         sb.AppendLine().AppendLine("## ANOVA (A = program, B = stealing scope)").AppendLine();
-        sb.AppendLine("| source | SS | % var | df | MS | F | p |").AppendLine("|---|---:|---:|---:|---:|---:|---:|");
+        var anova = new TextTable("source", "SS", "% var", "df", "MS", "F", "p").Align("lrrrrrr");
         foreach (AnovaSource s in r.Anova.Table)
         {
-            sb.AppendLine(CultureInfo.InvariantCulture, $"| {s.Source} | {F(s.SumOfSquares)} | {(s.PercentOfVariation is double pv ? F(pv) : "")} | {s.DegreesOfFreedom} | "
-                + $"{(s.MeanSquare is double ms ? F(ms) : "")} | {(s.F is double f ? F(f) : "")} | {(s.P is double p ? F(p) : "")} |");
+            anova.Row(s.Source, F(s.SumOfSquares), s.PercentOfVariation is double pv ? F(pv) : "", s.DegreesOfFreedom, s.MeanSquare is double ms ? F(ms) : "",
+                s.F is double f ? F(f) : "", s.P is double p ? F(p) : "");
         }
 
+        sb.Append(anova.Markdown());
         return sb.ToString();
     }
 

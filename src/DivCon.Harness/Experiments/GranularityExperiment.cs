@@ -1,8 +1,6 @@
-using System.Diagnostics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
-using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Experiments;
@@ -22,21 +20,14 @@ public static class GranularityExperiment
     public static async Task<GranularityResult> RunAsync(
         ExperimentSettings settings, ProgramCatalog programs, int maxDepth, IRunProgress progress, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(settings);
-        ArgumentNullException.ThrowIfNull(programs);
-        ArgumentNullException.ThrowIfNull(progress);
-        settings.ThrowIfInvalid();
+        IsolatedTiming.ThrowIfInvalid(settings, programs, progress);
         ArgumentOutOfRangeException.ThrowIfNegative(maxDepth);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxDepth, MaxSupportedDepth);
 
         int cores = settings.Processors.Count;
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        long start = Stopwatch.GetTimestamp();
-        var results = new List<GranularityProgramResult>();
         using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
-        foreach (string name in settings.Programs)
+        var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
-            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
             program.Initialize();
             progress.Phase($"{program.Name}: granularity size / 2^k, k = 0 … {maxDepth}", maxDepth + 2);
             progress.Line($"{program.Name}: sequential baseline, then granularity = size / 2^k for k = 0 … {maxDepth} on {cores} cores ...");
@@ -59,14 +50,9 @@ public static class GranularityExperiment
                 progress.Advance(k + 2, $"{program.Name}: size / {divisor}: {time.Mean:0.0000} s");
             }
 
-            results.Add(new GranularityProgramResult(program.Name, program.ProblemSize, ts, points));
-        }
+            return new GranularityProgramResult(program.Name, program.ProblemSize, ts, points);
+        });
 
-        return new GranularityResult(settings, maxDepth, results)
-        {
-            StartedUtc = started,
-            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(settings.Budget),
-        };
+        return new GranularityResult(settings, maxDepth, run.Programs) { StartedUtc = run.StartedUtc, ElapsedSeconds = run.ElapsedSeconds, Machine = run.Machine };
     }
 }

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
+using DivCon.Harness.Progress;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Experiments;
@@ -12,6 +14,36 @@ namespace DivCon.Harness.Experiments;
 /// </summary>
 internal static class IsolatedTiming
 {
+    /// <summary>The checks every isolated experiment makes first: no null argument, valid settings.</summary>
+    /// <exception cref="ArgumentException">The settings are invalid.</exception>
+    public static void ThrowIfInvalid(ExperimentSettings settings, ProgramCatalog programs, IRunProgress progress)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(progress);
+        settings.ThrowIfInvalid();
+    }
+
+    /// <summary>
+    /// The frame of an isolated experiment: makes each program the settings name, in order (<see cref="Create"/>), hands
+    /// it to <paramref name="measure"/>, and returns the results with when the experiment started, how long it took and
+    /// the machine it ran on.
+    /// </summary>
+    /// <exception cref="ArgumentException">The catalogue has no skeleton program of a name.</exception>
+    public static async Task<(List<T> Programs, DateTimeOffset StartedUtc, double ElapsedSeconds, MachineInfo Machine)> EachProgramAsync<T>(
+        ExperimentSettings settings, ProgramCatalog programs, Func<ISkeletonProgram, Task<T>> measure)
+    {
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        long start = Stopwatch.GetTimestamp();
+        var results = new List<T>();
+        foreach (string name in settings.Programs)
+        {
+            results.Add(await measure(Create(programs, name, settings)));
+        }
+
+        return (results, started, Stopwatch.GetElapsedTime(start).TotalSeconds, MachineInfo.Capture(settings.Budget));
+    }
+
     /// <summary>Makes the skeleton program <paramref name="name"/> of <paramref name="programs"/> for the settings' size and seed.</summary>
     /// <exception cref="ArgumentException">The catalogue has no skeleton program of that name.</exception>
     public static ISkeletonProgram Create(ProgramCatalog programs, string name, ExperimentSettings settings) =>
@@ -39,7 +71,7 @@ internal static class IsolatedTiming
         for (int i = 0; i < seconds.Length; i++)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            Collect();
+            CyclicExperiment.CollectGarbage();
             long start = Stopwatch.GetTimestamp();
             program.RunSequential();
             seconds[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
@@ -59,7 +91,7 @@ internal static class IsolatedTiming
         var seconds = new double[runs];
         for (int i = 0; i < seconds.Length; i++)
         {
-            Collect();
+            CyclicExperiment.CollectGarbage();
             seconds[i] = await RunOnceAsync(program, scheduler, settings, cancellationToken);
         }
 
@@ -96,13 +128,5 @@ internal static class IsolatedTiming
         }
 
         return Stopwatch.GetElapsedTime(start).TotalSeconds;
-    }
-
-    // The same discipline as the cyclic test: no collection of the previous run's garbage inside a measurement.
-    private static void Collect()
-    {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
     }
 }

@@ -1,8 +1,6 @@
-using System.Diagnostics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
-using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 using DivCon.Skeletons;
 
@@ -20,30 +18,22 @@ public static class PhasesExperiment
     public static async Task<PhasesResult> RunAsync(
         ExperimentSettings settings, ProgramCatalog programs, int musclesPerCore, IRunProgress progress, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(settings);
-        ArgumentNullException.ThrowIfNull(programs);
-        ArgumentNullException.ThrowIfNull(progress);
-        settings.ThrowIfInvalid();
+        IsolatedTiming.ThrowIfInvalid(settings, programs, progress);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(musclesPerCore);
 
         int cores = settings.Processors.Count;
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        long start = Stopwatch.GetTimestamp();
-        var results = new List<PhaseProgramResult>();
         using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
-        foreach (string name in settings.Programs)
+        var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
-            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
             program.UseAutomaticGranularity(cores, musclesPerCore);
             program.Initialize();
             progress.Phase($"{program.Name}: profiled runs", 1);
             progress.Line($"{program.Name}: {settings.Runs} profiled runs on {cores} cores (granularity {program.Granularity}) ...");
 
             // Warm-up unprofiled, then only the recorded runs are profiled.
-            var warm = settings with { Runs = 1 };
             if (settings.Warmup > 0)
             {
-                await IsolatedTiming.ParallelAsync(program, scheduler, warm with { Warmup = settings.Warmup - 1 }, 1, cancellationToken);
+                await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Runs = 1, Warmup = settings.Warmup - 1 }, 1, cancellationToken);
             }
 
             var profiler = new PhaseProfiler();
@@ -56,15 +46,10 @@ public static class PhasesExperiment
                 l.SplitCount / runs, l.SplitTime.TotalSeconds / runs,
                 l.ExecuteCount / runs, l.ExecuteTime.TotalSeconds / runs,
                 l.MergeCount / runs, l.MergeTime.TotalSeconds / runs)).ToArray();
-            results.Add(new PhaseProgramResult(program.Name, program.ProblemSize, program.Granularity, program.BranchingFactor, new TimedSample(wall), levels));
             progress.Advance(1, $"{program.Name}: {levels.Length} levels, {wall.Average():0.000} s per run");
-        }
+            return new PhaseProgramResult(program.Name, program.ProblemSize, program.Granularity, program.BranchingFactor, new TimedSample(wall), levels);
+        });
 
-        return new PhasesResult(settings, musclesPerCore, results)
-        {
-            StartedUtc = started,
-            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(settings.Budget),
-        };
+        return new PhasesResult(settings, musclesPerCore, run.Programs) { StartedUtc = run.StartedUtc, ElapsedSeconds = run.ElapsedSeconds, Machine = run.Machine };
     }
 }

@@ -1,10 +1,7 @@
-using System.Diagnostics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
-using DivCon.Metrics.Results;
 using DivCon.Scheduling;
-
 
 namespace DivCon.Harness.Experiments;
 
@@ -28,12 +25,9 @@ public static class ScalabilityExperiment
         ExperimentSettings settings, ProgramCatalog programs, IReadOnlyList<ProcessorSelection> selections, CpuTopology topology,
         IRunProgress progress, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(settings);
+        IsolatedTiming.ThrowIfInvalid(settings, programs, progress);
         ArgumentNullException.ThrowIfNull(selections);
         ArgumentNullException.ThrowIfNull(topology);
-        ArgumentNullException.ThrowIfNull(programs);
-        ArgumentNullException.ThrowIfNull(progress);
-        settings.ThrowIfInvalid();
         if (selections.Count == 0 || selections.Distinct().Count() != selections.Count || selections.Any(s => !Enum.IsDefined(s)))
         {
             throw new ArgumentException("Selections must be one or more distinct values of ProcessorSelection.", nameof(selections));
@@ -41,12 +35,8 @@ public static class ScalabilityExperiment
 
         CpuTopology machine = topology.Restrict(settings.Processors);
         int n = machine.Processors.Count;
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        long start = Stopwatch.GetTimestamp();
-        var results = new List<ScalabilityProgramResult>();
-        foreach (string name in settings.Programs)
+        var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
-            ISkeletonProgram program = IsolatedTiming.Create(programs, name, settings);
             program.UseAutomaticGranularity(n);
             program.Initialize();
             progress.Phase($"{program.Name}: T_s and T_P, P = 1 … {n}", 1 + (selections.Count * n));
@@ -69,14 +59,9 @@ public static class ScalabilityExperiment
                 curves.Add(new ScalabilityCurve(selection, points));
             }
 
-            results.Add(new ScalabilityProgramResult(program.Name, program.Granularity, ts, curves));
-        }
+            return new ScalabilityProgramResult(program.Name, program.Granularity, ts, curves);
+        });
 
-        return new ScalabilityResult(settings, selections.ToArray(), results)
-        {
-            StartedUtc = started,
-            ElapsedSeconds = Stopwatch.GetElapsedTime(start).TotalSeconds,
-            Machine = MachineInfo.Capture(settings.Budget),
-        };
+        return new ScalabilityResult(settings, selections.ToArray(), run.Programs) { StartedUtc = run.StartedUtc, ElapsedSeconds = run.ElapsedSeconds, Machine = run.Machine };
     }
 }

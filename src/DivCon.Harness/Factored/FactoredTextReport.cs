@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using DivCon.Harness.Reporting;
 using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Throttling;
@@ -32,7 +33,7 @@ public static class FactoredTextReport
         {
             b.AppendLine();
             b.AppendLine(CultureInfo.InvariantCulture,
-                $"{program.Program}: T_s {N(program.Ts)}  T_1 {N(program.T1)}  T_elision {N(program.Telision)}");
+                $"{program.Program}: T_s {Format.Number(program.Ts)}  T_1 {Format.Number(program.T1)}  T_elision {Format.Number(program.Telision)}");
             if (result.ProgramSettings?.GetValueOrDefault(program.Program) is { } settings)
             {
                 b.AppendLine(CultureInfo.InvariantCulture, $"  ({settings})");
@@ -40,7 +41,7 @@ public static class FactoredTextReport
 
             string baselines = string.Join("; ", new[] { ("T_s", program.Samples.SequentialThrottling), ("T_elision", program.Samples.ElisionThrottling) }
                 .Where(x => ThrottlingSummary.Of(x.Item2) is { WasThrottled: true })
-                .Select(x => $"{x.Item1} {Throttled(ThrottlingSummary.Of(x.Item2)!)}"));
+                .Select(x => $"{x.Item1} {Format.Throttled(ThrottlingSummary.Of(x.Item2)!)}"));
             if (baselines.Length > 0)
             {
                 b.AppendLine(CultureInfo.InvariantCulture, $"  throttled by the CPU quota: {baselines}");
@@ -50,9 +51,9 @@ public static class FactoredTextReport
             foreach (FactoredPoint p in program.Points)
             {
                 FactoredSpeedups s = p.Speedups;
-                string throttled = p.Throttling is { WasThrottled: true } t ? "  throttled: " + Throttled(t) : string.Empty;
+                string throttled = p.Throttling is { WasThrottled: true } t ? "  throttled: " + Format.Throttled(t) : string.Empty;
                 b.AppendLine(CultureInfo.InvariantCulture,
-                    $"{p.P,4:0.##} {N(p.Tp),8} {N(p.Ip),8} {N(p.Wp),8} {N(p.Fp),8} | {N(s.Linear, "0.00"),6} {N(s.Maximal, "0.00"),7} {N(s.IdleSpecific, "0.00"),7} {N(s.InflationSpecific, "0.00"),7} {N(s.Actual, "0.00"),7} {N(s.Elision, "0.00"),7}{throttled}");
+                    $"{p.P,4:0.##} {Format.Number(p.Tp),8} {Format.Number(p.Ip),8} {Format.Number(p.Wp),8} {Format.Number(p.Fp),8} | {Format.Number(s.Linear, "0.00"),6} {Format.Number(s.Maximal, "0.00"),7} {Format.Number(s.IdleSpecific, "0.00"),7} {Format.Number(s.InflationSpecific, "0.00"),7} {Format.Number(s.Actual, "0.00"),7} {Format.Number(s.Elision, "0.00"),7}{throttled}");
             }
 
             if (program.Points.Any(p => p.Ci99 is not null))
@@ -62,7 +63,7 @@ public static class FactoredTextReport
                 {
                     FactoredIntervals? ci = p.Ci99;
                     b.AppendLine(CultureInfo.InvariantCulture,
-                        $"{p.P,4:0.##}  F_P {I(p.Fp, ci?.Fp, "0.000")}  maximal {I(p.Speedups.Maximal, ci?.Maximal)}  idle-sp {I(p.Speedups.IdleSpecific, ci?.IdleSpecific)}  infl-sp {I(p.Speedups.InflationSpecific, ci?.InflationSpecific)}  actual {I(p.Speedups.Actual, ci?.Actual)}");
+                        $"{p.P,4:0.##}  F_P {Format.Interval(p.Fp, ci?.Fp, "0.000")}  maximal {Format.Interval(p.Speedups.Maximal, ci?.Maximal, "0.00")}  idle-sp {Format.Interval(p.Speedups.IdleSpecific, ci?.IdleSpecific, "0.00")}  infl-sp {Format.Interval(p.Speedups.InflationSpecific, ci?.InflationSpecific, "0.00")}  actual {Format.Interval(p.Speedups.Actual, ci?.Actual, "0.00")}");
                 }
             }
 
@@ -74,7 +75,7 @@ public static class FactoredTextReport
                 {
                     RunStealStatistics? t = p.Steals;
                     b.AppendLine(CultureInfo.InvariantCulture,
-                        $"{p.P,4:0.##} {N(p.Fp),8} {N(p.Ip),8} {N(t?.SchedulingOverheadSeconds, "0.000000"),9} {N(t?.WaitingSeconds),8} | {N(t?.Steals, "0.#"),8} {N(t?.LocalSteals, "0.#"),8} {N(t?.RemoteSteals, "0.#"),8}");
+                        $"{p.P,4:0.##} {Format.Number(p.Fp),8} {Format.Number(p.Ip),8} {Format.Number(t?.SchedulingOverheadSeconds, "0.000000"),9} {Format.Number(t?.WaitingSeconds),8} | {Format.Number(t?.Steals, "0.#"),8} {Format.Number(t?.LocalSteals, "0.#"),8} {Format.Number(t?.RemoteSteals, "0.#"),8}");
                 }
             }
         }
@@ -89,16 +90,10 @@ public static class FactoredTextReport
     public static IReadOnlyList<string> ThrottlingHeader(FactoredResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var lines = new List<string>();
-        if (result.Machine?.Budget is { } budget)
-        {
-            lines.Add($"CPU budget: {budget}");
-        }
-
         bool measured = result.Programs.Any(p => p.Points.Any(x => x.Throttling is not null) || p.Samples.SequentialThrottling is not null);
+        List<string> lines = Format.BudgetLines(result.Machine, measured);
         if (!measured)
         {
-            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
             return lines;
         }
 
@@ -141,13 +136,4 @@ public static class FactoredTextReport
 
         return csv;
     }
-
-    private static string I(double value, DivCon.Metrics.Statistics.ConfidenceInterval? ci, string format = "0.00") =>
-        ci is { } c ? $"{N(value, format)} [{N(c.Lower, format)}, {N(c.Upper, format)}]" : N(value, format);
-    // E.g. "2 of 3 runs, Θ 0.512 s, 12.3 of 40.0 periods per run".
-    private static string Throttled(ThrottlingSummary t) => string.Create(CultureInfo.InvariantCulture,
-        $"{t.ThrottledRuns} of {t.Runs} runs, Θ {t.MeanThrottledSeconds:0.000} s, {t.MeanThrottledPeriods:0.#} of {t.MeanPeriods:0.#} periods per run");
-
-    private static string N(double? value, string format = "0.000") =>
-        value is { } v && double.IsFinite(v) ? v.ToString(format, CultureInfo.InvariantCulture) : "n/a";
 }

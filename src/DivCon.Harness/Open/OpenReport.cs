@@ -28,14 +28,13 @@ public static class OpenReport
         text.AppendLine(Header(result)).AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"Machine: {result.Machine.ProcessorCount} processors, {result.Machine.OperatingSystem}, {result.Machine.Runtime}, commit {result.Machine.GitCommit ?? "unknown"}{(result.Machine.GitDirty == true ? " (dirty)" : "")}.").AppendLine();
         text.AppendLine("## Job classes alone").AppendLine();
-        text.AppendLine("| class | role | weight | alone (ms, median) | one worker (ms, median) | scalability | what it runs |");
-        text.AppendLine("|---|---|---|---|---|---|---|");
+        var classes = new TextTable("class", "role", "weight", "alone (ms, median)", "one worker (ms, median)", "scalability", "what it runs");
         foreach (OpenClassInfo c in result.Classes)
         {
-            text.AppendLine(CultureInfo.InvariantCulture, $"| {c.Name} | {c.Role} | {c.Weight:0.###} | {c.AloneMs:0.00} | {c.OneWorkerMs:0.00} | {c.Scalability:0.00} | {c.Description} |");
+            classes.Row(c.Name, c.Role, Format.Number(c.Weight, "0.###"), Format.Number(c.AloneMs, "0.00"), Format.Number(c.OneWorkerMs, "0.00"), Format.Number(c.Scalability, "0.00"), c.Description);
         }
 
-        text.AppendLine();
+        text.Append(classes.Markdown()).AppendLine();
         AppendTables(result, text, markdown: true);
         text.AppendLine();
         text.AppendLine("Slowdown = a job's turnaround (arrival to completion) / its class's median time alone on every processor. Each quantile is computed per "
@@ -80,52 +79,34 @@ public static class OpenReport
 
     private static void AppendTables(OpenResult result, StringBuilder text, bool markdown)
     {
-        var rows = new List<string[]> { new[] { "scheme", "class", "jobs", "slowdown p50", "slowdown p95", "slowdown p99" } };
+        var quantiles = new TextTable("scheme", "class", "jobs", "slowdown p50", "slowdown p95", "slowdown p99");
         foreach (OpenSchemeSummary scheme in result.Summary)
         {
             foreach (OpenClassSummary c in scheme.Classes)
             {
-                rows.Add([scheme.Scheme, c.Class, c.Jobs.ToString(CultureInfo.InvariantCulture), Format.Interval(c.P50, "0.00"), Format.Interval(c.P95, "0.00"), Format.Interval(c.P99, "0.00")]);
+                quantiles.Row(scheme.Scheme, c.Class, c.Jobs, Format.Interval(c.P50, "0.00"), Format.Interval(c.P95, "0.00"), Format.Interval(c.P99, "0.00"));
             }
         }
 
-        Append(text, rows, markdown);
-        text.AppendLine();
-        rows = [["scheme", "throughput (jobs/s)", "utilisation"]];
-        rows.AddRange(result.Summary.Select(s => new[] { s.Scheme, Format.Interval(s.Throughput, "0.00"), Format.Interval(s.Utilization, "0.000") }));
-        Append(text, rows, markdown);
+        text.Append(quantiles.Render(markdown)).AppendLine();
+        var load = new TextTable("scheme", "throughput (jobs/s)", "utilisation");
+        foreach (OpenSchemeSummary s in result.Summary)
+        {
+            load.Row(s.Scheme, Format.Interval(s.Throughput, "0.00"), Format.Interval(s.Utilization, "0.000"));
+        }
+
+        text.Append(load.Render(markdown));
         if (result.Comparisons.Count > 0)
         {
-            text.AppendLine();
-            rows = [["metric", "scheme / baseline", "ratio", "99 % interval", "p", "p (Holm)"]];
-            rows.AddRange(result.Comparisons.Select(c => new[]
+            var comparisons = new TextTable("metric", "scheme / baseline", "ratio", "99 % interval", "p", "p (Holm)");
+            foreach (OpenComparison c in result.Comparisons)
             {
-                c.Metric, $"{c.Scheme} / {c.Baseline}", Format.Number(c.Ratio.Ratio, "0.000"),
-                c.Ratio.Ci is { } ci ? $"[{Format.Number(ci.Lower, "0.000")}, {Format.Number(ci.Upper, "0.000")}]" : "n/a",
-                Format.P(c.Ratio.P), Format.P(c.PHolm),
-            }));
-            Append(text, rows, markdown);
-        }
-    }
-
-    private static void Append(StringBuilder text, List<string[]> rows, bool markdown)
-    {
-        if (markdown)
-        {
-            text.AppendLine("| " + string.Join(" | ", rows[0]) + " |");
-            text.AppendLine("|" + string.Concat(Enumerable.Repeat("---|", rows[0].Length)));
-            foreach (string[] row in rows.Skip(1))
-            {
-                text.AppendLine("| " + string.Join(" | ", row) + " |");
+                comparisons.Row(c.Metric, $"{c.Scheme} / {c.Baseline}", Format.Number(c.Ratio.Ratio, "0.000"),
+                    c.Ratio.Ci is { } ci ? $"[{Format.Number(ci.Lower, "0.000")}, {Format.Number(ci.Upper, "0.000")}]" : "n/a",
+                    Format.P(c.Ratio.P), Format.P(c.PHolm));
             }
 
-            return;
-        }
-
-        int[] widths = Enumerable.Range(0, rows[0].Length).Select(i => rows.Max(r => r[i].Length)).ToArray();
-        foreach (string[] row in rows)
-        {
-            text.AppendLine(string.Join("  ", row.Select((cell, i) => i == 0 ? cell.PadRight(widths[i]) : cell.PadLeft(widths[i]))).TrimEnd());
+            text.AppendLine().Append(comparisons.Render(markdown));
         }
     }
 }

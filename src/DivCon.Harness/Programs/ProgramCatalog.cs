@@ -15,19 +15,10 @@ public sealed class ProgramCatalog
     /// <summary>The five-program suite (§7.5.1).</summary>
     public static readonly IReadOnlyList<string> FullSuite = ["sumofsquares", "montecarlopi", "strassen", "quicksort", "mergesort"];
 
-    private readonly ProgramEntry[] _entries;
+    private readonly NamedList<ProgramEntry> _entries;
 
     /// <summary>Creates a catalogue; names must be unique (case-insensitive).</summary>
-    public ProgramCatalog(IEnumerable<ProgramEntry> entries)
-    {
-        ArgumentNullException.ThrowIfNull(entries);
-        _entries = entries.ToArray();
-        var duplicate = _entries.GroupBy(e => e.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null)
-        {
-            throw new ArgumentException($"Program name '{duplicate.Key}' appears twice.", nameof(entries));
-        }
-    }
+    public ProgramCatalog(IEnumerable<ProgramEntry> entries) => _entries = new(entries, e => e.Name, "Program", nameof(entries));
 
     /// <summary>The two synthetic spin programs (no D&amp;C, no memory traffic), which the harness makes itself.</summary>
     public static IReadOnlyList<ProgramEntry> Synthetic { get; } =
@@ -39,30 +30,19 @@ public sealed class ProgramCatalog
     ];
 
     /// <summary>Every program, in listing order.</summary>
-    public IReadOnlyList<ProgramEntry> All => _entries;
+    public IReadOnlyList<ProgramEntry> All => _entries.All;
 
     /// <summary>The names, comma-separated, for help text and error messages.</summary>
-    public string Names => string.Join(", ", _entries.Select(e => e.Name));
+    public string Names => string.Join(", ", All.Select(e => e.Name));
 
     /// <summary>Looks a program up by name (case-insensitive).</summary>
-    public ProgramEntry? Find(string name) => _entries.FirstOrDefault(e => string.Equals(e.Name, name, StringComparison.OrdinalIgnoreCase));
+    public ProgramEntry? Find(string name) => _entries.Find(name);
 
     /// <summary>A catalogue with <paramref name="entry"/> replacing the one of the same name (kept in place) or appended.</summary>
     public ProgramCatalog With(ProgramEntry entry)
     {
         ArgumentNullException.ThrowIfNull(entry);
-        var list = _entries.ToList();
-        int i = list.FindIndex(e => string.Equals(e.Name, entry.Name, StringComparison.OrdinalIgnoreCase));
-        if (i >= 0)
-        {
-            list[i] = entry;
-        }
-        else
-        {
-            list.Add(entry);
-        }
-
-        return new ProgramCatalog(list);
+        return new ProgramCatalog(_entries.With(entry));
     }
 
     /// <summary>

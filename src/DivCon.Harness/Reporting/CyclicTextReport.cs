@@ -60,36 +60,40 @@ public static class CyclicTextReport
         MachineInfo m = result.Machine;
         b.Append(CultureInfo.InvariantCulture, $"# {(c.Kind == "symmetric" ? "Symmetric" : "Cyclic")} test\n\n");
         b.Append(CultureInfo.InvariantCulture, $"{Title(c)}\n\n");
-        b.Append("| | |\n|---|---|\n");
-        b.Append(CultureInfo.InvariantCulture, $"| started (UTC) | {result.StartedUtc.UtcDateTime:yyyy-MM-dd HH:mm:ss} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| elapsed | {Format.Number(result.ElapsedSeconds, "0.0")} s |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| machine | {m.ProcessorCount} processors, affinity [{string.Join(",", m.Affinity)}], {m.Architecture} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| OS / runtime | {m.OperatingSystem} / {m.Runtime} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| commit | {m.GitCommit ?? "unknown"}{(m.GitDirty == true ? " (uncommitted changes)" : string.Empty)} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| processors used | [{string.Join(",", c.Processors)}] |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| invocations | {result.Invocations.Count} independent processes{SizingNote(result)} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| C^SP | {SpLine(result)} |\n");
-        b.Append(CultureInfo.InvariantCulture, $"| seed | {c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per invocation" : "fixed")} |\n\n");
+        b.Append(new TextTable(string.Empty, string.Empty)
+            .Row("started (UTC)", result.StartedUtc.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture))
+            .Row("elapsed", $"{Format.Number(result.ElapsedSeconds, "0.0")} s")
+            .Row("machine", $"{m.ProcessorCount} processors, affinity [{string.Join(",", m.Affinity)}], {m.Architecture}")
+            .Row("OS / runtime", $"{m.OperatingSystem} / {m.Runtime}")
+            .Row("commit", $"{m.GitCommit ?? "unknown"}{(m.GitDirty == true ? " (uncommitted changes)" : string.Empty)}")
+            .Row("processors used", $"[{string.Join(",", c.Processors)}]")
+            .Row("invocations", $"{result.Invocations.Count} independent processes{SizingNote(result)}")
+            .Row("C^SP", SpLine(result))
+            .Row("seed", $"{c.Seed}; scheme order {(c.ShuffleSchemes ? "shuffled per invocation" : "fixed")}")
+            .Markdown()).Append('\n');
         b.Append(ScalabilityLines(result, "- ")).Append(result.Baselines.Any(x => x.Scalability is not null || x.OnlineScalability is not null) ? "\n" : string.Empty);
 
         b.Append(CultureInfo.InvariantCulture, $"## Per program\n\nTimes in seconds; [ ] is the 99 % interval, {IntervalBasis(result)}.\n\n");
-        b.Append("| scheme | program | C^SP | C^MP | runs | discarded | NTT | NP | RSD | Fieller g |\n|---|---|---|---|---:|---:|---|---|---:|---:|\n");
+        var programs = new TextTable("scheme", "program", "C^SP", "C^MP", "runs", "discarded", "NTT", "NP", "RSD", "Fieller g").Align("llllrrllrr");
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
             {
-                b.Append(CultureInfo.InvariantCulture,
-                    $"| {s.Scheme} | {p.Program} | {Format.Interval(p.Csp)} | {Format.Interval(p.Cmp)} | {p.Runs} | {p.Discarded} | {Format.Interval(p.Ntt)} | {Format.Interval(p.Np)} | {Format.Percent(p.Ntt?.RelativeStandardDeviation)} | {Format.Number(p.Ntt?.G, "0.000")} |\n");
+                programs.Row(s.Scheme, p.Program, Format.Interval(p.Csp), Format.Interval(p.Cmp), p.Runs, p.Discarded, Format.Interval(p.Ntt), Format.Interval(p.Np),
+                    Format.Percent(p.Ntt?.RelativeStandardDeviation), Format.Number(p.Ntt?.G, "0.000"));
             }
         }
 
+        b.Append(programs.Markdown());
+
         b.Append("\n## Per scheme\n\nRatio-of-means NTTs over the invocations in which every program ran; 99 % percentile bootstrap intervals over those invocations.\n\n");
-        b.Append("| scheme | ANTT (lower better) | MNTT | STP (higher better) | invocations |\n|---|---|---|---|---:|\n");
+        var schemes = new TextTable("scheme", "ANTT (lower better)", "MNTT", "STP (higher better)", "invocations").Align("llllr");
         foreach (SchemeResult s in result.Schemes)
         {
-            b.Append(CultureInfo.InvariantCulture,
-                $"| {s.Scheme} | {Format.Interval(s.Antt)} | {Format.Interval(s.Mntt)} | {Format.Interval(s.Stp)} | {s.Antt?.Count ?? 0} |\n");
+            schemes.Row(s.Scheme, Format.Interval(s.Antt), Format.Interval(s.Mntt), Format.Interval(s.Stp), s.Antt?.Count ?? 0);
         }
+
+        b.Append(schemes.Markdown());
 
         AppendComparisons(b, result, markdown: true);
         AppendInference(b, result, markdown: true);
@@ -121,8 +125,8 @@ public static class CyclicTextReport
             + "work-stealing scheduler) measured alone in each invocation. F is the leftover of P·T_MP = T_1 + I + F, not measured by itself: "
             + "it carries every error of T_1 and I (a negative F is such a bias, not less work). [ ] = 99 % bootstrap interval over the invocations. "
             + "Only the partitioned schemes keep this accounting.\n\n");
-        b.Append("| scheme | program | P | T_MP s | T_s s | T_1 s | I s | F s [99 % CI] | linear | maximal | idle-specific | inflation-specific | actual [99 % CI] |\n");
-        b.Append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
+        var table = new TextTable("scheme", "program", "P", "T_MP s", "T_s s", "T_1 s", "I s", "F s [99 % CI]", "linear", "maximal", "idle-specific",
+            "inflation-specific", "actual [99 % CI]").Align("llrrrrrlrrrrl");
         foreach (SchemeResult s in result.Schemes)
         {
             foreach (ProgramResult p in s.Programs)
@@ -130,16 +134,18 @@ public static class CyclicTextReport
                 if (p.Factored?.Point is { } f && p.Factored.Accounting is { } a)
                 {
                     FactoredSpeedups x = f.Speedups;
-                    b.Append(CultureInfo.InvariantCulture,
-                        $"| {s.Scheme} | {p.Program} | {Format.Number(f.P, "0.00")} | {Format.Number(f.Tp)} | {Format.Number(a.SequentialSeconds)} | {Format.Number(a.OneWorkerSeconds)} | {Format.Number(f.Ip)} | {Format.Interval(f.Fp, f.Ci99?.Fp)} | {Format.Number(x.Linear, "0.00")} | {Format.Number(x.Maximal, "0.00")} | {Format.Number(x.IdleSpecific, "0.00")} | {Format.Number(x.InflationSpecific, "0.00")} | {Format.Interval(x.Actual, f.Ci99?.Actual, "0.00")} |\n");
+                    table.Row(s.Scheme, p.Program, Format.Number(f.P, "0.00"), Format.Number(f.Tp), Format.Number(a.SequentialSeconds), Format.Number(a.OneWorkerSeconds),
+                        Format.Number(f.Ip), Format.Interval(f.Fp, f.Ci99?.Fp), Format.Number(x.Linear, "0.00"), Format.Number(x.Maximal, "0.00"),
+                        Format.Number(x.IdleSpecific, "0.00"), Format.Number(x.InflationSpecific, "0.00"), Format.Interval(x.Actual, f.Ci99?.Actual, "0.00"));
                 }
                 else
                 {
-                    string reason = p.Factored?.Reason ?? MultiprogramFactored.NoAccountingReason;
-                    b.Append(CultureInfo.InvariantCulture, $"| {s.Scheme} | {p.Program} | n/a: {reason} | | | | | | | | | | |\n");
+                    table.Row([s.Scheme, p.Program, $"n/a: {p.Factored?.Reason ?? MultiprogramFactored.NoAccountingReason}", .. Enumerable.Repeat(string.Empty, 10)]);
                 }
             }
         }
+
+        b.Append(table.Markdown());
     }
 
     private static string Title(CyclicPlanRecord c) =>
@@ -222,12 +228,14 @@ public static class CyclicTextReport
         }
 
         b.Append(header).Append("\n\n");
-        b.Append("| metric | A | B | A / B | 99 % CI | simultaneous 99 % CI | p | Holm p | verdict |\n|---|---|---|---:|---|---|---:|---:|---|\n");
+        var table = new TextTable("metric", "A", "B", "A / B", "99 % CI", "simultaneous 99 % CI", "p", "Holm p", "verdict").Align("lllrllrrl");
         foreach (SchemeComparison x in all)
         {
-            b.Append(CultureInfo.InvariantCulture,
-                $"| {x.Metric.ToUpperInvariant()} | {x.SchemeA} | {x.SchemeB} | {Format.Number(x.Test.Ratio)} | {Format.Interval(x.Test.Ratio, x.Test.Ci)} | {Format.Interval(x.Test.Ratio, x.FamilyCi)} | {Format.P(x.Test.P)} | {Format.P(x.HolmP)} | {(x.Resolved == true ? Reading(x) : x.Verdict)} |\n");
+            table.Row(x.Metric.ToUpperInvariant(), x.SchemeA, x.SchemeB, Format.Number(x.Test.Ratio), Format.Interval(x.Test.Ratio, x.Test.Ci),
+                Format.Interval(x.Test.Ratio, x.FamilyCi), Format.P(x.Test.P), Format.P(x.HolmP), x.Resolved == true ? Reading(x) : x.Verdict);
         }
+
+        b.Append(table.Markdown());
     }
 
     /// <summary>"A lower (better)" and the like, for a resolved comparison.</summary>
@@ -247,35 +255,29 @@ public static class CyclicTextReport
             return;
         }
 
-        if (markdown)
-        {
-            b.Append("\n## Blocked analysis and power\n\nRandomized complete blocks: scheme × invocation on the log scale (invocations in which every scheme had the metric). "
-                + "The scheme effect is tested against the error left once the invocation effect is taken out.\n\n");
-            b.Append("| metric | invocations | scheme F | scheme p | invocation F | invocation p | invocation share of variation | sd of a paired log difference | smallest difference resolved | invocations to resolve the planned difference |\n");
-            b.Append("|---|---:|---|---:|---|---:|---:|---:|---:|---|\n");
-        }
-        else
-        {
-            b.Append('\n');
-        }
-
+        var table = new TextTable("metric", "invocations", "scheme F", "scheme p", "invocation F", "invocation p", "invocation share of variation",
+            "sd of a paired log difference", "smallest difference resolved", "invocations to resolve the planned difference").Align("lrlrlrrrrl");
+        b.Append(markdown
+            ? "\n## Blocked analysis and power\n\nRandomized complete blocks: scheme × invocation on the log scale (invocations in which every scheme had the metric). "
+                + "The scheme effect is tested against the error left once the invocation effect is taken out.\n\n"
+            : "\n");
         foreach (MetricInference x in metrics)
         {
             AnovaSource scheme = x.Anova!.Treatment, block = x.Anova.Block, error = x.Anova.Error;
             string need = x.InvocationsToDetect is int k ? k.ToString(CultureInfo.InvariantCulture) : $"more than {result.Analysis.MaxInvocations}";
-            if (markdown)
+            string schemeF = $"F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")}";
+            string blockShare = $"{Format.Number(block.PercentOfVariation, "0")} %";
+            table.Row(x.Metric.ToUpperInvariant(), x.Invocations, schemeF, Format.P(scheme.P), $"F({block.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(block.F, "0.00")}",
+                Format.P(block.P), blockShare, Format.Number(x.SdLog, "0.0000"), Format.Difference(x.MinimumDetectable), $"{need} for {Format.Percent(x.Detect, "0.#")}");
+            if (!markdown)
             {
                 b.Append(CultureInfo.InvariantCulture,
-                    $"| {x.Metric.ToUpperInvariant()} | {x.Invocations} | F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")} | {Format.P(scheme.P)} | F({block.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(block.F, "0.00")} | {Format.P(block.P)} | {Format.Number(block.PercentOfVariation, "0")} % | {Format.Number(x.SdLog, "0.0000")} | {Format.Difference(x.MinimumDetectable)} | {need} for {Format.Percent(x.Detect, "0.#")} |\n");
-            }
-            else
-            {
-                b.Append(CultureInfo.InvariantCulture,
-                    $"{x.Metric.ToUpperInvariant()}: schemes F({scheme.DegreesOfFreedom},{error.DegreesOfFreedom}) = {Format.Number(scheme.F, "0.00")}, p {Format.P(scheme.P)}; invocations {Format.Number(block.PercentOfVariation, "0")} % of the variation (p {Format.P(block.P)}). "
+                    $"{x.Metric.ToUpperInvariant()}: schemes {schemeF}, p {Format.P(scheme.P)}; invocations {blockShare} of the variation (p {Format.P(block.P)}). "
                     + $"Smallest difference this run resolves: {Format.Difference(x.MinimumDetectable)}; {Format.Percent(x.Detect, "0.#")} needs {need} invocations.\n");
             }
         }
 
+        b.Append(markdown ? table.Markdown() : string.Empty);
         MetricInference any = metrics[0];
         b.Append(CultureInfo.InvariantCulture,
             $"{(markdown ? "\n" : string.Empty)}Power: {Format.Number(any.Power * 100, "0")} % at α = {Format.Number(any.Alpha, "0.##")} / {any.FamilySize} (Holm's strictest step over the family), by (t(1 − α/2m, n − 1) + t(power, n − 1)) · sd / √n.\n");
@@ -284,13 +286,15 @@ public static class CyclicTextReport
     /// <summary>Per invocation: its process, length, scheme order and any C^SP window that did not settle.</summary>
     private static void AppendInvocations(StringBuilder b, CyclicResult result)
     {
-        b.Append("\n## Invocations\n\n| # | process | started (UTC) | elapsed s | scheme order | C^SP windows not steady |\n|---:|---:|---|---:|---|---|\n");
+        var table = new TextTable("#", "process", "started (UTC)", "elapsed s", "scheme order", "C^SP windows not steady").Align("rrlrll");
         foreach (CyclicInvocation inv in result.Invocations)
         {
             string notSteady = string.Join(", ", inv.Programs.Where(p => !p.SteadyState).Select(p => $"{p.Program} (CV {Format.Percent(p.SpCv)})"));
-            b.Append(CultureInfo.InvariantCulture,
-                $"| {inv.Invocation} | {inv.ProcessId} | {inv.StartedUtc.UtcDateTime:yyyy-MM-dd HH:mm:ss} | {Format.Number(inv.ElapsedSeconds, "0.0")} | {string.Join(", ", inv.SchemeOrder)} | {(notSteady.Length == 0 ? "none" : notSteady)} |\n");
+            table.Row(inv.Invocation, inv.ProcessId, inv.StartedUtc.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture),
+                Format.Number(inv.ElapsedSeconds, "0.0"), string.Join(", ", inv.SchemeOrder), notSteady.Length == 0 ? "none" : notSteady);
         }
+
+        b.Append("\n## Invocations\n\n").Append(table.Markdown());
     }
 
     private static void AppendWarnings(StringBuilder b, CyclicResult result, string bullet)
@@ -323,8 +327,8 @@ public static class CyclicTextReport
 
         b.Append("\n## Schedulers\n\nAs each scheme's schedulers reported them at the end of its last phase. Workers: of the program's scheduler, or "
             + "for a partitioned pool the cores its allocation gave the program then (of the pool's). Seconds are summed over workers.\n\n");
-        b.Append("| scheme | program | scheduler | id | workers | pinned to | idle s | busy s | core s | tasks | steals | moves in/out | repartitions |\n");
-        b.Append("|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|\n");
+        var table = new TextTable("scheme", "program", "scheduler", "id", "workers", "pinned to", "idle s", "busy s", "core s", "tasks", "steals",
+            "moves in/out", "repartitions").Align("lllrrlrrrrrlr");
         foreach (SchemeResult s in result.Schemes)
         {
             for (int i = 0; i < s.Schedulers.Count; i++)
@@ -338,10 +342,12 @@ public static class CyclicTextReport
                     null => "n/a",
                 };
                 string moves = st.MovesIn is { } mi ? $"{mi}/{st.MovesOut}" : string.Empty;
-                b.Append(CultureInfo.InvariantCulture,
-                    $"| {s.Scheme} | {(i < s.Programs.Count ? s.Programs[i].Program : string.Empty)} | {st.Kind} | {st.SchedulerId} | {workers} | {pinned} | {Format.Number(st.IdleSeconds)} | {Format.Number(st.BusySeconds)} | {Format.Number(st.CoreSeconds)} | {st.TasksExecuted} | {st.Steals} | {moves} | {st.Repartitions} |\n");
+                table.Row(s.Scheme, i < s.Programs.Count ? s.Programs[i].Program : string.Empty, st.Kind, st.SchedulerId, workers, pinned, Format.Number(st.IdleSeconds),
+                    Format.Number(st.BusySeconds), Format.Number(st.CoreSeconds), st.TasksExecuted, st.Steals, moves, st.Repartitions);
             }
         }
+
+        b.Append(table.Markdown());
     }
 
     /// <summary>

@@ -16,16 +16,10 @@ public static class CyclicThrottlingReport
     public static IReadOnlyList<string> Lines(CyclicResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var lines = new List<string>();
-        if (result.Machine?.Budget is { } budget)
-        {
-            lines.Add($"CPU budget: {budget}");
-        }
-
         CyclicThrottling? t = result.Throttling;
+        List<string> lines = Format.BudgetLines(result.Machine, measured: t is not null);
         if (t is null)
         {
-            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
             return lines;
         }
 
@@ -41,8 +35,7 @@ public static class CyclicThrottlingReport
         {
             if (a.Summary is { WasThrottled: true } s)
             {
-                lines.Add(string.Create(CultureInfo.InvariantCulture,
-                    $"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {s.ThrottledRuns} of {s.Runs} runs, Θ {s.MeanThrottledSeconds:0.000} s, {s.MeanThrottledPeriods:0.#} of {s.MeanPeriods:0.#} periods per run"));
+                lines.Add($"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {Format.Throttled(s)}");
             }
         }
 

@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text;
 using DivCon.Harness.Experiments;
 using DivCon.Metrics.Results;
 
@@ -12,15 +10,14 @@ public static class ExperimentReports
     public static string Table(ScalabilityResult r)
     {
         ArgumentNullException.ThrowIfNull(r);
-        var sb = new StringBuilder();
-        sb.AppendLine(CultureInfo.InvariantCulture, $"{"program",-14} {"selection",-11} {"P",3} {"T_s (s)",10} {"T_P (s)",10} {"speedup",8}  processors");
+        var table = new TextTable("program", "selection", "P", "T_s (s)", "T_P (s)", "speedup", "processors");
         foreach (var (p, c, pt) in Points(r))
         {
-            sb.AppendLine(CultureInfo.InvariantCulture,
-                $"{p.Program,-14} {ScalabilityResult.Name(c.Selection),-11} {pt.P,3} {p.Ts.Mean,10:0.0000} {pt.Tp.Mean,10:0.0000} {pt.Speedup,8:0.00}  {string.Join(",", pt.Processors)}{(pt.Pinned ? "" : " (unpinned)")}");
+            table.Row(p.Program, ScalabilityResult.Name(c.Selection), pt.P, Format.Number(p.Ts.Mean, "0.0000"), Format.Number(pt.Tp.Mean, "0.0000"),
+                Format.Number(pt.Speedup, "0.00"), string.Join(",", pt.Processors) + (pt.Pinned ? "" : " (unpinned)"));
         }
 
-        return sb.ToString();
+        return table.Text();
     }
 
     /// <summary>One row per program, selection and P.</summary>
@@ -41,18 +38,16 @@ public static class ExperimentReports
     public static string Table(GranularityResult r)
     {
         ArgumentNullException.ThrowIfNull(r);
-        var sb = new StringBuilder();
-        sb.AppendLine(CultureInfo.InvariantCulture, $"{"program",-14} {"size/gran",10} {"granularity",12} {"muscles/core",12} {"time (s)",10} {"T_s (s)",10}");
+        var table = new TextTable("program", "size/gran", "granularity", "muscles/core", "time (s)", "T_s (s)");
         foreach (GranularityProgramResult p in r.Programs)
         {
             foreach (GranularityPoint pt in p.Points)
             {
-                sb.AppendLine(CultureInfo.InvariantCulture,
-                    $"{p.Program,-14} {pt.Divisor,10} {pt.Granularity,12} {pt.MusclesPerCore,12:0.###} {pt.Time.Mean,10:0.0000} {p.Ts.Mean,10:0.0000}");
+                table.Row(p.Program, pt.Divisor, pt.Granularity, Format.Number(pt.MusclesPerCore, "0.###"), Format.Number(pt.Time.Mean, "0.0000"), Format.Number(p.Ts.Mean, "0.0000"));
             }
         }
 
-        return sb.ToString();
+        return table.Text();
     }
 
     /// <summary>One row per program and granularity.</summary>
@@ -76,19 +71,17 @@ public static class ExperimentReports
     public static string Table(PhasesResult r)
     {
         ArgumentNullException.ThrowIfNull(r);
-        var sb = new StringBuilder();
-        sb.AppendLine(CultureInfo.InvariantCulture,
-            $"{"program",-14} {"level",5} {"splits",8} {"split (s)",10} {"executes",8} {"execute (s)",11} {"merges",8} {"merge (s)",10}");
+        var table = new TextTable("program", "level", "splits", "split (s)", "executes", "execute (s)", "merges", "merge (s)");
         foreach (PhaseProgramResult p in r.Programs)
         {
             foreach (PhaseLevel l in p.Levels)
             {
-                sb.AppendLine(CultureInfo.InvariantCulture,
-                    $"{p.Program,-14} {l.Level,5} {l.SplitCount,8:0.#} {l.SplitSeconds,10:0.000000} {l.ExecuteCount,8:0.#} {l.ExecuteSeconds,11:0.000000} {l.MergeCount,8:0.#} {l.MergeSeconds,10:0.000000}");
+                table.Row(p.Program, l.Level, Format.Number(l.SplitCount, "0.#"), Format.Number(l.SplitSeconds, "0.000000"), Format.Number(l.ExecuteCount, "0.#"),
+                    Format.Number(l.ExecuteSeconds, "0.000000"), Format.Number(l.MergeCount, "0.#"), Format.Number(l.MergeSeconds, "0.000000"));
             }
         }
 
-        return sb.ToString();
+        return table.Text();
     }
 
     /// <summary>One row per program and level.</summary>

@@ -1,5 +1,7 @@
 using System.Globalization;
+using DivCon.Metrics.Results;
 using DivCon.Metrics.Statistics;
+using DivCon.Metrics.Throttling;
 
 namespace DivCon.Harness.Reporting;
 
@@ -36,4 +38,28 @@ internal static class Format
 
     /// <summary>A p-value: four decimals, or "&lt; 0.0001".</summary>
     public static string P(double? p) => p is { } v ? (v < 0.0001 ? "< 0.0001" : Number(v, "0.0000")) : "n/a";
+
+    /// <summary>"2 of 3 runs, Θ 0.512 s, 12.3 of 40.0 periods per run": how a measurement's runs were throttled.</summary>
+    public static string Throttled(ThrottlingSummary t) => string.Create(CultureInfo.InvariantCulture,
+        $"{t.ThrottledRuns} of {t.Runs} runs, Θ {t.MeanThrottledSeconds:0.000} s, {t.MeanThrottledPeriods:0.#} of {t.MeanPeriods:0.#} periods per run");
+
+    /// <summary>
+    /// How a throttling note starts: "CPU budget: …" where the machine records one, then, unless the run read the
+    /// cgroup's throttling counters, that throttling was not measured.
+    /// </summary>
+    public static List<string> BudgetLines(MachineInfo? machine, bool measured)
+    {
+        var lines = new List<string>();
+        if (machine?.Budget is { } budget)
+        {
+            lines.Add($"CPU budget: {budget}");
+        }
+
+        if (!measured)
+        {
+            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
+        }
+
+        return lines;
+    }
 }

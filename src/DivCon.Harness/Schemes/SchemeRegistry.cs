@@ -6,42 +6,21 @@ namespace DivCon.Harness.Schemes;
 /// </summary>
 public sealed class SchemeRegistry
 {
-    private readonly SchemeDescriptor[] _schemes;
+    private readonly NamedList<SchemeDescriptor> _schemes;
 
     /// <summary>Creates a registry; names must be unique (case-insensitive).</summary>
-    public SchemeRegistry(IEnumerable<SchemeDescriptor> schemes)
-    {
-        ArgumentNullException.ThrowIfNull(schemes);
-        _schemes = schemes.ToArray();
-        var duplicate = _schemes.GroupBy(s => s.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null)
-        {
-            throw new ArgumentException($"Scheme name '{duplicate.Key}' appears twice.", nameof(schemes));
-        }
-    }
+    public SchemeRegistry(IEnumerable<SchemeDescriptor> schemes) => _schemes = new(schemes, s => s.Name, "Scheme", nameof(schemes));
 
     /// <summary>Every scheme, in report order: what <c>--schemes all</c> selects.</summary>
-    public IReadOnlyList<SchemeDescriptor> All => _schemes;
+    public IReadOnlyList<SchemeDescriptor> All => _schemes.All;
 
     /// <summary>Looks a scheme up by name (case-insensitive).</summary>
-    public SchemeDescriptor? Find(string name) =>
-        _schemes.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+    public SchemeDescriptor? Find(string name) => _schemes.Find(name);
 
     /// <summary>A registry with <paramref name="scheme"/> replacing the one of the same name (kept in place) or appended.</summary>
     public SchemeRegistry With(SchemeDescriptor scheme)
     {
         ArgumentNullException.ThrowIfNull(scheme);
-        var list = _schemes.ToList();
-        int i = list.FindIndex(s => string.Equals(s.Name, scheme.Name, StringComparison.OrdinalIgnoreCase));
-        if (i >= 0)
-        {
-            list[i] = scheme;
-        }
-        else
-        {
-            list.Add(scheme);
-        }
-
-        return new SchemeRegistry(list);
+        return new SchemeRegistry(_schemes.With(scheme));
     }
 }

@@ -1,5 +1,3 @@
-using MathNet.Numerics.Distributions;
-
 namespace DivCon.Metrics.Statistics;
 
 /// <summary>
@@ -51,23 +49,11 @@ public static class BlockedAnova
         double ssError = Math.Max(0, ssTotal - ssTreatment - ssBlock);
         int dfT = k - 1, dfB = n - 1, dfE = (k - 1) * (n - 1);
         double mse = ssError / dfE;
-
-        double? Percent(double ss) => ssTotal > 0 ? 100 * ss / ssTotal : null;
-
-        AnovaSource Effect(string name, double ss, int df)
-        {
-            double ms = ss / df;
-            double f = ms / mse;
-            // Zero error: F is infinite for a non-zero effect (p = 0) and undefined for a zero one (NaN, left so).
-            double p = double.IsNaN(f) ? double.NaN : double.IsPositiveInfinity(f) ? 0 : 1 - FisherSnedecor.CDF(df, dfE, f);
-            return new AnovaSource(name, ss, Percent(ss), df, ms, f, p);
-        }
-
         return new BlockedAnovaResult(k, n,
         [
-            Effect(treatmentName, ssTreatment, dfT),
-            Effect(blockName, ssBlock, dfB),
-            new AnovaSource("error", ssError, Percent(ssError), dfE, mse, null, null),
+            AnovaSource.Effect(treatmentName, ssTreatment, dfT, mse, dfE, ssTotal),
+            AnovaSource.Effect(blockName, ssBlock, dfB, mse, dfE, ssTotal),
+            new AnovaSource("error", ssError, AnovaSource.PercentOf(ssError, ssTotal), dfE, mse, null, null),
             new AnovaSource("total", ssTotal, ssTotal > 0 ? 100 : null, (k * n) - 1, null, null, null),
         ]);
     }

@@ -105,27 +105,16 @@ public static class TwoFactorAnova
         int dfa = a - 1, dfb = b - 1, dfab = (a - 1) * (b - 1), dfe = a * b * (r - 1), n = a * b * r;
         double mse = sse / dfe;
 
-        AnovaSource Effect(string name, double ss, int df)
-        {
-            double ms = ss / df;
-            double f = ms / mse;
-            // With a zero error (identical replications) F is infinite for any non-zero effect: p = 0; a zero effect
-            // over a zero error is undefined, left as NaN.
-            double p = double.IsNaN(f) ? double.NaN : double.IsPositiveInfinity(f) ? 0 : 1 - FisherSnedecor.CDF(df, dfe, f);
-            return new AnovaSource(name, ss, Percent(ss), df, ms, f, p);
-        }
-
-        double? Percent(double ss) => sst > 0 ? 100 * ss / sst : null;
 
         var table = new[]
         {
             new AnovaSource("SSY", ssy, null, n, null, null, null),
             new AnovaSource("SS0", ss0, null, 1, null, null, null),
-            new AnovaSource("SST", sst, Percent(sst), n - 1, null, null, null),
-            Effect("SSA", ssa, dfa),
-            Effect("SSB", ssb, dfb),
-            Effect("SSAB", ssab, dfab),
-            new AnovaSource("SSE", sse, Percent(sse), dfe, mse, null, null),
+            new AnovaSource("SST", sst, AnovaSource.PercentOf(sst, sst), n - 1, null, null, null),
+            AnovaSource.Effect("SSA", ssa, dfa, mse, dfe, sst),
+            AnovaSource.Effect("SSB", ssb, dfb, mse, dfe, sst),
+            AnovaSource.Effect("SSAB", ssab, dfab, mse, dfe, sst),
+            new AnovaSource("SSE", sse, AnovaSource.PercentOf(sse, sst), dfe, mse, null, null),
         };
 
         // Standard deviations of the estimates (Jain, Table 22.5): s_μ = s_e/√(abr), s_αi = s_e √((a−1)/(abr)),
