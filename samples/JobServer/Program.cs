@@ -20,20 +20,36 @@ using DivCon.Partitioning;
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
 int requests = args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int n) && n > 0 ? n : 120;
 
-// --three-jobs [--intervals 20ms,100ms] [--plain] [--trace]: issue 20's three-job scenario with DivCon's loop helpers
-// (or, with --plain, with Parallel.For / Parallel.ForEachAsync), on the default policy, at each repartitioning interval;
-// --trace prints the samples of the longest stretch a program was short of its cores.
+// --three-jobs [--intervals 20ms,100ms] [--plain] [--trace] [--newcomer-quantum 8ms]: issue 20's three-job scenario with
+// DivCon's loop helpers (or, with --plain, with Parallel.For / Parallel.ForEachAsync), on the default policy, at each
+// repartitioning interval; --trace prints the samples of the longest stretch a program was short of its cores;
+// --newcomer-quantum sets MultiProgramSchedulerOptions.NewcomerQuantum (short jobs first; 0 turns it off).
 if (args.Contains("--three-jobs"))
 {
     int at = Array.IndexOf(args, "--intervals");
     IReadOnlyList<TimeSpan>? intervals = ThreeJobs.ParseIntervals(at >= 0 && at + 1 < args.Length ? args[at + 1] : "20ms,100ms");
+    int q = Array.IndexOf(args, "--newcomer-quantum");
+    TimeSpan? quantum = q < 0 ? MultiProgramSchedulerOptions.DefaultNewcomerQuantum : q + 1 < args.Length ? ThreeJobs.ParseQuantum(args[q + 1]) : null;
+    bool valid = true;
     if (intervals is null)
     {
         Console.Error.WriteLine("--intervals: give positive milliseconds, comma-separated, e.g. 20ms,100ms.");
+        valid = false;
+    }
+
+    if (quantum is null)
+    {
+        Console.Error.WriteLine("--newcomer-quantum: give milliseconds from 0 (off) to 1000, e.g. 8ms.");
+        valid = false;
+    }
+
+    if (!valid)
+    {
         return 2;
     }
 
-    return await ThreeJobs.RunAsync(args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int r) && r > 0 ? r : 200, intervals, args.Contains("--plain"), args.Contains("--trace"));
+    return await ThreeJobs.RunAsync(
+        args.Length > 0 && int.TryParse(args[0], CultureInfo.InvariantCulture, out int r) && r > 0 ? r : 200, intervals!, args.Contains("--plain"), args.Contains("--trace"), quantum!.Value);
 }
 
 // --sync-batch: the batch loops Parallel.For inside one task that never returns until the service stops, the shape

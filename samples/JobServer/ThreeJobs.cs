@@ -20,24 +20,32 @@ internal static class ThreeJobs
     private const int BatchItems = 50_000_000;
     private const int RequestItems = 64;
 
-    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain, bool trace = false)
+    public static async Task<int> RunAsync(int requests, IReadOnlyList<TimeSpan> intervals, bool plain, bool trace, TimeSpan newcomerQuantum)
     {
+        string shortJobs = newcomerQuantum > TimeSpan.Zero
+            ? string.Create(CultureInfo.InvariantCulture, $"short jobs first below {newcomerQuantum.TotalMilliseconds:0.###} ms of service")
+            : "short jobs first off";
         Console.WriteLine($"three jobs: a batch (rounds of {BatchItems / 1_000_000} M items), an async report, {requests} requests; " +
-            $"{(plain ? "plain Parallel.For / Parallel.ForEachAsync" : "DivCon's loop helpers (ParallelForAsync)")}; default policy");
+            $"{(plain ? "plain Parallel.For / Parallel.ForEachAsync" : "DivCon's loop helpers (ParallelForAsync)")}; default policy, {shortJobs}");
         Console.WriteLine($"{"interval",9} {"alone p50",10} {"alone p99",10} {"p50 ms",8} {"p95 ms",8} {"p99 ms",8} {"p99/alone p50",14} {"longest short ms",17} {"on CPU ms",13} {"longest pending ms",19} {"demand",7}");
         bool allRight = true;
         foreach (TimeSpan interval in intervals)
         {
-            allRight &= await RunOneAsync(requests, interval, plain, trace);
+            allRight &= await RunOneAsync(requests, interval, plain, trace, newcomerQuantum);
         }
 
         Console.WriteLine(allRight ? "every answer checked: right" : "WRONG ANSWERS");
         return allRight ? 0 : 1;
     }
 
-    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain, bool trace)
+    private static async Task<bool> RunOneAsync(int requests, TimeSpan interval, bool plain, bool trace, TimeSpan newcomerQuantum)
     {
-        using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions { BestEffortPinning = true, RepartitionInterval = interval });
+        using var scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            BestEffortPinning = true,
+            RepartitionInterval = interval,
+            NewcomerQuantum = newcomerQuantum,
+        });
         bool right = true;
 
         // Time alone: the same requests one after another, nothing else on the scheduler (a few warm-up runs first).
@@ -205,6 +213,15 @@ internal static class ThreeJobs
     private static double P(double[] sorted, double p) => sorted.Length == 0 ? double.NaN : sorted[(int)Math.Min(sorted.Length - 1, Math.Ceiling(p * sorted.Length) - 1)];
 
     /// <summary>Parses <c>20ms,100ms</c>-style interval lists; null when one is not a positive number of milliseconds.</summary>
+    /// <summary>A quantum in milliseconds ("8ms" or "8"), 0 to 1000; null when invalid.</summary>
+    public static TimeSpan? ParseQuantum(string text)
+    {
+        string number = text.EndsWith("ms", StringComparison.Ordinal) ? text[..^2] : text;
+        return double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out double ms) && ms >= 0 && ms <= 1000
+            ? TimeSpan.FromMilliseconds(ms)
+            : null;
+    }
+
     public static IReadOnlyList<TimeSpan>? ParseIntervals(string text)
     {
         var intervals = new List<TimeSpan>();

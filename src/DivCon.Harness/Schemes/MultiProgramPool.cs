@@ -81,6 +81,11 @@ public sealed class MultiProgramPool : IMultiprogramPool
             // starved trigger's follow-up skipped its gap and the repartitioner decided back to back (docs/simulation.md,
             // "Why demand-partitioned loses"); even with the gap it rotates cores hundreds of times a second on 2 cores.
             RepartitionWhenStarved = false,
+
+            // Nor short jobs first (MultiProgramSchedulerOptions.NewcomerQuantum): the thesis's schemes divide cores by
+            // their policy alone. In the cyclic harness every program is added once per phase and re-runs, so the boost
+            // would only equalise the first few milliseconds of service; off keeps the schemes the thesis's.
+            NewcomerQuantum = TimeSpan.Zero,
         });
         _timelines = timelines;
         _scheme = scheme ?? policy.Name;

@@ -49,7 +49,7 @@ internal sealed partial class Machine
     private void Decide(bool initial, bool periodic = false)
     {
         PartitioningSetup setup = Partitioning!;
-        _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
+        _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup), NewcomerQuantum);
         var loads = new ProgramLoad[Programs.Count];
         var ids = new int[Programs.Count];
         for (int i = 0; i < Programs.Count; i++)
@@ -57,7 +57,8 @@ internal sealed partial class Machine
             SimProgram program = Programs[i];
             ids[i] = i;
             ScalabilityChoice? online = Tracker?.Choose(i, null, null);
-            loads[i] = new ProgramLoad(i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table);
+            loads[i] = new ProgramLoad(
+                i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table, AttainedService(i), RunningTasks(i));
         }
 
         _probes.Clear();
@@ -165,6 +166,42 @@ internal sealed partial class Machine
 
             tracker.Observe(i, _inForce.CoresOf(i), elapsed, new ProgramCounters(served / 1e9, Math.Max(0, served - busy) / 1e9, pool.TasksExecuted));
         }
+    }
+
+    /// <summary>
+    /// Short jobs first (<see cref="NewcomerPriority"/>; MultiProgramSchedulerOptions.NewcomerQuantum), set before the
+    /// first decision. Zero (off) by default: the simulated schemes are the harness's thesis schemes, which turn it off
+    /// (MultiProgramPool). On, every cyclic program is a newcomer for its first quantum of service only (all start at
+    /// once, so equal shares among them; and a scheme deciding once, at the start, would keep that split for good).
+    /// </summary>
+    public TimeSpan NewcomerQuantum { get; set; }
+
+    /// <summary>The program's attained service as the mover gives it (ProgramHandle.AttainedService): its task steps' time so far.</summary>
+    private TimeSpan AttainedService(int program)
+    {
+        WorkPool pool = Pools[program];
+        long busy = pool.BusyNs;
+        foreach (SimWorker w in _workers)
+        {
+            if (w.Pool == pool && w.Step == StepKind.Task && w.State == WorkerState.Running)
+            {
+                busy += _now - w.StepStart;
+            }
+        }
+
+        return TimeSpan.FromTicks(busy / 100);
+    }
+
+    /// <summary>The program's tasks running now (ProgramHandle.RunningTasks): its workers inside a task step.</summary>
+    private int RunningTasks(int program)
+    {
+        int running = 0;
+        foreach (SimWorker w in _workers)
+        {
+            running += w.Pool == Pools[program] && w.Step == StepKind.Task && w.State == WorkerState.Running ? 1 : 0;
+        }
+
+        return running;
     }
 
     // Synthetic cache groups of a fixed size (SimulationParameters.CoresPerCacheGroup), or none.

@@ -1,6 +1,8 @@
 // The mover: carries out a repartitioning. It reads every program's load, asks the Repartitioner (which asks the
 // policy, validates, falls back, rotates, places and serves removing programs: Partitioning/Repartitioner.cs, the
-// same code the simulator calls), then moves the workers whose slot changed owner. It never decides.
+// same code the simulator calls), then moves the workers whose slot changed owner. It never decides. It gives each load
+// the program's attained service (busy time: the time its tasks ran, the service a least-attained-service rule counts;
+// core time held would also count a worker's spinning for work it does not have) for the short-job step.
 //
 // Roles
 //   mover   - the thread running a repartitioning, always under the scheduler's lock (the repartitioner thread on a
@@ -48,6 +50,7 @@ internal sealed class Mover
     private readonly ScalabilityTracker? _tracker;   // under the lock (online scalability; null: off)
     private readonly List<ScalabilityProbe> _probes = [];
     private long _lastObservation;
+    private long _newcomerDeadline = long.MaxValue;  // see NewcomerDeadline
 
     public Mover(MultiProgramScheduler scheduler, WorkerPool pool, Repartitioner repartitioner, bool lendingOption, ScalabilityEstimatorOptions? estimation = null)
     {
@@ -72,10 +75,12 @@ internal sealed class Mover
         List<int>? mustServe = null;
         bool estimateChanged = false;
         ObserveTickNeedsLock(programs, trigger);
+        TimeSpan quantum = _repartitioner.NewcomerQuantum;
+        long now = Stopwatch.GetTimestamp();
         for (int i = 0; i < programs.Length; i++)
         {
             ProgramHandle p = programs[i];
-            loads[i] = LoadOf(p, trigger, ref estimateChanged);
+            loads[i] = LoadOf(p, trigger, quantum > TimeSpan.Zero ? p.AttainedService(now) : null, quantum > TimeSpan.Zero ? p.RunningTasks : 0, ref estimateChanged);
 
             // The removal override's input (Repartitioner): a program being removed must keep a worker while it has tasks.
             if (p.IsRemoving && !p.Queues.IsIdle())
@@ -87,10 +92,45 @@ internal sealed class Mover
         _probes.Clear();
         _tracker?.CollectProbes(Array.ConvertAll(programs, p => p.Id), _probes);
         RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe, _probes);
+        NoteNewcomersNeedsLock(programs, loads, result.Allocation, policy.Rotation == RotationScope.None ? TimeSpan.Zero : _repartitioner.NewcomerQuantum, now);
 
         // A periodic decision whose input changed only by an online estimate: its moves say so on the timeline.
         Apply(result.Allocation, programs, loads, policy, estimateChanged && trigger == RepartitionTrigger.Interval ? RepartitionTrigger.ScalabilityEstimate : trigger);
         return result;
+    }
+
+    /// <summary>
+    /// When the earliest newcomer served first is expected to reach the quantum (a Stopwatch timestamp; long.MaxValue:
+    /// none), so that the repartitioner re-decides then instead of at the next tick. Written under the lock
+    /// (Volatile.Write), read by the repartitioner thread before it waits (Volatile.Read); a stale value only moves one
+    /// wake.
+    /// </summary>
+    public long NewcomerDeadline => Volatile.Read(ref _newcomerDeadline);
+
+    // Short jobs first (NewcomerPriority): each program's newcomer mark for the producers' demand signal, and the
+    // deadline. A newcomer holding c cores attains service at most c times as fast as wall time (busy time counts a task
+    // while it runs), so it cannot reach the quantum before now + (quantum - attained) / c: re-deciding then drops its
+    // priority within about one gap of the moment it passes the quantum (required: others' wait for the cores bounded
+    // by the quantum of service per newcomer, not by the interval).
+    // The quantum is zero under a policy the step does not apply to (a fixed allocation: Repartitioner), so that its
+    // programs never signal as newcomers.
+    private void NoteNewcomersNeedsLock(ProgramHandle[] programs, ProgramLoad[] loads, Allocation allocation, TimeSpan quantum, long now)
+    {
+        long deadline = long.MaxValue;
+        for (int i = 0; i < programs.Length; i++)
+        {
+            programs[i].IsNewcomer = NewcomerPriority.IsNewcomer(loads[i], quantum);
+            int cores = allocation.CoresOf(loads[i].ProgramId);
+            if (NewcomerPriority.IsServedFirst(loads[i], quantum))
+            {
+                // Left without a core (more newcomers than cores, or a removal took it): asked again at once, which the
+                // repartitioner spaces by its least wait (the starved gap).
+                TimeSpan left = cores > 0 ? (quantum - loads[i].AttainedService!.Value) / cores : TimeSpan.Zero;
+                deadline = Math.Min(deadline, now + (long)(left.TotalSeconds * Stopwatch.Frequency) + 1);
+            }
+        }
+
+        Volatile.Write(ref _newcomerDeadline, deadline);
     }
 
     /// <summary>Forgets a program that left (its online estimate).</summary>
@@ -120,11 +160,11 @@ internal sealed class Mover
 
     // Online scalability, step 2: the load a policy sees. The user's number or table wins; otherwise the estimate
     // (ScalabilityChoice), published on the handle for the snapshot and the meter.
-    private ProgramLoad LoadOf(ProgramHandle p, RepartitionTrigger trigger, ref bool estimateChanged)
+    private ProgramLoad LoadOf(ProgramHandle p, RepartitionTrigger trigger, TimeSpan? attained, int running, ref bool estimateChanged)
     {
         if (_tracker is null)
         {
-            return new ProgramLoad(p.Id, p.Scalability, p.AvailableTasks, p.ScalabilityTable);
+            return new ProgramLoad(p.Id, p.Scalability, p.AvailableTasks, p.ScalabilityTable, attained, running);
         }
 
         ProgramScalability before = p.ScalabilityState;
@@ -136,7 +176,7 @@ internal sealed class Mover
             p.PublishScalability(new ProgramScalability(choice.Scalability, choice.Source, _tracker.Estimator.GetEstimate(p.Id), probing));
         }
 
-        return new ProgramLoad(p.Id, choice.Scalability, p.AvailableTasks, choice.Table);
+        return new ProgramLoad(p.Id, choice.Scalability, p.AvailableTasks, choice.Table, attained, running);
     }
 
     private void Apply(Allocation allocation, ProgramHandle[] programs, ProgramLoad[] loads, IPartitioningPolicy policy, RepartitionTrigger trigger)

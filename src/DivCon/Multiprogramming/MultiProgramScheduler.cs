@@ -5,7 +5,9 @@
 //   lifecycle (this file) - programs arrive (AddProgram) and leave (RemoveProgram, Dispose); the repartitioner thread
 //                           ticks every RepartitionInterval and, with RepartitionOnDemand, on demand; dormant (no
 //                           ticks) while every program is idle and a tick changed nothing (RepartitionLoop); a program
-//                           that gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it.
+//                           that gets work with no worker assigned and none idle (RepartitionWhenStarved) also wakes it,
+//                           as does a newcomer that gets work while holding fewer than every core, and it wakes by itself
+//                           when a newcomer served first may have passed its quantum (short jobs first: NewcomerQuantum).
 //   mover (Mover.cs)      - carries out a repartitioning under the lock: the Repartitioner (Partitioning, shared with
 //                           the simulator) decides, the mover publishes the snapshot and moves workers.
 //   lender (Lender.cs)    - the pool's owner: idle workers lend themselves, lent ones come home (return, recall).
@@ -85,6 +87,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private readonly bool _demandDriven;
     private readonly bool _serveStarved;
     private readonly long _starvedGapTicks;                     // Stopwatch ticks between two starvation decisions
+    private readonly TimeSpan _newcomerQuantum;                 // short jobs first (NewcomerPriority); zero: off
+    private readonly TimeSpan _newcomerRecheck;                 // least wait for a newcomer's deadline: the starved gap, at least 1 ms
+    private int _deadlineMoved;                                 // 1: a decision on another thread set a newcomer deadline (Interlocked; RepartitionLoop)
     private long _lastDemandDecision;                           // repartitioner thread only
     private readonly Mover _mover;
     private IPartitioningPolicy _policy;                        // under _lock
@@ -110,7 +115,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     }
 
     /// <summary>Creates a scheduler as described by <paramref name="options"/>.</summary>
-    /// <exception cref="ArgumentException">Invalid processors, interval or timeline capacity; the message says what is allowed.</exception>
+    /// <exception cref="ArgumentException">Invalid processors, interval, newcomer quantum or timeline capacity; the message says what is allowed.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning is impossible here and neither best effort nor unpinned was asked for.</exception>
     public MultiProgramScheduler(MultiProgramSchedulerOptions options)
     {
@@ -121,6 +126,11 @@ public sealed partial class MultiProgramScheduler : IDisposable
         {
             throw new ArgumentOutOfRangeException(
                 nameof(options), options.RepartitionInterval, "RepartitionInterval must be between 1 ms and 1 hour, or Timeout.InfiniteTimeSpan for no periodic repartitioning.");
+        }
+
+        if (options.NewcomerQuantum < TimeSpan.Zero || options.NewcomerQuantum > TimeSpan.FromSeconds(1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.NewcomerQuantum, "NewcomerQuantum must be between 0 (off) and 1 s.");
         }
 
         if (options.TimelineCapacity < 1)
@@ -148,13 +158,16 @@ public sealed partial class MultiProgramScheduler : IDisposable
             throw new ArgumentOutOfRangeException(nameof(options), options.StarvedRepartitionGap, "StarvedRepartitionGap must be between 0 and 1 s.");
         }
 
+        _newcomerQuantum = options.NewcomerQuantum;
+        _newcomerRecheck = options.StarvedRepartitionGap > TimeSpan.FromMilliseconds(1) ? options.StarvedRepartitionGap : TimeSpan.FromMilliseconds(1);
         _serveStarved = options.RepartitionWhenStarved;
         _starvedGapTicks = (long)(options.StarvedRepartitionGap.TotalSeconds * Stopwatch.Frequency);
         _pool.TracksStarvation = _serveStarved;
 
         // The lender is the pool's owner from the start: it also brings lent workers home and records compensation,
         // whatever the lending in force (the mover switches lending's wake-ups with the policy).
-        _mover = new Mover(this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors)), options.IdleLending, options.ScalabilityEstimation);
+        _mover = new Mover(
+            this, _pool, new Repartitioner(processors.Length, CacheGroupSlots(pinning.Pinner is null ? null : processors), _newcomerQuantum), options.IdleLending, options.ScalabilityEstimation);
         _pool.Owner = new Lender(this, _mover, processors.Length);
         UnpinnedReason = PoolConstruction.Start(_pool, pinning, options.BestEffortPinning);
         _processors = UnpinnedReason is null && pinning.Pinner is not null ? processors : null;
@@ -415,7 +428,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     internal void OnDemandChanged(ProgramHandle? program, bool wantsWorkers, bool starvedOnly = false)
     {
         bool edge = _demandDriven && !starvedOnly;
-        if (!edge && !IsStarved(program, wantsWorkers))
+        if (!edge && !IsStarved(program, wantsWorkers) && !IsShortNewcomer(program, wantsWorkers))
         {
             return;
         }
@@ -438,6 +451,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
     // assigned meanwhile makes the decision a quiet one (Mover: nothing changes, nothing published).
     private bool IsStarved(ProgramHandle? program, bool wantsWorkers)
         => _serveStarved && wantsWorkers && program is { IsRemoving: false } && program.ServingWorkers == 0 && !_pool.HasParkedLender;
+
+    // Short jobs first: a newcomer (as of the last decision) that got work while the allocation in force gives it fewer
+    // than every core is served first at once, not at the next tick. Volatile reads only (the producer's path, on the
+    // demand edge); racy like IsStarved: a stale answer costs one quiet decision, or leaves the newcomer to the tick.
+    private bool IsShortNewcomer(ProgramHandle? program, bool wantsWorkers)
+        => _newcomerQuantum > TimeSpan.Zero && wantsWorkers && program is { IsRemoving: false, IsNewcomer: true } && CoresOf(program) < _pool.WorkerCount;
 
     private bool AnyStarvedNeedsLock()
     {
@@ -649,11 +668,35 @@ public sealed partial class MultiProgramScheduler : IDisposable
     {
         ScheduleHook.Yield("repartitioner.start");
         bool dormant = false;
+        long tickDue = 0; // when a newcomer's deadline woke the thread: the periodic tick it must still keep (Stopwatch)
         while (true)
         {
             // Under the explorer (ticks off), the wait below is a block until a demand or the stop.
             ScheduleHook.BlockUntil(() => _stopRepartitioner || Volatile.Read(ref _demandPending) != 0, "repartitioner.wait");
-            _tickSignal.WaitOne(dormant ? Timeout.InfiniteTimeSpan : _interval);
+            long waitStart = Stopwatch.GetTimestamp();
+            TimeSpan timeout = dormant ? Timeout.InfiniteTimeSpan : tickDue != 0 ? UntilTimestamp(tickDue, waitStart) : _interval;
+            Interlocked.Exchange(ref _deadlineMoved, 0); // full fence, before reading the deadline: pairs with the mark in RepartitionNeedsLock
+
+            // Short jobs first: wake when the earliest newcomer served first may pass its quantum (Mover.NewcomerDeadline),
+            // so that the others get their cores back then, not at the next tick. No deadline while dormant (all idle).
+            // Read once per wait: a deadline set meanwhile by a decision on another thread (an arrival, an exit) is
+            // seen at this thread's next wake; newcomers are served first mostly by this thread's demand decisions.
+            bool byDeadline = false;
+            long deadline = _mover.NewcomerDeadline;
+            if (!dormant && deadline != long.MaxValue)
+            {
+                // At least the starved gap (1 ms at least): a newcomer stuck just short of its quantum (its tasks
+                // blocked) is re-decided at that pace, never in a tight loop.
+                TimeSpan untilDeadline = UntilTimestamp(deadline, waitStart);
+                untilDeadline = untilDeadline < _newcomerRecheck ? _newcomerRecheck : untilDeadline;
+                if (timeout == Timeout.InfiniteTimeSpan || untilDeadline < timeout)
+                {
+                    timeout = untilDeadline;
+                    byDeadline = true;
+                }
+            }
+
+            bool signaled = _tickSignal.WaitOne(timeout);
             dormant = false;
             if (_stopRepartitioner)
             {
@@ -662,9 +705,18 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
             // A pending demand is served first (the tick's decision would be the same decision, taken later).
             bool demand = Interlocked.Exchange(ref _demandPending, 0) != 0;
-            if (!demand && _interval == Timeout.InfiniteTimeSpan)
+            bool newcomerDue = !signaled && byDeadline;
+            bool rewait = signaled && !demand && Interlocked.Exchange(ref _deadlineMoved, 0) != 0;
+
+            // A deadline's decision (or a new wait for a moved deadline) keeps the periodic tick where it was (continuous
+            // newcomers must not postpone the ticks, which the online estimator counts); any other wake starts a full
+            // interval, as before.
+            tickDue = (newcomerDue || rewait) && _interval != Timeout.InfiniteTimeSpan
+                ? (tickDue != 0 ? tickDue : waitStart + (long)(_interval.TotalSeconds * Stopwatch.Frequency))
+                : 0;
+            if (rewait || (!demand && !newcomerDue && _interval == Timeout.InfiniteTimeSpan))
             {
-                continue; // a stale signal
+                continue; // a stale signal, or a deadline set by a decision on another thread: wait again for it
             }
 
             // Racy by design (a latency, never a lost decision): a change of demand marked between the two exchanges
@@ -699,7 +751,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 }
 
                 AllocationSnapshot before = _mover.Snapshot;
-                RepartitionNeedsLock(demand ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
+                RepartitionNeedsLock(demand || newcomerDue ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
                 dormant = ReferenceEquals(before, _mover.Snapshot) && _interval != Timeout.InfiniteTimeSpan && TryGoDormantNeedsLock();
             }
         }
@@ -708,6 +760,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
         _repartitionerExited = true;
         ScheduleHook.Exiting();
     }
+
+    private static TimeSpan UntilTimestamp(long due, long now)
+        => due <= now ? TimeSpan.Zero : TimeSpan.FromSeconds(Math.Min((double)(due - now) / Stopwatch.Frequency, TimeSpan.FromHours(1).TotalSeconds));
 
     // After a quiet tick (see RepartitionLoop): marks the repartitioner dormant unless a program has work. Required: the
     // mark, then the process-wide barrier, then the re-check (the pair with WorkerPool.ArmBlockingMonitor).
@@ -756,6 +811,16 @@ public sealed partial class MultiProgramScheduler : IDisposable
         IPartitioningPolicy policy = _policy;
         AllocationSnapshot before = _mover.Snapshot;
         RepartitionResult result = _mover.RepartitionNeedsLock(policy, programs, trigger);
+
+        // A newcomer served first by a decision on another thread (an arrival, an exit, a policy change): the
+        // repartitioner thread waits on an older deadline (or none), so it is woken to wait again for this one. Required:
+        // the mark before the Set (the thread clears the mark before reading the deadline, then takes a signaled wake
+        // with the mark as a new wait), so the newcomer's priority is dropped when it passes the quantum even with no tick.
+        if (!ReferenceEquals(Thread.CurrentThread, _repartitioner) && _mover.NewcomerDeadline != long.MaxValue)
+        {
+            Interlocked.Exchange(ref _deadlineMoved, 1);
+            _tickSignal.Set();
+        }
 
         // A decision that moved workers (any trigger) may have left a program with queued tasks and no worker (or not
         // served the one that asked, when several wait): one more demand decision, after the gap. Not after a quiet

@@ -75,6 +75,23 @@ public sealed class MultiProgramSchedulerOptions
     /// <summary>The least time between two decisions started by <see cref="RepartitionWhenStarved"/> (default 2 ms); 0 to 1 s.</summary>
     public TimeSpan StarvedRepartitionGap { get; init; } = TimeSpan.FromMilliseconds(2);
 
+    /// <summary>The default <see cref="NewcomerQuantum"/>: 8 ms of attained service (why: docs/DESIGN.md, "Short jobs first").</summary>
+    public static readonly TimeSpan DefaultNewcomerQuantum = TimeSpan.FromMilliseconds(8);
+
+    /// <summary>
+    /// Short jobs first (<see cref="Partitioning.NewcomerPriority"/>): a program whose attained service since it was added
+    /// (the time its tasks ran, summed over workers) is below this quantum is a newcomer; while it has work (tasks queued
+    /// or running) it holds the cores (equal among newcomers, least attained first; reason
+    /// <see cref="AllocationReason.Newcomer"/>), taken from the other programs, which get their policy's shares back once
+    /// it passes the quantum or runs out of work. A newcomer that gets work while it holds fewer than every core wakes
+    /// the repartitioner at once (trigger <see cref="RepartitionTrigger.Demand"/>, at most one per
+    /// <see cref="StarvedRepartitionGap"/>), and the repartitioner re-decides when a newcomer served first may have passed
+    /// the quantum, without waiting for the tick. Cores a newcomer cannot use are lent
+    /// back by idle lending (the default policy lends). Default <see cref="DefaultNewcomerQuantum"/>; zero turns it off;
+    /// at most 1 s. Not applied to a policy that does not rotate (a fixed allocation).
+    /// </summary>
+    public TimeSpan NewcomerQuantum { get; init; } = DefaultNewcomerQuantum;
+
     /// <summary>
     /// Online scalability estimation (docs/online-scalability.md): each program added without a scalability or table
     /// is estimated at every periodic repartitioning from its core time, idle time and tasks, with bounded probes at

@@ -19,6 +19,7 @@ public sealed partial class ProgramHandle : IQueueSetOwner
     private long _movesOut;
     private long _movesInBaseline;
     private long _movesOutBaseline;
+    private bool _isNewcomer;                    // mover under the lock writes, producers read (IsNewcomer)
 
     // Workers assigned to the program now (owned + lent in - lent out). Interlocked by whoever wins the CAS that changes
     // a worker's assignment (the mover, or the worker in a loan, return or recall: IQueueSetOwner); read by lenders
@@ -170,6 +171,52 @@ public sealed partial class ProgramHandle : IQueueSetOwner
 
         double perSecond = 1.0 / System.Diagnostics.Stopwatch.Frequency;
         return new ProgramCounters((busy + idle) * perSecond, idle * perSecond, tasks);
+    }
+
+    /// <summary>
+    /// The program's attained service up to <paramref name="now"/>: the time its tasks ran, summed over every slot (pool
+    /// workers, lent ones included, and compensating ones) since it was added; a task still running counts up to now.
+    /// Not reset by <see cref="ResetStatistics"/>. O(slots), no allocation.
+    /// </summary>
+    internal TimeSpan AttainedService(long now)
+    {
+        WorkQueueSet set = Queues;
+        long busy = 0;
+        for (int i = 0; i < set.UsedSlotCount; i++)
+        {
+            busy += set.ReadCounters(i, now).BusyTicks;
+        }
+
+        return TimeSpan.FromSeconds((double)busy / System.Diagnostics.Stopwatch.Frequency);
+    }
+
+    /// <summary>Tasks of the program running now (taken, not finished) on any slot. O(slots), racy: a momentary observation.</summary>
+    internal int RunningTasks
+    {
+        get
+        {
+            WorkQueueSet set = Queues;
+            int running = 0;
+            for (int i = 0; i < set.UsedSlotCount; i++)
+            {
+                running += set.IsRunningTask(i) ? 1 : 0;
+            }
+
+            return running;
+        }
+    }
+
+    /// <summary>
+    /// True when the last decision found the program a newcomer (attained service below the quantum,
+    /// <see cref="MultiProgramSchedulerOptions.NewcomerQuantum"/>). Written by the mover under the scheduler's lock
+    /// (Volatile.Write), read without it by a producer's demand signal (MultiProgramScheduler.OnDemandChanged,
+    /// Volatile.Read). Racy by design: a stale true costs one quiet decision, a stale false leaves the newcomer to the
+    /// starvation trigger or the tick.
+    /// </summary>
+    internal bool IsNewcomer
+    {
+        get => Volatile.Read(ref _isNewcomer);
+        set => Volatile.Write(ref _isNewcomer, value);
     }
 
     internal long TotalTasksExecuted => _statistics.Snapshot().TasksExecuted;

@@ -75,4 +75,11 @@ public enum AllocationReason
     /// another core count for a few ticks (<see cref="T:DivCon.Partitioning.Estimation.ProbeAllocation"/>).
     /// </summary>
     Probe,
+
+    /// <summary>
+    /// Given to a newcomer: a program whose attained service since it was added is still below the short-job quantum and
+    /// that has work (tasks queued or running) is served first, with cores taken from the others
+    /// (<see cref="T:DivCon.Partitioning.NewcomerPriority"/>).
+    /// </summary>
+    Newcomer,
 }

@@ -32,7 +32,7 @@ public static class PartitioningValidation
         for (int i = 0; i < input.Programs.Count; i++)
         {
             ProgramLoad? p = input.Programs[i];
-            if (p is null || !(p.Scalability > 0) || double.IsInfinity(p.Scalability) || p.AvailableTasks < 0 || !ids.Add(p.ProgramId))
+            if (p is null || !(p.Scalability > 0) || double.IsInfinity(p.Scalability) || p.AvailableTasks < 0 || p.AttainedService < TimeSpan.Zero || p.RunningTasks < 0 || !ids.Add(p.ProgramId))
             {
                 return false;
             }
@@ -75,6 +75,16 @@ public static class PartitioningValidation
             if (p.AvailableTasks < 0)
             {
                 problems.Add($"Program {i} (id {p.ProgramId}): available tasks must not be negative; got {p.AvailableTasks}.");
+            }
+
+            if (p.AttainedService < TimeSpan.Zero)
+            {
+                problems.Add($"Program {i} (id {p.ProgramId}): attained service must not be negative; got {p.AttainedService}.");
+            }
+
+            if (p.RunningTasks < 0)
+            {
+                problems.Add($"Program {i} (id {p.ProgramId}): running tasks must not be negative; got {p.RunningTasks}.");
             }
 
             if (!ids.Add(p.ProgramId))

@@ -22,6 +22,10 @@ namespace DivCon.Partitioning;
 /// <item><b>Probe.</b> The online estimator's probes (<see cref="Estimation.ProbeAllocation"/>), when given: a probed
 /// program holds its requested cores for the tick, taken from (or given to) the others; those cores' reason is
 /// <see cref="AllocationReason.Probe"/>. Donors keep a core unless there are more programs than cores.</item>
+/// <item><b>Newcomers first.</b> With a positive <see cref="NewcomerQuantum"/>, programs whose attained service
+/// (<see cref="ProgramLoad.AttainedService"/>) is below it and that have work (tasks queued or running) hold the cores, equal among them,
+/// least attained first (<see cref="NewcomerPriority"/>); those cores' reason is <see cref="AllocationReason.Newcomer"/>.
+/// Not for a policy whose scope is <see cref="RotationScope.None"/> (a fixed allocation is the user's).</item>
 /// <item><b>Place.</b> Shares become worker slots (<see cref="Placement"/>: as few moves as possible, whole cache
 /// groups first).</item>
 /// <item><b>Serve removing programs</b> (required: a removal always finishes). A program in <c>mustServe</c> (being
@@ -44,12 +48,19 @@ public sealed class Repartitioner
     /// <summary>Creates a repartitioner for <paramref name="cores"/> worker slots.</summary>
     /// <param name="cores">Worker slots; positive.</param>
     /// <param name="cacheGroups">Slots grouped by shared last-level cache (every slot in exactly one group), or null.</param>
+    /// <param name="newcomerQuantum">
+    /// The attained service below which a program with work (tasks queued or running) is served first (<see cref="NewcomerPriority"/>);
+    /// zero (the default): off.
+    /// </param>
     /// <exception cref="ArgumentException">The cores or the groups are invalid; the message says what is allowed.</exception>
-    public Repartitioner(int cores, IReadOnlyList<IReadOnlyList<int>>? cacheGroups = null)
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="newcomerQuantum"/> is negative.</exception>
+    public Repartitioner(int cores, IReadOnlyList<IReadOnlyList<int>>? cacheGroups = null, TimeSpan newcomerQuantum = default)
     {
         PartitioningValidation.ThrowIfInvalid(new PartitioningInput(cores, [], cacheGroups));
+        ArgumentOutOfRangeException.ThrowIfLessThan(newcomerQuantum, TimeSpan.Zero);
         Cores = cores;
         CacheGroups = cacheGroups;
+        NewcomerQuantum = newcomerQuantum;
     }
 
     /// <summary>Worker slots.</summary>
@@ -57,6 +68,9 @@ public sealed class Repartitioner
 
     /// <summary>Slots grouped by shared last-level cache, or null.</summary>
     public IReadOnlyList<IReadOnlyList<int>>? CacheGroups { get; }
+
+    /// <summary>The attained service below which a program with work is served first; zero: off.</summary>
+    public TimeSpan NewcomerQuantum { get; }
 
     /// <summary>Decides the allocation for <paramref name="programs"/> under <paramref name="policy"/> (see the remarks).</summary>
     /// <param name="policy">The policy to ask.</param>
@@ -114,6 +128,11 @@ public sealed class Repartitioner
         }
 
         Shares rotated = Probe(input, Rotate(input, shares!, scope), scope == RotationScope.None ? null : probes);
+        if (scope != RotationScope.None)
+        {
+            rotated = NewcomerPriority.Apply(input, rotated, NewcomerQuantum);
+        }
+
         return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated, _placement), programs, mustServe), outcome, rejection);
     }
 
@@ -159,20 +178,7 @@ public sealed class Repartitioner
         // A donor keeps its core unless there are more programs than cores, where the rotation already leaves some without
         // one at every tick (with as many programs as cores a probe would take a latency-sensitive program's only core).
         int[] probed = Estimation.ProbeAllocation.Apply(ids, counts, probes, minimumCores: m > input.Cores ? 0 : 1);
-        var reasons = new IReadOnlyList<AllocationReason>[m];
-        for (int i = 0; i < m; i++)
-        {
-            IReadOnlyList<AllocationReason> own = shares.Find(ids[i])!.CoreReasons;
-            var r = new AllocationReason[probed[i]];
-            for (int c = 0; c < r.Length; c++)
-            {
-                r[c] = c < own.Count ? own[c] : AllocationReason.Probe;
-            }
-
-            reasons[i] = r;
-        }
-
-        return Shares.FromCounts(input, probed, reasons);
+        return shares.WithCounts(input, probed, AllocationReason.Probe);
     }
 
     /// <summary>The removal override (see the remarks): each program of <paramref name="mustServe"/> without a slot gets one.</summary>

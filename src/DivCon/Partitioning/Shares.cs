@@ -106,6 +106,29 @@ public sealed class Shares : IReadOnlyList<ProgramShare>
     }
 
     /// <summary>
+    /// These shares at new per-index <paramref name="counts"/> for <paramref name="input"/>: each program keeps its own
+    /// reasons for its first cores (as many as it still has), and cores beyond its share say <paramref name="added"/>.
+    /// The repartitioner's steps after the policy (probes, short jobs first) change counts this way.
+    /// </summary>
+    internal Shares WithCounts(PartitioningInput input, IReadOnlyList<int> counts, AllocationReason added)
+    {
+        var reasons = new AllocationReason[counts.Count][];
+        for (int i = 0; i < reasons.Length; i++)
+        {
+            IReadOnlyList<AllocationReason> own = Find(input.Programs[i].ProgramId)!.CoreReasons;
+            var r = new AllocationReason[counts[i]];
+            for (int c = 0; c < r.Length; c++)
+            {
+                r[c] = c < own.Count ? own[c] : added;
+            }
+
+            reasons[i] = r;
+        }
+
+        return FromOwnedReasons(input, reasons);
+    }
+
+    /// <summary>
     /// The contract every decision keeps, as one sentence per broken rule (empty when kept): exactly one share per
     /// program of <paramref name="input"/> and none for another id, and the shares sum to the cores whenever there is
     /// a program (so that placement assigns every worker slot).

@@ -189,6 +189,7 @@ public sealed class WorkConservationExplorationTests
         Unpinned = true,
         RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
         CompensateBlocking = false,
+        NewcomerQuantum = TimeSpan.Zero, // the named protocols alone: short jobs first would decide for a starved newcomer
     });
 
     private static MultiProgramScheduler NewScheduler(IPartitioningPolicy policy, bool onDemand)
@@ -200,6 +201,7 @@ public sealed class WorkConservationExplorationTests
             Policy = policy,
             RepartitionOnDemand = onDemand,
             CompensateBlocking = false,
+            NewcomerQuantum = TimeSpan.Zero, // the named protocols alone: short jobs first would decide for a starved newcomer
         });
 
     // See the recall test. Null when the schedule finished with every task run, else the explorer's failure.

@@ -13,7 +13,8 @@ namespace DivCon.Partitioning.Estimation;
 /// <para><b>Model.</b> The factored speedup P·T_P = T_1 + F_P + I_P (work, work inflation, idle time). Per core
 /// count P the program was served at, the idle fraction u_P = ΣI / ΣC gives an Amdahl serial fraction
 /// s = u_P / ((P − 1)(1 − u_P)); busy time per finished task at two or more core counts gives the inflation per
-/// added core φ (busy per task = b_1·(1 + φ·(P − 1))). The speedup is S(P) = P / ((1 + (P − 1)·s(P))·(1 + φ·(P − 1))),
+/// added core φ (busy per task = b_1·(1 + φ·(P − 1)), P the served cores but at least one: a worker serving the
+/// program for part of a tick is one worker). The speedup is S(P) = P / ((1 + (P − 1)·s(P))·(1 + φ·(P − 1))),
 /// s(P) interpolated between the observed core counts and flat beyond them; <see cref="ScalabilityEstimate.Scalability"/>
 /// is S at all <see cref="Cores"/>.</para>
 /// <para><b>Threading.</b> Not thread-safe: one caller (the repartitioning thread) calls every method. Deterministic:

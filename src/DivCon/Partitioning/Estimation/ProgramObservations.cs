@@ -408,8 +408,8 @@ internal sealed class ProgramObservations
             observations, allocations);
     }
 
-    // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(P_k − 1)) over the core counts with enough
-    // tasks, each weighted by its effective ticks (as the serial fraction is, and for the same reason), with the
+    // Weighted least squares of busy time per task b_k = b_1 · (1 + φ·(max(P_k, 1) − 1)) over the core counts with
+    // enough tasks, each weighted by its effective ticks (as the serial fraction is, and for the same reason), with the
     // slope's variance Σ w²(x − x̄)² var_k / (Σ w (x − x̄)²)² from each count's ratio variance. φ = slope / intercept;
     // a negative φ (faster per task on more cores: cache effects) is taken as 0. The centred sums come from the raw
     // ones (Σw(x − x̄)² = Σwx² − x̄·Σwx, and so on), with x measured from `shift` (the program's first core count,
@@ -437,8 +437,9 @@ internal sealed class ProgramObservations
         return (true, inflation, rawSe);
     }
 
-    // The inflation fit's sums over the core counts in it: the weights, and Σw·x, Σw·y, Σw·x², Σw·x·y (x = cores −
-    // 1 − shift, y = busy time per task) and the slope variance's Σw²·se²·{1, x, x²}. One bin's terms, or their sum.
+    // The inflation fit's sums over the core counts in it: the weights, and Σw·x, Σw·y, Σw·x², Σw·x·y (x = max(served
+    // cores, 1) − 1 − shift, y = busy time per task) and the slope variance's Σw²·se²·{1, x, x²}. One bin's terms, or
+    // their sum.
     private struct Fit
     {
         public double W, Wx, Wy, Wxx, Wxy, V0, V1, V2;
@@ -558,8 +559,8 @@ internal sealed class ProgramObservations
         public double Weight, Tasks;
 
         // What the bin adds to the program's serial fraction sums (Weight·Serial and (Weight·SerialSe)²) and to the
-        // inflation fit (Terms, with x = X − shift), whether it has busy time, and X = Cores − 1: refreshed with the
-        // weight (Refresh, Scale).
+        // inflation fit (Terms, with x = X − shift), whether it has busy time, and X = max(Cores, 1) − 1: refreshed with
+        // the weight (Refresh, Scale).
         public double WeightedSerial, SerialVariance;
         public Fit Terms;
         public double X, PreviousX;
@@ -598,7 +599,13 @@ internal sealed class ProgramObservations
                 ? StandardError(BusyBusy, BusyTasks, TasksTasks, BusyPerTask, perTask, correction)
                 : double.PositiveInfinity;
             PreviousX = X;
-            X = Cores - 1;
+
+            // The inflation fit's x is the program's workers running at once, less one. A program served under one
+            // core on average (a worker arriving late in the tick, or finishing its task after a move: on two cores
+            // with five programs, 0.4 core per one-core tick) still ran its tasks one at a time, on one worker: x is
+            // 0 there, not negative. Served cores less one would stretch the fit's x range (to 1.45 instead of 1
+            // between one and two cores) and read 27 % inflation on two cores as 7 % (InflationOnRecordedTicksTests).
+            X = Math.Max(Cores, 1) - 1;
             Busy = busy > 0;
             Weigh(shift);
         }
