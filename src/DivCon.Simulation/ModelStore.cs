@@ -1,4 +1,3 @@
-using System.Reflection;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 
@@ -10,11 +9,13 @@ namespace DivCon.Simulation;
 /// </summary>
 public static class ModelStore
 {
+    private const string ResourcePrefix = "DivCon.Simulation.Models.";
+
     /// <summary>The names of the shipped default models (the five sample programs).</summary>
     public static IReadOnlyList<string> DefaultNames { get; } =
         typeof(ModelStore).Assembly.GetManifestResourceNames()
-            .Where(n => n.StartsWith("DivCon.Simulation.Models.", StringComparison.Ordinal) && n.EndsWith(".json", StringComparison.Ordinal))
-            .Select(n => n["DivCon.Simulation.Models.".Length..^".json".Length])
+            .Where(n => n.StartsWith(ResourcePrefix, StringComparison.Ordinal) && n.EndsWith(".json", StringComparison.Ordinal))
+            .Select(n => n[ResourcePrefix.Length..^".json".Length])
             .Where(n => n + ".json" != MachineModel.FileName)
             .Order(StringComparer.Ordinal)
             .ToArray();
@@ -23,13 +24,8 @@ public static class ModelStore
     /// <exception cref="ArgumentException">No default model has that name.</exception>
     public static ProgramModel LoadDefault(string program)
     {
-        Assembly assembly = typeof(ModelStore).Assembly;
-        using Stream? stream = assembly.GetManifestResourceStream($"DivCon.Simulation.Models.{program}.json");
-        if (stream is null)
-        {
-            throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program));
-        }
-
+        using Stream stream = Resource($"{program}.json")
+            ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program));
         return Deserialize(stream, $"default model '{program}'");
     }
 
@@ -39,19 +35,14 @@ public static class ModelStore
     public static ProgramModel Load(string folder, string program)
     {
         string path = Path.Combine(folder, program + ".json");
-        if (!File.Exists(path))
-        {
-            throw new FileNotFoundException($"No model file '{path}'.", path);
-        }
-
-        using FileStream stream = File.OpenRead(path);
+        using FileStream stream = OpenFile(path, $"No model file '{path}'.");
         return Deserialize(stream, path);
     }
 
     /// <summary>The shipped machine model.</summary>
     public static MachineModel LoadDefaultMachine()
     {
-        using Stream stream = typeof(ModelStore).Assembly.GetManifestResourceStream($"DivCon.Simulation.Models.{MachineModel.FileName}")
+        using Stream stream = Resource(MachineModel.FileName)
             ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly.");
         return DeserializeMachine(stream, $"default {MachineModel.FileName}");
     }
@@ -66,12 +57,7 @@ public static class ModelStore
     /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>
     public static MachineModel ReadMachine(string path)
     {
-        if (!File.Exists(path))
-        {
-            throw new FileNotFoundException($"No machine model '{path}' (divcon simulate calibrate writes one beside the program models).", path);
-        }
-
-        using FileStream stream = File.OpenRead(path);
+        using FileStream stream = OpenFile(path, $"No machine model '{path}' (divcon simulate calibrate writes one beside the program models).");
         return DeserializeMachine(stream, path);
     }
 
@@ -98,6 +84,10 @@ public static class ModelStore
         using var stream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
         return Deserialize(stream, origin);
     }
+
+    private static Stream? Resource(string file) => typeof(ModelStore).Assembly.GetManifestResourceStream(ResourcePrefix + file);
+
+    private static FileStream OpenFile(string path, string missing) => File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException(missing, path);
 
     private static MachineModel DeserializeMachine(Stream stream, string origin) =>
         Deserialize(stream, origin, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());

@@ -21,7 +21,7 @@ namespace DivCon.Simulation;
 /// the leaves' execute time (and added back when the tree is shallower), so a run's total work stays that of the
 /// profile to first order, as the thesis's granularity experiment (Figure 7.1) found over a wide range.</para>
 /// </remarks>
-public sealed class ProgramModel
+public sealed record ProgramModel
 {
     /// <summary>The program's name (the catalogue name for the five samples).</summary>
     public required string Name { get; init; }
@@ -233,20 +233,13 @@ public sealed class ProgramModel
         FitMeasurement? fittedTo, double? splitMergeExponent, bool round = false)
     {
         double Scale(double ns, double factor) => round ? Math.Round(ns * factor) : ns * factor;
-        return new ProgramModel
+        return this with
         {
-            Name = Name,
             Source = source,
-            BranchingFactor = BranchingFactor,
             ProblemSize = size,
-            WorkExponent = WorkExponent,
-            WorkLogFactor = WorkLogFactor,
             SplitMergeExponent = splitMergeExponent,
-            MusclesPerCore = MusclesPerCore,
-            LevelGrowth = LevelGrowth,
             SequentialNs = (long)Math.Round(SequentialNs * wholeFactor),
             OutsideMusclesNs = round ? OutsideMusclesNs : OutsideMusclesNs * wholeFactor,
-            Imbalance = Imbalance,
             MemoryIntensity = memoryIntensity,
             BaselineRatio = baselineRatio,
             FittedTo = fittedTo,

@@ -29,35 +29,10 @@ public sealed class BarSeries
             throw new ArgumentException($"Bar series '{name}' has an infinite value; values must be finite (NaN for a missing bar).", nameof(values));
         }
 
-        if ((errorMinus is null) != (errorPlus is null))
-        {
-            throw new ArgumentException($"Bar series '{name}': give both error lists (equal for symmetric errors) or neither.", nameof(errorMinus));
-        }
-
-        if (errorMinus is not null && errorPlus is not null)
-        {
-            CheckErrors(name, values.Count, errorMinus, nameof(errorMinus));
-            CheckErrors(name, values.Count, errorPlus, nameof(errorPlus));
-            ErrorMinus = [.. errorMinus];
-            ErrorPlus = [.. errorPlus];
-        }
-
+        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, values.Count, errorMinus, errorPlus);
         Name = name;
         Values = [.. values];
         Color = color;
-    }
-
-    private static void CheckErrors(string name, int count, IReadOnlyList<double> errors, string parameter)
-    {
-        if (errors.Count != count)
-        {
-            throw new ArgumentException($"Bar series '{name}': {parameter} has {errors.Count} values but there are {count} bars.", parameter);
-        }
-
-        if (errors.Any(e => e < 0 || double.IsInfinity(e)))
-        {
-            throw new ArgumentException($"Bar series '{name}': {parameter} must hold distances ≥ 0 (or NaN for none), got {string.Join(", ", errors)}.", parameter);
-        }
     }
 
     /// <summary>Legend text (empty: not in the legend).</summary>

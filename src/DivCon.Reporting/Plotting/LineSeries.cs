@@ -47,21 +47,7 @@ public sealed class LineSeries
             throw new ArgumentOutOfRangeException(nameof(markerSize), $"Marker size must be 2–30 pixels, got {markerSize}.");
         }
 
-        if ((errorMinus is null) != (errorPlus is null))
-        {
-            throw new ArgumentException($"Series '{name}': give both error lists (equal for symmetric errors) or neither.", nameof(errorMinus));
-        }
-
-        foreach (var (errors, parameter) in new[] { (errorMinus, nameof(errorMinus)), (errorPlus, nameof(errorPlus)) })
-        {
-            if (errors is not null && (errors.Count != x.Count || errors.Any(e => e < 0 || double.IsInfinity(e))))
-            {
-                throw new ArgumentException($"Series '{name}': {parameter} must hold one distance ≥ 0 (or NaN) per point; got {errors.Count} for {x.Count} points.", parameter);
-            }
-        }
-
-        ErrorMinus = errorMinus is null ? null : [.. errorMinus];
-        ErrorPlus = errorPlus is null ? null : [.. errorPlus];
+        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, x.Count, errorMinus, errorPlus);
         Name = name;
         X = [.. x];
         Y = [.. y];

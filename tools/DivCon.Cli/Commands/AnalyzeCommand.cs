@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
 using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
@@ -17,14 +16,11 @@ internal static class AnalyzeCommand
 {
     public static Command Create()
     {
-        var from = new Option<string[]>("--from")
-        {
-            Description = "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var baseline = new Option<string?>("--baseline") { Description = "Compare every scheme against this one only, instead of every pair (default: as the file says)." };
-        var detect = new Option<string?>("--detect") { Description = "The relative difference the planning figure is for, e.g. 5% (default: as the file says)." };
-        var outOption = new Option<string?>("--out") { Description = "Folder for the recomputed files (default: the folder of the first --from)." };
+        var from = CommandInput.List("--from",
+            "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.");
+        var baseline = CommandInput.Declare<string?>("--baseline", "Compare every scheme against this one only, instead of every pair (default: as the file says).");
+        var detect = CommandInput.Declare<string?>("--detect", "The relative difference the planning figure is for, e.g. 5% (default: as the file says).");
+        var outOption = CommandInput.Declare<string?>("--out", "Folder for the recomputed files (default: the folder of the first --from).");
         var plots = CommandInput.Plots();
         var command = new Command("analyze",
             "Recomputes every metric, interval and comparison of a cyclic or symmetric result from the raw run times it stores; pools several results' invocations.")
@@ -97,25 +93,16 @@ internal static class AnalyzeCommand
                 problems.Add($"--out: {why}");
             }
 
-            if (await ExperimentRunner.ReportAsync(parse, "divcon analyze", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            CyclicResult result = CyclicResults.Reanalyze(results, options);
-            try
-            {
-                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultKinds.Cyclic.Files(result, png));
-                await parse.InvocationConfiguration.Output.WriteAsync(ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result));
-                await parse.InvocationConfiguration.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"divcon analyze: {CyclicResults.CountText(result.Invocations.Count)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}; wrote {string.Join(", ", written)}"));
-                return 0;
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon analyze: could not write the results to '{folder}': {e.Message}");
-                return ExperimentRunner.RunFailed;
-            }
+            return await ExperimentRunner.RunAsync(parse, "analyze", problems, folder,
+                (progress, _) =>
+                {
+                    CyclicResult result = CyclicResults.Reanalyze(results, options);
+                    progress.Line($"{CyclicResults.CountText(result.Invocations.Count)} from {results.Count} file{(results.Count == 1 ? string.Empty : "s")}");
+                    return Task.FromResult(result);
+                },
+                result => ResultKinds.Cyclic.Files(result, png),
+                result => ResultKinds.Cyclic.Table(result) + CyclicOptions.ScalabilityNote(result),
+                ct);
         });
         return command;
     }

@@ -11,61 +11,75 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class CommandInput
 {
-    /// <summary><c>--programs</c>: names, comma- or space-separated.</summary>
-    public static Option<string[]> Programs(string description, IReadOnlyList<string> defaults) => new("--programs")
+    /// <summary>An option with its help text and no default (its value is null or default when not given).</summary>
+    public static Option<T> Declare<T>(string name, string description) => new(name) { Description = description };
+
+    /// <summary>An option with its help text and a default, which the help shows.</summary>
+    public static Option<T> Declare<T>(string name, string description, T defaultValue) =>
+        new(name) { Description = description, DefaultValueFactory = _ => defaultValue };
+
+    /// <summary>An option of several values, given after it or as one comma- or space-separated list (read with <see cref="SplitNames"/>).</summary>
+    public static Option<string[]> List(string name, string description, IReadOnlyList<string>? defaults = null)
     {
-        Description = description,
-        AllowMultipleArgumentsPerToken = true,
-        DefaultValueFactory = _ => defaults.ToArray(),
-    };
+        var option = new Option<string[]>(name) { Description = description, AllowMultipleArgumentsPerToken = true };
+        if (defaults is not null)
+        {
+            option.DefaultValueFactory = _ => [.. defaults];
+        }
+
+        return option;
+    }
+
+    /// <summary><c>--programs</c>: names, comma- or space-separated.</summary>
+    public static Option<string[]> Programs(string description, IReadOnlyList<string> defaults) => List("--programs", description, defaults);
 
     /// <summary><c>--size</c> with its default.</summary>
-    public static Option<string> Size(string defaultSize = "medium", string allowed = "small, medium or thesis") => new("--size")
-    {
-        Description = $"Problem size: {allowed}.",
-        DefaultValueFactory = _ => defaultSize,
-    };
+    public static Option<string> Size(string defaultSize = "medium", string allowed = "small, medium or thesis") =>
+        Declare("--size", $"Problem size: {allowed}.", defaultSize);
 
     /// <summary><c>--cores N</c>: the first N processors of the affinity mask.</summary>
-    public static Option<int?> Cores() => new("--cores")
-    {
-        Description = "Use the first N processors of the process's affinity mask, at most the CPU budget (default: the budget's processors, "
-            + "every allowed one unless a cgroup CPU quota or DOTNET_PROCESSOR_COUNT allows fewer; see 'divcon topology').",
-    };
+    public static Option<int?> Cores() => Declare<int?>("--cores",
+        "Use the first N processors of the process's affinity mask, at most the CPU budget (default: the budget's processors, "
+        + "every allowed one unless a cgroup CPU quota or DOTNET_PROCESSOR_COUNT allows fewer; see 'divcon topology').");
 
     /// <summary><c>--over-budget</c>: allow <c>--cores</c> / <c>--max-workers</c> / <c>--workers</c> above the CPU budget.</summary>
-    public static Option<bool> OverBudget() => new("--over-budget")
-    {
-        Description = "Allow more cores or workers than the CPU budget (refused without it): the run goes ahead, a cgroup quota throttles the workers "
-            + "in turns, and the throttling is reported beside the figures.",
-    };
+    public static Option<bool> OverBudget() => Declare<bool>("--over-budget",
+        "Allow more cores or workers than the CPU budget (refused without it): the run goes ahead, a cgroup quota throttles the workers "
+        + "in turns, and the throttling is reported beside the figures.");
 
     /// <summary><c>--seed</c>.</summary>
-    public static Option<int> Seed(string description, int defaultSeed = 1) => new("--seed") { Description = description, DefaultValueFactory = _ => defaultSeed };
+    public static Option<int> Seed(string description, int defaultSeed = 1) => Declare("--seed", description, defaultSeed);
 
     /// <summary><c>--warmup</c>.</summary>
-    public static Option<int> Warmup(string description) => new("--warmup") { Description = description, DefaultValueFactory = _ => 1 };
+    public static Option<int> Warmup(string description) => Declare("--warmup", description, 1);
 
     /// <summary><c>--runs</c>.</summary>
-    public static Option<int> Runs(string description, int defaultRuns) => new("--runs") { Description = description, DefaultValueFactory = _ => defaultRuns };
+    public static Option<int> Runs(string description, int defaultRuns) => Declare("--runs", description, defaultRuns);
 
     /// <summary><c>--out</c> with its default folder.</summary>
-    public static Option<string> Out(string defaultFolder) => new("--out")
-    {
-        Description = "Folder for the result files (created if missing).",
-        DefaultValueFactory = _ => defaultFolder,
-    };
+    public static Option<string> Out(string defaultFolder) => Declare("--out", "Folder for the result files (created if missing).", defaultFolder);
 
     /// <summary><c>--plots none|png</c>.</summary>
-    public static Option<string> Plots() => new("--plots")
-    {
-        Description = "Figures to write beside the results: png (default; each PNG with its figure model as .plot.json) or none.",
-        DefaultValueFactory = _ => "png",
-    };
+    public static Option<string> Plots() =>
+        Declare("--plots", "Figures to write beside the results: png (default; each PNG with its figure model as .plot.json) or none.", "png");
 
     /// <summary>Names given as <c>a,b c</c>: split on commas and spaces, blanks dropped.</summary>
     public static string[] SplitNames(IEnumerable<string>? values) =>
         (values ?? []).SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToArray();
+
+    /// <summary>
+    /// What the names given to <paramref name="option"/> stand for, each value once, in order: <paramref name="read"/>
+    /// gives a name's values (several for a name like 'all'), or none after adding a problem line (<see cref="Problem{T}"/>).
+    /// </summary>
+    public static List<T> ReadEach<T>(ParseResult parse, Option<string[]> option, Func<string, IEnumerable<T>> read) =>
+        [.. SplitNames(parse.GetValue(option)).SelectMany(read).Distinct()];
+
+    /// <summary>No value, after adding <paramref name="message"/> to <paramref name="problems"/>.</summary>
+    public static T[] Problem<T>(List<string> problems, string message)
+    {
+        problems.Add(message);
+        return [];
+    }
 
     /// <summary>The names given, or every one of <paramref name="all"/> when none or only 'all' is; each name not in it is a problem line.</summary>
     public static string[] ReadNamesOrAll(IEnumerable<string>? values, IReadOnlyList<string> all, Func<string, string> unknown, List<string> problems)

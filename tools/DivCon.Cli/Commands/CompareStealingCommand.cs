@@ -27,20 +27,15 @@ internal static class CompareStealingCommand
 
         var programsOption = CommandInput.Programs(
             $"Programs (rows of the design, at least 2), comma- or space-separated (default: {string.Join(",", s_defaultPrograms)}). Known: {catalog.Names}.", s_defaultPrograms);
-        var replicationsOption = new Option<int>("--replications") { Description = "Runs per program and scope, at least 2 (default 5).", DefaultValueFactory = _ => 5 };
-        var workersOption = new Option<int?>("--workers")
-        {
-            Description = "Workers of each scheduler (default: the CPU budget, see 'divcon topology'; more only with --over-budget).",
-        };
+        var replicationsOption = CommandInput.Declare<int>("--replications", "Runs per program and scope, at least 2 (default 5).", 5);
+        var workersOption = CommandInput.Declare<int?>("--workers",
+            "Workers of each scheduler (default: the CPU budget, see 'divcon topology'; more only with --over-budget).");
         var overBudgetOption = CommandInput.OverBudget();
         var sizeOption = CommandInput.Size("small", "small or medium (default small)");
         var outOption = CommandInput.Out(Path.Combine("results", "compare-stealing"));
-        var groupsOption = new Option<string>("--stealing-groups")
-        {
-            Description = "The stealing groups of both scopes: detected (this machine's last-level caches), per-worker (each worker alone: every "
-                + "steal is remote, the restricted sweep's cost without its benefit) or explicit worker groups such as '0;1'.",
-            DefaultValueFactory = _ => FactoredStealing.DetectedGroups,
-        };
+        var groupsOption = CommandInput.Declare<string>("--stealing-groups",
+            "The stealing groups of both scopes: detected (this machine's last-level caches), per-worker (each worker alone: every "
+            + "steal is remote, the restricted sweep's cost without its benefit) or explicit worker groups such as '0;1'.", FactoredStealing.DetectedGroups);
         var command = new Command("compare-stealing",
             "Seed 002's comparison: each program R times under stealing scopes All and CacheGroupFirst; times, local/remote steals, scheduling overhead "
             + "and idle time; two-factor ANOVA (program × scope) with 90 % intervals; writes compare-stealing.json and compare-stealing.md.")

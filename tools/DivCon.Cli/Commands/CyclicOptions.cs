@@ -22,84 +22,51 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal sealed class CyclicOptions
 {
-    private readonly Option<string[]> _schemes = new("--schemes")
-    {
-        Description = "Schemes to compare, comma- or space-separated, or 'all' (every scheme).",
-        AllowMultipleArgumentsPerToken = true,
-        DefaultValueFactory = _ => ["all"],
-    };
+    private readonly Option<string[]> _schemes = CommandInput.List("--schemes", "Schemes to compare, comma- or space-separated, or 'all' (every scheme).", ["all"]);
 
-    private readonly Option<string> _duration = new("--duration")
-    {
-        Description = "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s. One invocation takes about "
-            + "schemes × (duration + 0.5 s) + C^SP (programs × (warm-up + sp-runs) runs alone) + the sequential runs.",
-        DefaultValueFactory = _ => "10s",
-    };
+    private readonly Option<string> _duration = CommandInput.Declare<string>("--duration",
+        "Time limit of each scheme's multiprogram phase, e.g. 10s, 90s, 2m, 1m30s. One invocation takes about "
+        + "schemes × (duration + 0.5 s) + C^SP (programs × (warm-up + sp-runs) runs alone) + the sequential runs.", "10s");
 
-    private readonly Option<int> _spRuns = new("--sp-runs")
-    {
-        Description = "C^SP per invocation: the last this-many runs of a program alone, once steady (also the window --steady-cv judges).",
-        DefaultValueFactory = _ => 5,
-    };
+    private readonly Option<int> _spRuns = CommandInput.Declare<int>("--sp-runs",
+        "C^SP per invocation: the last this-many runs of a program alone, once steady (also the window --steady-cv judges).", 5);
 
     private readonly Option<int> _warmup = CommandInput.Warmup("Runs per program alone before the C^SP window may start (recorded as warm-up).");
 
-    private readonly Option<string> _steadyCv = new("--steady-cv")
-    {
-        Description = "Steady state: the C^SP window's coefficient of variation must not exceed this (e.g. 3%).",
-        DefaultValueFactory = _ => "3%",
-    };
+    private readonly Option<string> _steadyCv = CommandInput.Declare<string>("--steady-cv",
+        "Steady state: the C^SP window's coefficient of variation must not exceed this (e.g. 3%).", "3%");
 
-    private readonly Option<int> _maxWarmup = new("--max-warmup")
-    {
-        Description = "The most extra runs per program spent waiting for a steady C^SP window; then the last window counts, marked not steady.",
-        DefaultValueFactory = _ => CyclicSettings.DefaultMaxWarmupRuns,
-    };
+    private readonly Option<int> _maxWarmup = CommandInput.Declare<int>("--max-warmup",
+        "The most extra runs per program spent waiting for a steady C^SP window; then the last window counts, marked not steady.", CyclicSettings.DefaultMaxWarmupRuns);
 
-    private readonly Option<int> _seqRuns = new("--seq-runs")
-    {
-        Description = "Timed runs of each sequential baseline per invocation (after one warm-up), for the scalabilities and T_s.",
-        DefaultValueFactory = _ => CyclicSettings.DefaultSequentialRuns,
-    };
+    private readonly Option<int> _seqRuns = CommandInput.Declare<int>("--seq-runs",
+        "Timed runs of each sequential baseline per invocation (after one warm-up), for the scalabilities and T_s.", CyclicSettings.DefaultSequentialRuns);
 
-    private readonly Option<string> _scalability = new("--scalability")
-    {
-        Description = "Where the partitioned schemes get each program's scalability: measured (T_seq / C^SP in each invocation; default) or "
-            + "online (added without one, estimated by the scheduler while it runs; the measured value is still measured and reported beside it).",
-        DefaultValueFactory = _ => "measured",
-    };
+    private readonly Option<string> _scalability = CommandInput.Declare<string>("--scalability",
+        "Where the partitioned schemes get each program's scalability: measured (T_seq / C^SP in each invocation; default) or "
+        + "online (added without one, estimated by the scheduler while it runs; the measured value is still measured and reported beside it).", "measured");
 
-    private readonly Option<string> _repeat = new("--repeat")
-    {
-        Description = "Independent invocations (child processes, one after another): a number, or 'auto' to size the run from a pilot "
-            + "(see --detect). Scheme-level intervals and comparisons need at least 2; 10 or more resolve differences of a few percent here.",
-        DefaultValueFactory = _ => "1",
-    };
+    private readonly Option<string> _repeat = CommandInput.Declare<string>("--repeat",
+        "Independent invocations (child processes, one after another): a number, or 'auto' to size the run from a pilot "
+        + "(see --detect). Scheme-level intervals and comparisons need at least 2; 10 or more resolve differences of a few percent here.", "1");
 
-    private readonly Option<string> _detect = new("--detect")
-    {
-        Description = "The relative difference between two schemes to plan for (e.g. 5%): with --repeat auto, run enough invocations to resolve it "
-            + "with 80 % power at the corrected 1 % level; otherwise the report says how many it would take.",
-        DefaultValueFactory = _ => "5%",
-    };
+    private readonly Option<string> _detect = CommandInput.Declare<string>("--detect",
+        "The relative difference between two schemes to plan for (e.g. 5%): with --repeat auto, run enough invocations to resolve it "
+        + "with 80 % power at the corrected 1 % level; otherwise the report says how many it would take.", "5%");
 
-    private readonly Option<int> _pilot = new("--pilot") { Description = "Invocations of the pilot of --repeat auto (at least 2).", DefaultValueFactory = _ => InvocationCount.DefaultPilot };
+    private readonly Option<int> _pilot = CommandInput.Declare<int>("--pilot", "Invocations of the pilot of --repeat auto (at least 2).", InvocationCount.DefaultPilot);
 
-    private readonly Option<int> _maxRepeat = new("--max-repeat") { Description = "The most invocations --repeat auto may run.", DefaultValueFactory = _ => InvocationCount.DefaultMax };
+    private readonly Option<int> _maxRepeat = CommandInput.Declare<int>("--max-repeat", "The most invocations --repeat auto may run.", InvocationCount.DefaultMax);
 
-    private readonly Option<string?> _baseline = new("--baseline")
-    {
-        Description = "Compare every scheme against this one only (fewer comparisons, so more power) instead of every pair.",
-    };
+    private readonly Option<string?> _baseline = CommandInput.Declare<string?>("--baseline",
+        "Compare every scheme against this one only (fewer comparisons, so more power) instead of every pair.");
 
     private readonly Option<string> _size = CommandInput.Size();
     private readonly Option<int?> _cores = CommandInput.Cores();
     private readonly Option<bool> _overBudget = CommandInput.OverBudget();
-    private readonly Option<string> _spScheme = new("--sp-scheme")
-    {
-        Description = $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
-        DefaultValueFactory = _ => SchemeCatalog.OversubscribedFree,
-    };
+    private readonly Option<string> _spScheme = CommandInput.Declare<string>("--sp-scheme",
+        $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
+        SchemeCatalog.OversubscribedFree);
 
     private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.");
     private readonly Option<string> _plots = CommandInput.Plots();
@@ -132,27 +99,12 @@ internal sealed class CyclicOptions
     public Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
         IReadOnlyList<string> workloadArguments, SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
     {
-        var schemes = new List<SchemeDescriptor>();
-        string[] names = CommandInput.SplitNames(parse.GetValue(_schemes));
-        problems.AddIf(names.Length == 0, $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
-
-        foreach (string name in names)
-        {
-            if (string.Equals(name, "all", StringComparison.OrdinalIgnoreCase))
-            {
-                schemes.AddRange(registry.All);
-            }
-            else if (registry.Find(name) is { } scheme)
-            {
-                schemes.Add(scheme);
-            }
-            else
-            {
-                problems.Add($"unknown scheme '{name}'; valid schemes: {string.Join(", ", registry.All)} (or 'all').");
-            }
-        }
-
-        schemes = schemes.DistinctBy(s => s.Name).ToList();
+        problems.AddIf(CommandInput.SplitNames(parse.GetValue(_schemes)).Length == 0,
+            $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
+        List<SchemeDescriptor> schemes = CommandInput.ReadEach(parse, _schemes, name =>
+            string.Equals(name, "all", StringComparison.OrdinalIgnoreCase) ? registry.All
+            : registry.Find(name) is { } scheme ? [scheme]
+            : CommandInput.Problem<SchemeDescriptor>(problems, $"unknown scheme '{name}'; valid schemes: {string.Join(", ", registry.All)} (or 'all')."));
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
         SchemeDescriptor? spScheme = registry.Find(spName);
         problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");

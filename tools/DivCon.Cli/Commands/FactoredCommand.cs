@@ -35,36 +35,25 @@ internal static class FactoredCommand
         var sizeOption = CommandInput.Size();
         var runsOption = CommandInput.Runs("Timed runs of each kind per worker count (means over them).", 5);
         var warmupOption = CommandInput.Warmup("Untimed runs of each kind before the timed ones.");
-        var maxWorkersOption = new Option<int?>("--max-workers")
-        {
-            Description = "Largest P (default: the CPU budget, i.e. the processors this process may use lowered to a cgroup CPU quota or DOTNET_PROCESSOR_COUNT; "
-                + "see 'divcon topology'); P = 1 … N are measured. Above the budget only with --over-budget.",
-        };
+        var maxWorkersOption = CommandInput.Declare<int?>("--max-workers",
+            "Largest P (default: the CPU budget, i.e. the processors this process may use lowered to a cgroup CPU quota or DOTNET_PROCESSOR_COUNT; "
+            + "see 'divcon topology'); P = 1 … N are measured. Above the budget only with --over-budget.");
         var overBudgetOption = CommandInput.OverBudget();
         var seedOption = CommandInput.Seed("Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
         var outOption = CommandInput.Out(Path.Combine("results", "factored"));
         var plotsOption = CommandInput.Plots();
-        var stealingOption = new Option<string>("--stealing")
-        {
-            Description = "Victim order of the work-stealing schedulers: all (any other worker) or cache-group-first (the thief's stealing group first, then the others).",
-            DefaultValueFactory = _ => "all",
-        };
-        var groupsOption = new Option<string>("--stealing-groups")
-        {
-            Description = "Stealing groups: detected (this machine's last-level cache groups), per-worker (each worker alone: every steal is remote), "
-                + "or worker-index groups of the largest P such as '0;1' or '0,1;2,3' (a P-worker scheduler keeps the workers below P).",
-            DefaultValueFactory = _ => FactoredStealing.DetectedGroups,
-        };
-        var grainOption = new Option<int?>("--grain") { Description = $"Blocks (of 64 doubles) per task of the transform-* programs (default {SequenceTransform.DefaultGrain})." };
-        var windowOption = new Option<int?>("--window-size")
-        {
-            Description = "Window m in blocks of transform-static and transform-sliding (at least the grain; default: half the last-level cache / 1536 bytes per block).",
-        };
-        var nestedOption = new Option<string?>("--nested")
-        {
-            Description = "Nested parallelism in the level-1 split and merge of strassen, quicksort and mergesort: on or off "
-                + "(default: each program's own default: on for strassen and mergesort, off for quicksort).",
-        };
+        var stealingOption = CommandInput.Declare<string>("--stealing",
+            "Victim order of the work-stealing schedulers: all (any other worker) or cache-group-first (the thief's stealing group first, then the others).", "all");
+        var groupsOption = CommandInput.Declare<string>("--stealing-groups",
+            "Stealing groups: detected (this machine's last-level cache groups), per-worker (each worker alone: every steal is remote), "
+            + "or worker-index groups of the largest P such as '0;1' or '0,1;2,3' (a P-worker scheduler keeps the workers below P).", FactoredStealing.DetectedGroups);
+        var grainOption = CommandInput.Declare<int?>("--grain",
+            $"Blocks (of 64 doubles) per task of the transform-* programs (default {SequenceTransform.DefaultGrain}).");
+        var windowOption = CommandInput.Declare<int?>("--window-size",
+            "Window m in blocks of transform-static and transform-sliding (at least the grain; default: half the last-level cache / 1536 bytes per block).");
+        var nestedOption = CommandInput.Declare<string?>("--nested",
+            "Nested parallelism in the level-1 split and merge of strassen, quicksort and mergesort: on or off "
+            + "(default: each program's own default: on for strassen and mergesort, off for quicksort).");
         var command = new Command("factored",
             "Factored speedups (Acar, Charguéraud, Rainey): T_s, T_1, T_P, idle time I_P and T_elision per program for P = 1 … N; "
             + "derives work W_P and inflation F_P and the linear, maximal, idle-time-specific, inflation-specific, actual and elision speedups; "
@@ -102,36 +91,22 @@ internal static class FactoredCommand
                     long startTicks = Stopwatch.GetTimestamp();
                     stealing = stealing! with { DetectedCacheGroups = CpuTopology.Detect().CacheGroups.Count };
                     var programSettings = new Dictionary<string, string>(StringComparer.Ordinal);
-                    var results = new List<FactoredProgramResult>();
-                    IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(stealing: stealing, budget: budget);
-                    try
-                    {
-                        foreach (ProgramEntry entry in entries)
+                    IReadOnlyList<FactoredProgramResult> results = IsolatedMeasurement.Measure(entries, size, seed, maxWorkers, runs, warmup, budget, sourceFactory,
+                        progress, ct, stealing, (name, program) =>
                         {
-                            progress.Phase($"{entry.Name}: {warmup} warm-up + {runs} rounds", runs);
-                            progress.Line($"{entry.Name}: preparing the input (size {CommandInput.Name(size)}, seed {seed}) ...");
-                            IWorkloadProgram program = entry.Create(size, seed);
                             if (program is SampleWorkload { Program: SequenceTransform transform })
                             {
-                                programSettings[entry.Name] = transform.Describe();
+                                programSettings[name] = transform.Describe();
                             }
 
                             if (program is SampleWorkload { Program: INestedParallelSample nestedSample })
                             {
                                 nestedSample.ParallelSplitAndMerge = nested ?? nestedSample.ParallelSplitAndMerge;
-                                programSettings[entry.Name] = nestedSample.ParallelSplitAndMerge
+                                programSettings[name] = nestedSample.ParallelSplitAndMerge
                                     ? "nested parallelism on: level-1 split and merge shared among the workers"
                                     : "nested parallelism off: level-1 split and merge on one worker";
                             }
-
-                            int round = 0;
-                            results.Add(FactoredMeasurement.Measure(new SampleFactoredProgram(program, maxWorkers), source, settings, line => progress.Advance(++round, line), ct));
-                        }
-                    }
-                    finally
-                    {
-                        (source as IDisposable)?.Dispose();
-                    }
+                        });
 
                     return Task.FromResult(new FactoredResult(CommandInput.Name(size), seed, settings, results, stealing.ToRecord(settings.WorkerCounts),
                         programSettings.Count > 0 ? programSettings : null)

@@ -25,32 +25,18 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Scalability()
     {
-        var selection = new Option<string[]>("--selection")
-        {
-            Description = "Processor selections, comma- or space-separated: contiguous, dispersed (default: both).",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ["contiguous", "dispersed"],
-        };
+        var selection = CommandInput.List("--selection",
+            "Processor selections, comma- or space-separated: contiguous, dispersed (default: both).", ["contiguous", "dispersed"]);
         return Create("scalability",
             "Speedup vs cores (§7.2, Figures 7.3–7.4): T_s and T_P of each program alone on a pinned work-stealing scheduler, P = 1 … N, "
             + "processors chosen contiguously and dispersed; writes scalability.json, scalability.csv and speedup-*.png.",
             selection, ResultKinds.Scalability, (parse, problems) =>
             {
-                var selections = new List<ProcessorSelection>();
-                string[] names = CommandInput.SplitNames(parse.GetValue(selection));
-                problems.AddIf(names.Length == 0, "--selection needs contiguous, dispersed or both.");
-
-                foreach (string name in names)
-                {
-                    if (!Enum.TryParse(name, ignoreCase: true, out ProcessorSelection s) || !Enum.IsDefined(s) || int.TryParse(name, out _))
-                    {
-                        problems.Add($"--selection '{name}' is not a selection; use contiguous or dispersed.");
-                    }
-                    else if (!selections.Contains(s))
-                    {
-                        selections.Add(s);
-                    }
-                }
+                problems.AddIf(CommandInput.SplitNames(parse.GetValue(selection)).Length == 0, "--selection needs contiguous, dispersed or both.");
+                List<ProcessorSelection> selections = CommandInput.ReadEach(parse, selection, name =>
+                    Enum.TryParse(name, ignoreCase: true, out ProcessorSelection s) && Enum.IsDefined(s) && !int.TryParse(name, out _)
+                        ? [s]
+                        : CommandInput.Problem<ProcessorSelection>(problems, $"--selection '{name}' is not a selection; use contiguous or dispersed."));
 
                 return (settings, programs, progress, token) => ScalabilityExperiment.RunAsync(settings, programs, selections, CpuTopology.Detect(), progress, token);
             });
@@ -62,11 +48,8 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Granularity()
     {
-        var maxDepth = new Option<int>("--max-depth")
-        {
-            Description = $"Finest granularity: problem size / 2^max-depth (0 … {GranularityExperiment.MaxSupportedDepth}; the thesis goes to 16).",
-            DefaultValueFactory = _ => 12,
-        };
+        var maxDepth = CommandInput.Declare<int>("--max-depth",
+            $"Finest granularity: problem size / 2^max-depth (0 … {GranularityExperiment.MaxSupportedDepth}; the thesis goes to 16).", 12);
         return Create("granularity",
             "Time vs granularity (§7.1, Figures 7.1–7.2): each program alone on all cores, granularity halved from the problem size down to size / 2^max-depth; "
             + "writes granularity.json, granularity.csv and granularity*.png.",
@@ -85,11 +68,7 @@ internal static class IsolatedCommands
     /// </summary>
     public static Command Phases()
     {
-        var muscles = new Option<int>("--muscles-per-core")
-        {
-            Description = "Target execute muscles per core of the automatic granularity (§4.5.2; default 4).",
-            DefaultValueFactory = _ => 4,
-        };
+        var muscles = CommandInput.Declare<int>("--muscles-per-core", "Target execute muscles per core of the automatic granularity (§4.5.2; default 4).", 4);
         return Create("phases",
             "Cumulative split / execute / merge time per recursion level (§7.3, Figure 7.5), per program, from the phase profiler; "
             + "writes phases.json, phases.csv and phases-{program}.png.",

@@ -26,36 +26,27 @@ internal static class OpenCommand
     public static Command Create(ProgramCatalog catalog)
     {
         ArgumentNullException.ThrowIfNull(catalog);
-        var rateOption = new Option<double?>("--rate") { Description = $"Poisson arrivals per second (default {DefaultRate})." };
-        var durationOption = new Option<string?>("--duration") { Description = $"How long jobs arrive, e.g. 5s or 500ms (default {DefaultDuration})." };
-        var traceOption = new Option<string?>("--trace")
-        {
-            Description = "Arrivals from a file instead (one job per line: 'seconds class'; '#' comments); replaces --rate and --duration.",
-        };
-        var repeatOption = new Option<int>("--repeat") { Description = "Repetitions: each a new arrival sequence run by every scheme; 99 % intervals need at least 2 (default 3).", DefaultValueFactory = _ => 3 };
+        var rateOption = CommandInput.Declare<double?>("--rate", $"Poisson arrivals per second (default {DefaultRate}).");
+        var durationOption = CommandInput.Declare<string?>("--duration", $"How long jobs arrive, e.g. 5s or 500ms (default {DefaultDuration}).");
+        var traceOption = CommandInput.Declare<string?>("--trace",
+            "Arrivals from a file instead (one job per line: 'seconds class'; '#' comments); replaces --rate and --duration.");
+        var repeatOption = CommandInput.Declare<int>("--repeat",
+            "Repetitions: each a new arrival sequence run by every scheme; 99 % intervals need at least 2 (default 3).", 3);
         var seedOption = CommandInput.Seed("Seeds the arrival sequences, the order of the schemes and the programs' inputs.");
-        var schemesOption = new Option<string[]>("--schemes")
-        {
-            Description = $"Schemes, comma- or space-separated (default: {string.Join(",", s_defaultSchemes)}). Allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => s_defaultSchemes,
-        };
-        var baselineOption = new Option<string>("--baseline") { Description = "The scheme the others are compared with (default tpl-default).", DefaultValueFactory = _ => SchemeCatalog.TplDefault };
-        var mixOption = new Option<string?>("--mix")
-        {
-            Description = "Class weights, e.g. request=0.85,report=0.1,batch=0.05 (a class not named keeps its default; 0 leaves it out). "
-                + "request: Parallel.For (~4 ms); report: async, awaits between Parallel.ForEach chunks (~40 ms); batch: a D&C program.",
-        };
-        var batchOption = new Option<string>("--batch-program") { Description = $"The D&C program of the batch class (default mergesort). Known: {catalog.Names}.", DefaultValueFactory = _ => "mergesort" };
+        var schemesOption = CommandInput.List("--schemes",
+            $"Schemes, comma- or space-separated (default: {string.Join(",", s_defaultSchemes)}). Allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.",
+            s_defaultSchemes);
+        var baselineOption = CommandInput.Declare<string>("--baseline", "The scheme the others are compared with (default tpl-default).", SchemeCatalog.TplDefault);
+        var mixOption = CommandInput.Declare<string?>("--mix",
+            "Class weights, e.g. request=0.85,report=0.1,batch=0.05 (a class not named keeps its default; 0 leaves it out). "
+            + "request: Parallel.For (~4 ms); report: async, awaits between Parallel.ForEach chunks (~40 ms); batch: a D&C program.");
+        var batchOption = CommandInput.Declare<string>("--batch-program", $"The D&C program of the batch class (default mergesort). Known: {catalog.Names}.", "mergesort");
         var sizeOption = CommandInput.Size("small", "small or medium (default small)");
-        var intervalOption = new Option<string>("--interval") { Description = "Repartitioning interval of the partitioned schemes (default 100ms).", DefaultValueFactory = _ => "100ms" };
-        var loopsOption = new Option<string>("--loops")
-        {
-            Description = "How requests and reports write their loops, the same in every scheme: parallel (.NET's Parallel.For/ForEach, default) "
-                + "or chunked (DivCon's ChunkedLoops.ForAsync, awaited: a worker can move between programs between two chunks).",
-            DefaultValueFactory = _ => OpenLoops.Parallel,
-        };
-        var aloneOption = new Option<int>("--alone-runs") { Description = "Timed runs of each class alone, on every core and on one (default 5).", DefaultValueFactory = _ => 5 };
+        var intervalOption = CommandInput.Declare<string>("--interval", "Repartitioning interval of the partitioned schemes (default 100ms).", "100ms");
+        var loopsOption = CommandInput.Declare<string>("--loops",
+            "How requests and reports write their loops, the same in every scheme: parallel (.NET's Parallel.For/ForEach, default) "
+            + "or chunked (DivCon's ChunkedLoops.ForAsync, awaited: a worker can move between programs between two chunks).", OpenLoops.Parallel);
+        var aloneOption = CommandInput.Declare<int>("--alone-runs", "Timed runs of each class alone, on every core and on one (default 5).", 5);
         var coresOption = CommandInput.Cores();
         var overBudgetOption = CommandInput.OverBudget();
         var plotsOption = CommandInput.Plots();
@@ -87,23 +78,14 @@ internal static class OpenCommand
             int aloneRuns = CommandInput.AtLeast(parse, aloneOption, 1, problems);
             int seed = parse.GetValue(seedOption);
 
-            var schemes = new List<SchemeInfo>();
-            foreach (string name in CommandInput.SplitNames(parse.GetValue(schemesOption)))
+            List<SchemeInfo> schemes = CommandInput.ReadEach(parse, schemesOption, name => SchemeCatalog.Find(name) switch
             {
-                SchemeInfo? scheme = SchemeCatalog.Find(name);
-                if (scheme is null)
-                {
-                    problems.Add($"unknown scheme '{name}'; allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.");
-                }
-                else if (!OpenExperiment.Supports(scheme))
-                {
-                    problems.Add($"scheme '{name}' cannot run an open workload (it starts a scheduler per program, a pool of threads per arriving job).");
-                }
-                else if (!schemes.Contains(scheme))
-                {
-                    schemes.Add(scheme);
-                }
-            }
+                null => CommandInput.Problem<SchemeInfo>(problems,
+                    $"unknown scheme '{name}'; allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}."),
+                { } scheme when !OpenExperiment.Supports(scheme) => CommandInput.Problem<SchemeInfo>(problems,
+                    $"scheme '{name}' cannot run an open workload (it starts a scheduler per program, a pool of threads per arriving job)."),
+                { } scheme => [scheme],
+            });
 
             string baseline = parse.GetValue(baselineOption) ?? SchemeCatalog.TplDefault;
             SchemeInfo? baselineScheme = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase));

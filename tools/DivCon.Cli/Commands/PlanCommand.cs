@@ -26,21 +26,13 @@ public static class PlanCommand
             Description = "Each program's speedup alone on all cores, comma-separated (positive numbers), e.g. 15.18,10.43,9.71.",
             Required = true,
         };
-        var tasks = new Option<string?>("--tasks")
-        {
-            Description = "Each program's available tasks, comma-separated (non-negative integers); required by task-availability and idle-lending.",
-        };
-        var tables = new Option<string?>("--tables")
-        {
-            Description = "For hill-climbing: each program's scalability table as cores:speedup pairs, programs separated by ';', e.g. '1:1,4:3.5,8:2;1:1,8:8'.",
-        };
-        var policy = new Option<string>("--policy")
-        {
-            Description = "The policy to show.",
-            DefaultValueFactory = _ => TaskAvailabilityPolicy.PolicyName,
-        };
+        var tasks = CommandInput.Declare<string?>("--tasks",
+            "Each program's available tasks, comma-separated (non-negative integers); required by task-availability and idle-lending.");
+        var tables = CommandInput.Declare<string?>("--tables",
+            "For hill-climbing: each program's scalability table as cores:speedup pairs, programs separated by ';', e.g. '1:1,4:3.5,8:2;1:1,8:8'.");
+        var policy = CommandInput.Declare<string>("--policy", "The policy to show.", TaskAvailabilityPolicy.PolicyName);
         policy.AcceptOnlyFromAmong([.. PartitioningPolicies.Names]);
-        var json = new Option<bool>("--json") { Description = "Print JSON (fields shares, base, capped, steps, final) instead of a table." };
+        var json = CommandInput.Declare<bool>("--json", "Print JSON (fields shares, base, capped, steps, final) instead of a table.");
 
         var command = new Command("plan", "Show a partitioning policy's decision step by step for given cores, speedups and available tasks.")
         {

@@ -20,11 +20,8 @@ internal static class PlotCommand
 
     public static Command Create()
     {
-        var from = new Option<string>("--from")
-        {
-            Description = $"A saved result file; kinds: {string.Join(", ", ResultKinds.Plotted)}; or a figure model ({FigureSuffix}).",
-        };
-        var outOption = new Option<string>("--out") { Description = "Folder for the figures (default: the folder of --from)." };
+        var from = CommandInput.Declare<string>("--from", $"A saved result file; kinds: {string.Join(", ", ResultKinds.Plotted)}; or a figure model ({FigureSuffix}).");
+        var outOption = CommandInput.Declare<string>("--out", "Folder for the figures (default: the folder of --from).");
         var command = new Command("plot", "Redraws the PNG figures (and their .plot.json models) of a saved result file.")
         {
             from,

@@ -35,46 +35,26 @@ internal static class SimulateCalibrateCommand
     /// <summary>Builds the command; <paramref name="sourceFactory"/> replaces the real measurements in tests.</summary>
     public static Command Create(Func<IFactoredMeasurementSource>? sourceFactory = null)
     {
-        var programs = new Option<string[]>("--programs")
-        {
-            Description = $"Programs to calibrate (default all: {SamplePrograms.Skeletons.Names}).",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var size = new Option<string>("--size") { Description = "small, medium or thesis (default small).", DefaultValueFactory = _ => "small" };
-        var runs = new Option<int>("--runs") { Description = "Profiled runs per program, after one warm-up; the minimum time per level and phase is kept (default 5).", DefaultValueFactory = _ => 5 };
-        var granularityCores = new Option<int>("--granularity-cores")
-        {
-            Description = "Core count the automatic granularity is set for while profiling, so the profile has several levels (default 16).",
-            DefaultValueFactory = _ => 16,
-        };
-        var maxWorkers = new Option<int?>("--max-workers")
-        {
-            Description = "P of the work-inflation measurements: each program and the microbenchmark alone at P = 1 … N (default: the CPU budget; "
-                + "see 'divcon topology'). Above the budget only with --over-budget.",
-        };
+        var programs = CommandInput.List("--programs", $"Programs to calibrate (default all: {SamplePrograms.Skeletons.Names}).");
+        var size = CommandInput.Declare<string>("--size", "small, medium or thesis (default small).", "small");
+        var runs = CommandInput.Declare<int>("--runs", "Profiled runs per program, after one warm-up; the minimum time per level and phase is kept (default 5).", 5);
+        var granularityCores = CommandInput.Declare<int>("--granularity-cores",
+            "Core count the automatic granularity is set for while profiling, so the profile has several levels (default 16).", 16);
+        var maxWorkers = CommandInput.Declare<int?>("--max-workers",
+            "P of the work-inflation measurements: each program and the microbenchmark alone at P = 1 … N (default: the CPU budget; "
+            + "see 'divcon topology'). Above the budget only with --over-budget.");
         var overBudget = CommandInput.OverBudget();
-        var factoredRuns = new Option<int>("--factored-runs")
-        {
-            Description = "Timed rounds of T_s, T_1 … T_N per program and for the microbenchmark, after one warm-up (default 3).",
-            DefaultValueFactory = _ => 3,
-        };
-        var profiles = new Option<string>("--profiles")
-        {
-            Description = "Where the per-level profiles come from: measure (default), default (the shipped models), or a folder of models.",
-            DefaultValueFactory = _ => Measure,
-        };
-        var factored = new Option<string>("--factored")
-        {
-            Description = "Where T_s, T_1 and F_P come from: measure (default), or a factored.json of the same size holding the programs "
-                + "(and the microbenchmark 'workinflation', which is then used for --machine measure).",
-            DefaultValueFactory = _ => Measure,
-        };
-        var machine = new Option<string>("--machine")
-        {
-            Description = "Where the memory contention comes from: measure (default: the work-inflation microbenchmark), default (the shipped machine.json), or a machine.json.",
-            DefaultValueFactory = _ => Measure,
-        };
-        var output = new Option<string>("--out") { Description = "Folder for the <program>.json models and machine.json (default models).", DefaultValueFactory = _ => "models" };
+        var factoredRuns = CommandInput.Declare<int>("--factored-runs",
+            "Timed rounds of T_s, T_1 … T_N per program and for the microbenchmark, after one warm-up (default 3).", 3);
+        var profiles = CommandInput.Declare<string>("--profiles",
+            "Where the per-level profiles come from: measure (default), default (the shipped models), or a folder of models.", Measure);
+        var factored = CommandInput.Declare<string>("--factored",
+            "Where T_s, T_1 and F_P come from: measure (default), or a factored.json of the same size holding the programs "
+            + "(and the microbenchmark 'workinflation', which is then used for --machine measure).", Measure);
+        var machine = CommandInput.Declare<string>("--machine",
+            "Where the memory contention comes from: measure (default: the work-inflation microbenchmark), default (the shipped machine.json), or a machine.json.",
+            Measure);
+        var output = CommandInput.Declare<string>("--out", "Folder for the <program>.json models and machine.json (default models).", "models");
         var command = new Command(
             "calibrate",
             "Measure simulator models on this machine: the memory contention (work-inflation microbenchmark), each program's per-level profile "

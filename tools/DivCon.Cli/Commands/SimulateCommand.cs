@@ -19,58 +19,30 @@ internal static class SimulateCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var cores = new Option<string[]>("--cores")
-        {
-            Description = "Virtual cores; several values (2 16 64 256 or 2,16,64) simulate each. Default 64.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var programs = new Option<string[]>("--programs")
-        {
-            Description = $"One workload of these programs (model names). Default: two workloads, 'suite' ({string.Join(", ", ProgramCatalog.FullSuite)}) and 'subset' ({string.Join(", ", ProgramCatalog.DefaultCyclicWorkload)}).",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var schemes = new Option<string[]>("--schemes")
-        {
-            Description = $"Schemes, or 'all' (default): {string.Join(", ", SchemeCatalog.Simulated)}.",
-            AllowMultipleArgumentsPerToken = true,
-        };
-        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models (default: the models shipped with DivCon)." };
-        var size = new Option<string>("--size")
-        {
-            Description = "Problem size the models are scaled to: small, medium, thesis, or 'model' (as calibrated). Default thesis.",
-            DefaultValueFactory = _ => "thesis",
-        };
-        var seed = new Option<ulong>("--seed") { Description = "Seed of every random choice. Default 1.", DefaultValueFactory = _ => 1UL };
-        var duration = new Option<string>("--duration")
-        {
-            Description = "Simulated length of each multiprogram phase (e.g. 30s, 2m, 500ms). Default 30s.",
-            DefaultValueFactory = _ => "30s",
-        };
-        var spRuns = new Option<int>("--sp-runs") { Description = "Isolated runs per program for C^SP. Default 5.", DefaultValueFactory = _ => 5 };
-        var repeat = new Option<int>("--repeat")
-        {
-            Description = "Repetitions of the whole simulated cyclic test, each with its own seed; each seed is an independent invocation to the analysis; scheme-level intervals and the paired comparisons need 2 or more. Default 1.",
-            DefaultValueFactory = _ => 1,
-        };
-        var output = new Option<string>("--out")
-        {
-            Description = "Output folder for simulate.json, simulate.csv and report.md. Default simulate-out.",
-            DefaultValueFactory = _ => "simulate-out",
-        };
-        var quantum = new Option<string?>("--quantum") { Description = "OS time slice (default 4ms)." };
-        var contextSwitch = new Option<string?>("--context-switch") { Description = "Cost of switching a core between threads (default 5us)." };
-        var migration = new Option<string?>("--migration") { Description = "Cold-start cost of a worker moved to another program or core (default 20us)." };
-        var steal = new Option<string?>("--steal") { Description = "Cost of a successful steal (default 1us)." };
-        var interval = new Option<string?>("--interval") { Description = "Repartitioning interval (default 100ms)." };
-        var scalability = new Option<string>("--scalability")
-        {
-            Description = "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
-            DefaultValueFactory = _ => "model",
-        };
-        var contention = new Option<double?>("--memory-contention")
-        {
-            Description = "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).",
-        };
+        var cores = CommandInput.List("--cores", "Virtual cores; several values (2 16 64 256 or 2,16,64) simulate each. Default 64.");
+        var programs = CommandInput.List("--programs",
+            $"One workload of these programs (model names). Default: two workloads, 'suite' ({string.Join(", ", ProgramCatalog.FullSuite)}) and 'subset' ({string.Join(", ", ProgramCatalog.DefaultCyclicWorkload)}).");
+        var schemes = CommandInput.List("--schemes", $"Schemes, or 'all' (default): {string.Join(", ", SchemeCatalog.Simulated)}.");
+        var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models (default: the models shipped with DivCon).");
+        var size = CommandInput.Declare<string>("--size",
+            "Problem size the models are scaled to: small, medium, thesis, or 'model' (as calibrated). Default thesis.", "thesis");
+        var seed = CommandInput.Declare<ulong>("--seed", "Seed of every random choice. Default 1.", 1UL);
+        var duration = CommandInput.Declare<string>("--duration", "Simulated length of each multiprogram phase (e.g. 30s, 2m, 500ms). Default 30s.", "30s");
+        var spRuns = CommandInput.Declare<int>("--sp-runs", "Isolated runs per program for C^SP. Default 5.", 5);
+        var repeat = CommandInput.Declare<int>("--repeat",
+            "Repetitions of the whole simulated cyclic test, each with its own seed; each seed is an independent invocation to the analysis; scheme-level intervals and the paired comparisons need 2 or more. Default 1.",
+            1);
+        var output = CommandInput.Declare<string>("--out", "Output folder for simulate.json, simulate.csv and report.md. Default simulate-out.", "simulate-out");
+        var quantum = CommandInput.Declare<string?>("--quantum", "OS time slice (default 4ms).");
+        var contextSwitch = CommandInput.Declare<string?>("--context-switch", "Cost of switching a core between threads (default 5us).");
+        var migration = CommandInput.Declare<string?>("--migration", "Cold-start cost of a worker moved to another program or core (default 20us).");
+        var steal = CommandInput.Declare<string?>("--steal", "Cost of a successful steal (default 1us).");
+        var interval = CommandInput.Declare<string?>("--interval", "Repartitioning interval (default 100ms).");
+        var scalability = CommandInput.Declare<string>("--scalability",
+            "Where the partitioned schemes' policies get each program's scalability: model (the isolated runs; default) or online (the scheduler's online estimator, docs/online-scalability.md).",
+            "model");
+        var contention = CommandInput.Declare<double?>("--memory-contention",
+            "Memory contention β of the simulated machine (default: the machine.json beside the models; 0 makes memory free).");
 
         var command = new Command(
             "simulate",
@@ -81,9 +53,8 @@ internal static class SimulateCommand
         command.Subcommands.Add(SimulateCalibrateCommand.Create());
         command.Subcommands.Add(SimulateValidateCommand.Create());
         command.Subcommands.Add(SimulateThesisCommand.Create());
-        command.SetAction(async (ParseResult parse, CancellationToken cancellationToken) =>
+        command.SetAction((ParseResult parse, CancellationToken cancellationToken) =>
         {
-            TextWriter stdout = parse.InvocationConfiguration.Output;
             var problems = new List<string>();
 
             int[] coreCounts = ParseInts(parse.GetValue(cores), "--cores", problems, defaultValue: 64);
@@ -133,41 +104,6 @@ internal static class SimulateCommand
             }
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
-            if (await ExperimentRunner.ReportAsync(parse, "divcon simulate", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            if (machineNote is not null && parse.GetValue(contention) is null)
-            {
-                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate: note: {machineNote}");
-            }
-
-            var results = new List<SimulationResult>();
-            foreach (int n in coreCounts)
-            {
-                foreach ((string name, IReadOnlyList<string> list) in workloads)
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    var request = new SimulationRequest
-                    {
-                        Cores = n,
-                        Programs = list.Select(p => loaded[p]).ToArray(),
-                        Schemes = schemeNames,
-                        Seed = parse.GetValue(seed),
-                        DurationNs = durationNs!.Value,
-                        SpRuns = sp,
-                        Repeat = repetitions,
-                        Parameters = parameters,
-                        OnlineScalability = scalabilitySource == "online",
-                    };
-                    await stdout.WriteLineAsync($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
-                    SimulationResult result = await Task.Run(() => CyclicSimulator.Run(request, name), cancellationToken);
-                    results.Add(result);
-                    await stdout.WriteAsync(SimulationReport.Table(result));
-                }
-            }
-
             var settings = new Dictionary<string, string>
             {
                 ["cores"] = string.Join(" ", coreCounts),
@@ -179,15 +115,43 @@ internal static class SimulateCommand
                 ["repeat"] = repetitions.ToString(CultureInfo.InvariantCulture),
                 ["scalability"] = scalabilitySource,
             };
-            var file = new SimulationFile(settings, parameters, results);
-            ResultFolder.Write(outDir,
-            [
-                ("simulate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.SimulationFile)),
-                ("simulate.csv", SimulationReport.Csv(file).ToUtf8()),
-                ("report.md", System.Text.Encoding.UTF8.GetBytes(SimulationReport.Markdown(file))),
-            ]);
-            await stdout.WriteLineAsync($"wrote {Path.Combine(outDir, "simulate.json")}, simulate.csv, report.md");
-            return 0;
+            return ExperimentRunner.RunAsync(parse, "simulate", problems, outDir,
+                (progress, ct) =>
+                {
+                    var results = new List<SimulationResult>();
+                    foreach (int n in coreCounts)
+                    {
+                        foreach ((string name, IReadOnlyList<string> list) in workloads)
+                        {
+                            ct.ThrowIfCancellationRequested();
+                            var request = new SimulationRequest
+                            {
+                                Cores = n,
+                                Programs = list.Select(p => loaded[p]).ToArray(),
+                                Schemes = schemeNames,
+                                Seed = parse.GetValue(seed),
+                                DurationNs = durationNs!.Value,
+                                SpRuns = sp,
+                                Repeat = repetitions,
+                                Parameters = parameters,
+                                OnlineScalability = scalabilitySource == "online",
+                            };
+                            progress.Line($"simulating {name} on {n} cores ({list.Count} programs, {schemeNames.Length} schemes)...");
+                            results.Add(CyclicSimulator.Run(request, name));
+                        }
+                    }
+
+                    return Task.FromResult(new SimulationFile(settings, parameters, results));
+                },
+                file =>
+                [
+                    ("simulate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.SimulationFile)),
+                    ("simulate.csv", SimulationReport.Csv(file).ToUtf8()),
+                    ("report.md", System.Text.Encoding.UTF8.GetBytes(SimulationReport.Markdown(file))),
+                ],
+                file => string.Concat(file.Results.Select(SimulationReport.Table)),
+                cancellationToken,
+                machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;
     }

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
 using System.Text;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Results;
@@ -18,16 +17,16 @@ internal static class SimulateThesisCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models and machine.json (default: the shipped ones)." };
-        var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β (default: the models' machine.json)." };
-        var runs = new Option<int>("--runs") { Description = "Simulated runs per speedup (default 5).", DefaultValueFactory = _ => 5 };
+        var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models and machine.json (default: the shipped ones).");
+        var contention = CommandInput.Declare<double?>("--memory-contention", "Memory contention β (default: the models' machine.json).");
+        var runs = CommandInput.Declare<int>("--runs", "Simulated runs per speedup (default 5).", 5);
         var output = CommandInput.Out(Path.Combine("results", "simulate-thesis"));
         var command = new Command("thesis",
             "Simulate each program alone at thesis size and compare its speedup with every speedup the thesis states (§5.3.2, §5.3.4, §7.2, §7.2.1); writes thesis.json and thesis.md.")
         {
             models, contention, runs, output,
         };
-        command.SetAction(async (parse, cancellationToken) =>
+        command.SetAction((parse, cancellationToken) =>
         {
             var problems = new List<string>();
             string? folder = parse.GetValue(models);
@@ -38,28 +37,18 @@ internal static class SimulateThesisCommand
             var loaded = SimulationModels.LoadAll(ThesisSpeedups.Claims.Select(c => c.Program), folder, _ => WorkloadSize.Thesis, problems);
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
-            if (await ExperimentRunner.ReportAsync(parse, "divcon simulate thesis", problems))
-            {
-                return CliApp.UsageError;
-            }
-
-            if (machineNote is not null && parse.GetValue(contention) is null)
-            {
-                await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate thesis: note: {machineNote}");
-            }
-
             var parameters = new SimulationParameters { MemoryContention = beta };
-            ThesisComparisonFile file = await Task.Run(
-                () => ThesisSpeedups.Compare(loaded, parameters, runCount, folder is null ? "default" : Path.GetFileName(Path.GetFullPath(folder))), cancellationToken);
-            string markdown = ThesisSpeedups.Markdown(file);
-            ResultFolder.Write(outDir,
-            [
-                ("thesis.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ThesisComparisonFile)),
-                ("thesis.md", Encoding.UTF8.GetBytes(markdown)),
-            ]);
-            await parse.InvocationConfiguration.Output.WriteAsync(markdown);
-            await parse.InvocationConfiguration.Error.WriteLineAsync($"divcon simulate thesis: wrote {Path.Combine(outDir, "thesis.json")}, thesis.md");
-            return 0;
+            string modelsName = folder is null ? "default" : Path.GetFileName(Path.GetFullPath(folder));
+            return ExperimentRunner.RunAsync(parse, "simulate thesis", problems, outDir,
+                (progress, ct) => Task.FromResult(ThesisSpeedups.Compare(loaded, parameters, runCount, modelsName)),
+                file =>
+                [
+                    ("thesis.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ThesisComparisonFile)),
+                    ("thesis.md", Encoding.UTF8.GetBytes(ThesisSpeedups.Markdown(file))),
+                ],
+                ThesisSpeedups.Markdown,
+                cancellationToken,
+                machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;
     }

@@ -42,33 +42,23 @@ internal static class SimulateValidateCommand
     {
         var programs = CommandInput.Programs(
             $"Programs measured alone at P = 1 … N (default: {string.Join(",", ProgramCatalog.FullSuite)}).", ProgramCatalog.FullSuite);
-        var workloads = new Option<string[]>("--workloads")
-        {
-            Description = "Cyclic workloads: subset (strassen, quicksort, mergesort) and/or suite (all five), or none (default: subset,suite).",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ["subset", "suite"],
-        };
-        var schemes = new Option<string[]>("--schemes")
-        {
-            Description = $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SimulationValidation.ComparableSchemes)}.",
-            AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ["all"],
-        };
+        var workloads = CommandInput.List("--workloads",
+            "Cyclic workloads: subset (strassen, quicksort, mergesort) and/or suite (all five), or none (default: subset,suite).", ["subset", "suite"]);
+        var schemes = CommandInput.List("--schemes",
+            $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SimulationValidation.ComparableSchemes)}.", ["all"]);
         var size = CommandInput.Size();
         var runs = CommandInput.Runs("Timed runs per P alone (means over them); also the simulated runs per P.", 3);
         var warmup = CommandInput.Warmup("Untimed runs before the timed ones (alone and before C^SP).");
-        var duration = new Option<string>("--duration") { Description = "Each scheme's multiprogram phase, measured and simulated (default 10s).", DefaultValueFactory = _ => "10s" };
-        var spRuns = new Option<int>("--sp-runs") { Description = "C^SP runs per program (default 5).", DefaultValueFactory = _ => 5 };
+        var duration = CommandInput.Declare<string>("--duration", "Each scheme's multiprogram phase, measured and simulated (default 10s).", "10s");
+        var spRuns = CommandInput.Declare<int>("--sp-runs", "C^SP runs per program (default 5).", 5);
         var cores = CommandInput.Cores();
         var overBudget = CommandInput.OverBudget();
         var seed = CommandInput.Seed("Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
-        var models = new Option<string?>("--models") { Description = "Folder of <program>.json models and machine.json (default: the shipped ones)." };
-        var contention = new Option<double?>("--memory-contention") { Description = "Memory contention β of the simulator (default: the models' machine.json)." };
-        var measured = new Option<string?>("--measured")
-        {
-            Description = "An earlier validate.json, or a factored.json (isolated only): simulate and compare its measurements again (with --models or --memory-contention) "
-                + "instead of measuring; the other measuring options are then taken from it.",
-        };
+        var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models and machine.json (default: the shipped ones).");
+        var contention = CommandInput.Declare<double?>("--memory-contention", "Memory contention β of the simulator (default: the models' machine.json).");
+        var measured = CommandInput.Declare<string?>("--measured",
+            "An earlier validate.json, or a factored.json (isolated only): simulate and compare its measurements again (with --models or --memory-contention) "
+            + "instead of measuring; the other measuring options are then taken from it.");
         var output = CommandInput.Out(Path.Combine("results", "validate"));
         var command = new Command("validate",
             "Measure what this machine can (each program alone at P = 1 … N, a short cyclic test per scheme of each workload), simulate the same "
@@ -86,18 +76,10 @@ internal static class SimulateValidateCommand
 
             Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
             IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
-            var workloadList = new List<(string Name, IReadOnlyList<string> Programs)>();
-            foreach (string name in CommandInput.SplitNames(parse.GetValue(workloads)).Where(n => n != "none"))
-            {
-                if (Workloads.TryGetValue(name, out IReadOnlyList<string>? list))
-                {
-                    workloadList.Add((name, list));
-                }
-                else
-                {
-                    problems.Add($"--workloads '{name}' is not a workload; use subset, suite or none.");
-                }
-            }
+            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name =>
+                name == "none" ? []
+                : Workloads.TryGetValue(name, out IReadOnlyList<string>? list) ? [(name, list)]
+                : CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."));
 
             string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
                 name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);

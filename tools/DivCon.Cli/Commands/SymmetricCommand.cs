@@ -14,12 +14,8 @@ internal static class SymmetricCommand
 {
     public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
     {
-        var programOption = new Option<string>("--program")
-        {
-            Description = $"The program to run several instances of. Known: {catalog.Names}.",
-            DefaultValueFactory = _ => "quicksort",
-        };
-        var instancesOption = new Option<int>("--instances") { Description = "How many instances run together (the thesis ran 8 on 64 cores).", DefaultValueFactory = _ => 4 };
+        var programOption = CommandInput.Declare<string>("--program", $"The program to run several instances of. Known: {catalog.Names}.", "quicksort");
+        var instancesOption = CommandInput.Declare<int>("--instances", "How many instances run together (the thesis ran 8 on 64 cores).", 4);
         var command = new Command("symmetric",
             "Symmetric multiprogram test (§7.4): n instances of one program under each scheme; prints NTT per instance and ANTT, MNTT, STP per scheme, "
             + "writes symmetric.json, symmetric.csv, report.md.")

@@ -18,11 +18,9 @@ internal static class TopologyCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var json = new Option<bool>("--json")
-        {
-            Description = "Print the topology as JSON: {\"processors\":[…],\"cacheGroups\":[{\"level\",\"sizeBytes\",\"processors\"}],\"numaNodes\":[{\"id\",\"processors\"}],"
-                + "\"budget\":{\"cores\",\"limitedBy\",\"allowedProcessors\",\"allowedProcessorsSource\",\"quota\",\"processorCountOverride\",…,\"reason\"}}; unknown level or size is null.",
-        };
+        var json = CommandInput.Declare<bool>("--json",
+            "Print the topology as JSON: {\"processors\":[…],\"cacheGroups\":[{\"level\",\"sizeBytes\",\"processors\"}],\"numaNodes\":[{\"id\",\"processors\"}],"
+            + "\"budget\":{\"cores\",\"limitedBy\",\"allowedProcessors\",\"allowedProcessorsSource\",\"quota\",\"processorCountOverride\",…,\"reason\"}}; unknown level or size is null.");
         var command = new Command(
             "topology",
             "Show the processors this process may use (affinity mask: taskset, cgroup cpuset), the cache groups (processors sharing a last-level cache, with level and size), "
