@@ -81,7 +81,7 @@ public sealed class MultiProgramSchedulerOptions
     /// <summary>
     /// Short jobs first (<see cref="Partitioning.NewcomerPriority"/>): a program whose attained service since it was added
     /// (the time its tasks ran, summed over workers) is below this quantum is a newcomer; while it has work (tasks queued
-    /// or running) it holds the cores (equal among newcomers, least attained first; reason
+    /// or running) it holds the cores (the newcomer with the least attained service holds them all; reason
     /// <see cref="AllocationReason.Newcomer"/>), taken from the other programs, which get their policy's shares back once
     /// it passes the quantum or runs out of work. A newcomer that gets work while it holds fewer than every core wakes
     /// the repartitioner at once (trigger <see cref="RepartitionTrigger.Demand"/>, at most one per

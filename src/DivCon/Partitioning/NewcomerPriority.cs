@@ -8,8 +8,10 @@ namespace DivCon.Partitioning;
 /// <remarks>
 /// <para>The rule. A program whose attained service (<see cref="ProgramLoad.AttainedService"/>: the time its tasks ran,
 /// summed over workers, since it was added) is below the quantum is a newcomer; one with work (tasks queued or running) is served first.
-/// The newcomers hold every core: equal shares among them, the cores left by the division going to the least attained
-/// first (ties: arrival order); with more newcomers than cores the least attained hold one each. The other programs'
+/// The newcomers hold every core, least attained first: the newcomer with the least attained service holds them all
+/// (several with exactly that service share them equally, the remainder in arrival order; with more of them than cores,
+/// the first in arrival order hold one each); the other newcomers hold none from the decision, and are served by the
+/// cores it cannot use (idle lending) or when it passes them in service, at the next decision. The other programs'
 /// cores are taken, so they hold none until the newcomers pass the quantum or run out of work (the next decision
 /// after that gives the policy's shares back); with idle lending (the default policy) a core a newcomer cannot use is lent back to them at once
 /// and recalled at its next task boundary when the newcomer queues work. Without a newcomer the policy's shares are
@@ -72,8 +74,16 @@ public static class NewcomerPriority
             return byService != 0 ? byService : a.CompareTo(b);
         });
 
+        // The least attained only (and those tied with it): least-attained-service serves the job that has had least,
+        // so a request arriving beside a newcomer that has already run (a report's first chunk) gets every core, not half.
         int cores = input.Cores;
-        int k = newcomers.Count;
+        TimeSpan least = input.Programs[newcomers[0]].AttainedService!.Value;
+        int k = 1;
+        while (k < newcomers.Count && input.Programs[newcomers[k]].AttainedService!.Value == least)
+        {
+            k++;
+        }
+
         var counts = new int[m];
         for (int rank = 0; rank < k; rank++)
         {

@@ -74,23 +74,31 @@ public sealed class NewcomerPriorityTests
     }
 
     [Fact]
-    public void Newcomers_split_the_cores_equally_the_remainder_to_the_least_attained()
+    public void The_least_attained_newcomer_holds_every_core_the_other_newcomers_none()
     {
-        // 8 cores, three newcomers (attained 3, 1, 2 ms) and one long program: 8 = 3 + 3 + 2, the extra cores to the
-        // newcomers at 1 ms and 2 ms; the long program holds none.
+        // 8 cores, three newcomers (attained 3, 1, 2 ms) and one long program: the newcomer at 1 ms holds all 8 (least
+        // attained service first: a request beside a report that has already run gets the whole machine, not a third).
         var input = new PartitioningInput(8, [Load(0, 9, 3), Load(1, 9, 1), Load(2, 9, 2), Load(3, 9, 1000)]);
         Shares result = NewcomerPriority.Apply(input, Equal(input), Q);
-        Assert.Equal([2, 3, 3, 0], result.CountsFor(input));
+        Assert.Equal([0, 8, 0, 0], result.CountsFor(input));
+
+        // Once it has passed the others in service (still a newcomer), the least attained is another one.
+        var later = new PartitioningInput(8, [Load(0, 9, 3), Load(1, 9, 3.5), Load(2, 9, 2), Load(3, 9, 1000)]);
+        Assert.Equal([0, 0, 8, 0], NewcomerPriority.Apply(later, Equal(later), Q).CountsFor(later));
     }
 
     [Fact]
-    public void With_more_newcomers_than_cores_the_least_attained_hold_one_each_ties_in_arrival_order()
+    public void Newcomers_tied_at_the_least_service_split_the_cores_equally_in_arrival_order()
     {
-        var input = new PartitioningInput(2, [Load(0, 9, 5), Load(1, 9, 1), Load(2, 9, 3), Load(3, 9, 100)]);
-        Assert.Equal([0, 1, 1, 0], NewcomerPriority.Apply(input, Equal(input), Q).CountsFor(input));
+        // 8 cores, two newcomers that have not run yet (0 ms) and one at 1 ms: the two split the cores, 4 and 4.
+        var split = new PartitioningInput(8, [Load(0, 9, 1), Load(1, 9, 0), Load(2, 9, 0), Load(3, 9, 1000)]);
+        Assert.Equal([0, 4, 4, 0], NewcomerPriority.Apply(split, Equal(split), Q).CountsFor(split));
 
+        // Three tied on 2 cores: the first two in arrival order hold one each; 7 cores: 3, 2, 2.
         var tied = new PartitioningInput(2, [Load(0, 9, 2), Load(1, 9, 2), Load(2, 9, 2)]);
         Assert.Equal([1, 1, 0], NewcomerPriority.Apply(tied, Equal(tied), Q).CountsFor(tied));
+        var seven = new PartitioningInput(7, [Load(0, 9, 2), Load(1, 9, 2), Load(2, 9, 2)]);
+        Assert.Equal([3, 2, 2], NewcomerPriority.Apply(seven, Equal(seven), Q).CountsFor(seven));
     }
 
     [Fact]
@@ -164,19 +172,13 @@ public sealed class NewcomerPriorityTests
                 continue;
             }
 
-            // Newcomers hold every core; among them, counts differ by at most one and never favour the more attained.
-            Assert.Equal(cores, first.Sum(i => counts[i]));
-            Assert.True(first.Max(i => counts[i]) - first.Min(i => counts[i]) <= 1);
-            foreach (int a in first)
-            {
-                foreach (int b in first)
-                {
-                    if (loads[a].AttainedService < loads[b].AttainedService)
-                    {
-                        Assert.True(counts[a] >= counts[b], $"round {round}: a newcomer with less service holds fewer cores.");
-                    }
-                }
-            }
+            // Newcomers hold every core, all of it with the least attained (those tied with it split it, within one core
+            // of each other); a newcomer with more service holds none, and so does every other program.
+            TimeSpan least = first.Min(i => loads[i].AttainedService!.Value);
+            int[] leastOnes = first.Where(i => loads[i].AttainedService == least).ToArray();
+            Assert.Equal(cores, leastOnes.Sum(i => counts[i]));
+            Assert.True(leastOnes.Max(i => counts[i]) - leastOnes.Min(i => counts[i]) <= 1, $"round {round}: tied newcomers split unevenly.");
+            Assert.All(Enumerable.Range(0, m).Except(leastOnes), i => Assert.Equal(0, counts[i]));
         }
     }
 }
