@@ -123,8 +123,10 @@ internal sealed class Mover
             int cores = allocation.CoresOf(loads[i].ProgramId);
             if (NewcomerPriority.IsServedFirst(loads[i], quantum))
             {
-                // Left without a core (more newcomers than cores, or a removal took it): asked again at once, which the
-                // repartitioner spaces by its least wait (the starved gap).
+                // Left without a core (a newcomer with more service than the least attained one, or a removal took it):
+                // asked again at once, which the repartitioner spaces by its least wait (the starved gap). So while the
+                // least attained newcomer holds the cores, the others are re-decided once per gap: the one that then has
+                // least service (it may be another, once the first has caught up) holds them next.
                 TimeSpan left = cores > 0 ? (quantum - loads[i].AttainedService!.Value) / cores : TimeSpan.Zero;
                 deadline = Math.Min(deadline, now + (long)(left.TotalSeconds * Stopwatch.Frequency) + 1);
             }
