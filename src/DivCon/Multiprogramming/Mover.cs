@@ -228,6 +228,21 @@ internal sealed class Mover
             _poolLending = lending;
         }
 
+        // A program this decision leaves with no worker forgets its demand mark (required: the starved trigger is not lost).
+        // The mark is cleared only by a worker that runs dry in the set, and a producer signals only when it sets it; a
+        // program whose workers were moved away while it was marked (its work ended between the decision's read and the
+        // move) would otherwise get its next task with the mark already set, signal nothing, and wait for a tick (for
+        // ever with no periodic ticks). Cleared before the moves are published: a producer that still read the mark set
+        // published its task before this clear, and the leaving worker's re-check after its process-wide barrier
+        // (Worker.SwitchTo) sees that task; a producer that reads it clear sets it and signals (IsStarved).
+        for (int i = 0; i < programs.Length; i++)
+        {
+            if (allocation.CoresOf(programs[i].Id) == 0)
+            {
+                programs[i].Queues.ResetWantsWorkers();
+            }
+        }
+
         for (int slot = 0; slot < workers; slot++)
         {
             WorkQueueSet? target = homes[slot];

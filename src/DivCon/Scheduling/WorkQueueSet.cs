@@ -266,6 +266,13 @@ internal sealed class WorkQueueSet
         return true;
     }
 
+    /// <summary>
+    /// The owner's decision left the set with no worker (MultiProgramScheduler's mover): clears the demand mark without
+    /// telling the owner, so that the set's next producer sets it again and signals a starved set. Full fence (pairs with
+    /// the leaving worker's barrier in Worker.SwitchTo; Mover.Apply says why).
+    /// </summary>
+    public void ResetWantsWorkers() => Interlocked.Exchange(ref _wantsWorkers.Value, 0);
+
     /// <summary>The pool's worker slots (compensating slots come after these).</summary>
     public int SlotCount => _pool.WorkerCount;
 

@@ -581,9 +581,17 @@ internal sealed class Worker
 
         // Leaving a set that still has queued tasks (its deque drained into them just now) may leave it with no worker:
         // the owner serves a starved program at once (MultiProgramScheduler.RepartitionWhenStarved). Rare: a switch.
-        if (serving is not null && _pool.TracksStarvation && serving.AvailableTasks > 0)
+        // The process-wide barrier pairs with producers that publish a task and read the set's demand mark with no fence
+        // (WorkQueueSet.RequestWorkers): a producer that read the mark still set (cleared by the mover when the decision
+        // left the set no worker: Mover.Apply) published its task before that clear, and the barrier makes it visible
+        // to the read below (required: the starved trigger is not lost).
+        if (serving is not null && _pool.TracksStarvation)
         {
-            _pool.Owner?.OnLeftWithWork(serving);
+            Interlocked.MemoryBarrierProcessWide();
+            if (serving.AvailableTasks > 0)
+            {
+                _pool.Owner?.OnLeftWithWork(serving);
+            }
         }
 
         serving = next;

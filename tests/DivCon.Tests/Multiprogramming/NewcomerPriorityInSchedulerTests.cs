@@ -105,9 +105,9 @@ public sealed class NewcomerPriorityInSchedulerTests
             long[] before = steps.Select(s => Interlocked.Read(ref s.Value)).ToArray();
             Assert.True(
                 SpinWait.SpinUntil(() => Enumerable.Range(0, 2).Any(p => Interlocked.Read(ref steps[p].Value) > before[p] + 10_000), Timeout),
-                "No long program progressed while the newcomer ran one task.");
+                "No long program progressed while the newcomer ran one task. " + State(mps));
             release.Set();
-            Assert.True(((IAsyncResult)single).AsyncWaitHandle.WaitOne(Timeout), "The newcomer's task did not end.");
+            Assert.True(((IAsyncResult)single).AsyncWaitHandle.WaitOne(Timeout), "The newcomer's task did not end. " + State(mps));
 
             // Past the quantum (it keeps a loop running until then), the newcomer is an ordinary program: a decision at its
             // deadline gives the long programs cores again, with no tick.
