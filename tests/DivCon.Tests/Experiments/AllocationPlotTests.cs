@@ -34,6 +34,10 @@ public sealed class AllocationPlotTests : IDisposable
 
             // Without lending (the default policy lends): the samples read allocations, which loans do not change.
             Policy = new DivCon.Partitioning.TaskAvailabilityPolicy(),
+
+            // The test's own decisions only: short jobs first would decide on the repartitioner thread while a sample
+            // reads (a newcomer's work, its quantum's deadline), between the move's timestamp and its publication.
+            NewcomerQuantum = TimeSpan.Zero,
         });
         var samples = new List<(long, Dictionary<int, int>)>();
         void Sample(params ProgramHandle[] programs)
