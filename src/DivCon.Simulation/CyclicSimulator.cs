@@ -26,7 +26,7 @@ public static class CyclicSimulator
             throw new ArgumentException(string.Join(" ", problems), nameof(request));
         }
 
-        bool needTables = request.Schemes.Any(s => s == SchemeCatalog.HillClimbing || s == SimulationSchemes.PolicyPrefix + HillClimbingPolicy.PolicyName);
+        bool needTables = request.Schemes.Contains(SchemeCatalog.HillClimbing);
         var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
         var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
         for (int r = 0; r < request.Repeat; r++)
@@ -53,11 +53,10 @@ public static class CyclicSimulator
             request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
                 .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
         var (schemes, comparisons) = CyclicAnalysis.Analyze(
-            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SimulationSchemes.Describe(s))).ToArray(), repetitions);
+            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
         {
-            Request = request,
             ScalabilitySource = request.OnlineScalability ? "online" : "model",
         };
     }
@@ -228,6 +227,9 @@ public static class CyclicSimulator
         return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);
     }
 
+    // The names of Machine.Buckets in the file, in bucket order: the step kinds, then Machine.InflationBucket.
+    private static readonly string[] BucketNames = ["task", "dispatch", "steal", "search", "contextSwitch", "migration", "inflation"];
+
     private static SimulationCounters Counters(Machine m) => new(
         m.Events,
         m.TasksExecuted,
@@ -240,17 +242,7 @@ public static class CyclicSimulator
         m.Loans,
         m.ProgramSwitches,
         m.PolicyCalls,
-        new Dictionary<string, long>
-        {
-            ["task"] = m.Buckets[(int)StepKind.Task],
-            ["dispatch"] = m.Buckets[(int)StepKind.Dispatch],
-            ["steal"] = m.Buckets[(int)StepKind.Steal],
-            ["search"] = m.Buckets[(int)StepKind.Search],
-            ["contextSwitch"] = m.Buckets[(int)StepKind.ContextSwitch],
-            ["migration"] = m.Buckets[(int)StepKind.Migration],
-            ["inflation"] = m.Buckets[Machine.InflationBucket],
-            ["idle"] = m.IdleNs,
-        },
+        BucketNames.Select((name, i) => (name, m.Buckets[i])).Append(("idle", m.IdleNs)).ToDictionary(),
         m.AllocatedCoreNs?.ToArray())
     {
         ServedCoreNs = m.ServedCoreNs(),

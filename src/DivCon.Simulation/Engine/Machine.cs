@@ -46,7 +46,6 @@ internal sealed partial class Machine
     private bool _multiprogram;
     private SimProgram? _stopWhenDone;
     private bool _stopped;
-    private readonly Action<SimProgram, long>? _runFinished;
 
     public Machine(
         int cores,
@@ -55,15 +54,13 @@ internal sealed partial class Machine
         IReadOnlyList<SimProgram> programs,
         IReadOnlyList<WorkPool> pools,
         ulong seed,
-        PartitioningSetup? partitioning = null,
-        Action<SimProgram, long>? runFinished = null)
+        PartitioningSetup? partitioning = null)
     {
         _p = parameters;
         Arrangement = arrangement;
         Programs = programs;
         Pools = pools;
         _random = new SimRandom(seed);
-        _runFinished = runFinished;
         _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
         _cores = new SimCore[cores];
         _freeCores = new int[cores];
@@ -126,10 +123,6 @@ internal sealed partial class Machine
     public IReadOnlyList<WorkPool> Pools { get; }
 
     public PartitioningSetup? Partitioning { get; }
-
-    public int CoreCount => _cores.Length;
-
-    public long Now => _now;
 
     public long Steals { get; private set; }
 
@@ -202,10 +195,7 @@ internal sealed partial class Machine
         if (Partitioning is not null)
         {
             Decide(initial: true);
-            if (Partitioning.Ticks)
-            {
-                _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
-            }
+            _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
         }
 
         Loop(limitNs);
@@ -252,7 +242,11 @@ internal sealed partial class Machine
     /// <summary>Charges every step in progress up to now and closes the cores' idle intervals.</summary>
     private void Close()
     {
-        CloseAllocation();
+        if (Partitioning is not null)
+        {
+            AccountAllocation(); // closes the allocation accounting
+        }
+
         foreach (SimCore core in _cores)
         {
             if (core.Current is { } w)
@@ -283,7 +277,7 @@ internal sealed partial class Machine
     {
         int index = program.FirstRunIndex + program.RunsStarted++;
         ulong seed = SimRandom.Derive(program.Seed, (ulong)index);
-        var run = new ProgramRun { Program = program, Index = index, Seed = seed, StartNs = _now };
+        var run = new ProgramRun(program, index, seed, _now);
         program.Current = run;
         TaskTreeShape shape = program.Shape;
         SimTask first = shape.SequentialNs > 0
@@ -292,15 +286,8 @@ internal sealed partial class Machine
         PushGlobal(program.Pool, first);
     }
 
-    private TreeNode NewNode(ProgramRun run, TreeNode? parent, int level, double fraction, ulong seed) => new()
-    {
-        Run = run,
-        Parent = parent,
-        Level = level,
-        Fraction = fraction,
-        Seed = seed,
-        IsLeaf = run.Program.Shape.IsLeaf(level, fraction),
-    };
+    private static TreeNode NewNode(ProgramRun run, TreeNode? parent, int level, double fraction, ulong seed) =>
+        new(run, parent, level, fraction, seed, run.Program.Shape.IsLeaf(level, fraction));
 
     private SimTask NodeTask(TreeNode node)
     {
@@ -314,7 +301,7 @@ internal sealed partial class Machine
         TasksCreated++;
         run.CreatedCostNs += cost;
         run.TasksCreated++;
-        return new SimTask { Kind = kind, Run = run, Node = node, Cost = cost };
+        return new SimTask(kind, run, node, cost);
     }
 
     /// <summary>The effects of a finished task, on the worker that ran it (its pushes go to its own deque).</summary>
@@ -368,11 +355,9 @@ internal sealed partial class Machine
     private void RunDone(ProgramRun run)
     {
         SimProgram program = run.Program;
-        long duration = _now - run.StartNs;
-        program.Durations.Add(duration);
+        program.Durations.Add(_now - run.StartNs);
         program.RunWorkNs.Add(run.CreatedCostNs);
         program.Current = null;
-        _runFinished?.Invoke(program, duration);
         if (_stopWhenDone == program)
         {
             _stopped = true;

@@ -55,7 +55,7 @@ public sealed class SimulatorPolicyTests
         var policy = new RecordingPolicy();
 
         (Machine m, IReadOnlyList<IsolatedResult> isolated) =
-            RunCyclic(Request(cores: 8, durationNs: 1_050_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true));
+            RunCyclic(Request(cores: 8, durationNs: 1_050_000_000), Arrangement.Partitioned, new PartitioningSetup(policy));
 
         // At 0 and at every 100 ms up to 1.05 s: 0, 100, …, 1000 ms.
         Assert.Equal(11, policy.Inputs.Count);
@@ -84,17 +84,6 @@ public sealed class SimulatorPolicyTests
         Assert.True(m.WorkerMoves >= 4 * 10, $"only {m.WorkerMoves} moves");
         Assert.True(m.TasksAccountedFor);
         Assert.All(m.Programs, p => Assert.NotEmpty(p.Durations));
-    }
-
-    [Fact]
-    public void StaticPartitioning_DecidesOnce()
-    {
-        var policy = new RecordingPolicy();
-
-        (Machine m, _) = RunCyclic(Request(cores: 8, durationNs: 1_000_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: false));
-
-        Assert.Single(policy.Inputs);
-        Assert.Equal(0, m.WorkerMoves);
     }
 
     [Fact]
