@@ -64,26 +64,8 @@ public static class ModelStore
     /// <summary>The JSON text of <paramref name="machine"/> (indented, camelCase, newline at the end).</summary>
     public static string MachineToJson(MachineModel machine) => JsonSerializer.Serialize(machine, SimulationJsonContext.Default.MachineModel) + "\n";
 
-    /// <summary>Writes <paramref name="model"/> to <c>&lt;folder&gt;/&lt;name&gt;.json</c> and returns the path.</summary>
-    public static string Save(string folder, ProgramModel model)
-    {
-        ArgumentNullException.ThrowIfNull(model);
-        Directory.CreateDirectory(folder);
-        string path = Path.Combine(folder, model.Name + ".json");
-        File.WriteAllText(path, ToJson(model));
-        return path;
-    }
-
     /// <summary>The JSON text of <paramref name="model"/> (indented, camelCase, newline at the end).</summary>
     public static string ToJson(ProgramModel model) => JsonSerializer.Serialize(model, SimulationJsonContext.Default.ProgramModel) + "\n";
-
-    /// <summary>Parses a model from JSON text.</summary>
-    /// <exception cref="InvalidDataException">The text is not a valid model.</exception>
-    public static ProgramModel FromJson(string json, string origin = "model")
-    {
-        using var stream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
-        return Deserialize(stream, origin);
-    }
 
     private static Stream? Resource(string file) => typeof(ModelStore).Assembly.GetManifestResourceStream(ResourcePrefix + file);
 

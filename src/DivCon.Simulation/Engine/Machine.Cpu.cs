@@ -23,11 +23,11 @@ internal sealed partial class Machine
             return;
         }
 
-        if (_freeCoreCount > 0)
+        if (_freeCores.Count > 0)
         {
             // Prefer the core it last ran on (no cold start), else the most recently freed one.
-            int coreId = w.LastCore >= 0 && _freePosition[w.LastCore] >= 0 ? w.LastCore : _freeCores[_freeCoreCount - 1];
-            RemoveFreeCore(coreId);
+            int coreId = w.LastCore >= 0 && _freeCores.Contains(w.LastCore) ? w.LastCore : _freeCores[_freeCores.Count - 1];
+            _freeCores.Remove(coreId);
             Assign(_cores[coreId], w);
             return;
         }
@@ -84,18 +84,8 @@ internal sealed partial class Machine
         }
         else if (Arrangement == Arrangement.OversubscribedFree)
         {
-            _freePosition[core.Id] = _freeCoreCount;
-            _freeCores[_freeCoreCount++] = core.Id;
+            _freeCores.Add(core.Id);
         }
-    }
-
-    private void RemoveFreeCore(int coreId)
-    {
-        int pos = _freePosition[coreId];
-        int last = _freeCores[--_freeCoreCount];
-        _freeCores[pos] = last;
-        _freePosition[last] = pos;
-        _freePosition[coreId] = -1;
     }
 
     private SimWorker? NextFor(SimCore core)

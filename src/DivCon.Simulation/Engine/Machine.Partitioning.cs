@@ -91,7 +91,7 @@ internal sealed partial class Machine
                 w.Pool = target;
                 w.ServingSince = _now;
                 w.HomePool = target;
-                target.AddActive(slot);
+                target.Active.Add(slot);
                 target.Serving++;
                 target.Sleepers.Add(w);
                 continue;

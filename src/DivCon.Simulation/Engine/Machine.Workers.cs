@@ -147,7 +147,7 @@ internal sealed partial class Machine
             pool.Searching++;
         }
 
-        int victims = pool.ActiveCount - (pool.IsActive(w.Slot) ? 1 : 0);
+        int victims = pool.Active.Count - (pool.Active.Contains(w.Slot) ? 1 : 0);
         if (w.SearchAttempts < _p.SpinAttempts && victims > 0)
         {
             w.SearchAttempts++;
@@ -170,9 +170,9 @@ internal sealed partial class Machine
         }
 
         // Last look at every victim before sleeping (the real scheduler's re-check after announcing it sleeps).
-        for (int i = 0; i < pool.ActiveCount; i++)
+        for (int i = 0; i < pool.Active.Count; i++)
         {
-            int slot = pool.ActiveAt(i);
+            int slot = pool.Active[i];
             if (slot != w.Slot && pool.Deques[slot].Count > 0)
             {
                 SimTask stolen = pool.Deques[slot].TrySteal()!;
@@ -218,14 +218,14 @@ internal sealed partial class Machine
     private int RandomVictim(WorkPool pool, int self)
     {
         // Uniform over the active slots other than the thief's own.
-        int n = pool.ActiveCount;
+        int n = pool.Active.Count;
         int pick = _random.Next(n);
-        if (pool.ActiveAt(pick) == self)
+        if (pool.Active[pick] == self)
         {
             pick = (pick + 1 + _random.Next(n - 1)) % n;
         }
 
-        return pool.ActiveAt(pick);
+        return pool.Active[pick];
     }
 
     /// <summary>
@@ -348,7 +348,7 @@ internal sealed partial class Machine
             WakeOne(old);
         }
 
-        old.RemoveActive(w.Slot);
+        old.Active.Remove(w.Slot);
         old.Serving--;
         if (w.Searching)
         {
@@ -363,7 +363,7 @@ internal sealed partial class Machine
         old.ServedNs += _now - w.ServingSince;
         w.ServingSince = _now;
         w.Pool = target;
-        target.AddActive(w.Slot);
+        target.Active.Add(w.Slot);
         target.Serving++;
         w.SearchAttempts = 0;
         WorkerMoves++;

@@ -35,9 +35,7 @@ internal sealed partial class Machine
     private readonly SimCore[] _cores;
     private readonly SimWorker[] _workers;
     private readonly Queue<SimWorker> _freeRunQueue = new();
-    private readonly int[] _freeCores;
-    private readonly int[] _freePosition; // core → index in _freeCores, or -1 (free arrangement only)
-    private int _freeCoreCount;
+    private readonly IndexSet _freeCores; // idle cores (free arrangement only)
     private readonly bool _timeSliced;
     private readonly SimRandom _random;
     private readonly long[] _buckets = new long[7]; // the step kinds, then InflationBucket
@@ -62,19 +60,13 @@ internal sealed partial class Machine
         Pools = pools;
         _random = new SimRandom(seed);
         _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
-        _cores = new SimCore[cores];
-        _freeCores = new int[cores];
-        _freePosition = new int[cores];
-        for (int c = 0; c < cores; c++)
-        {
-            _cores[c] = new SimCore { Id = c };
-        }
+        _cores = Enumerable.Range(0, cores).Select(c => new SimCore { Id = c }).ToArray();
+        _freeCores = new IndexSet(cores);
 
         // Free-core set (free arrangement), lowest id on top at the start.
         for (int c = cores - 1; c >= 0; c--)
         {
-            _freePosition[c] = _freeCoreCount;
-            _freeCores[_freeCoreCount++] = c;
+            _freeCores.Add(c);
         }
 
         var workers = new List<SimWorker>();
@@ -162,7 +154,7 @@ internal sealed partial class Machine
 
     private SimWorker NewWorker(int id, WorkPool pool, int slot, int pinnedCore)
     {
-        pool.AddActive(slot);
+        pool.Active.Add(slot);
         pool.Serving++;
         var w = new SimWorker { Id = id, Pool = pool, Slot = slot, PinnedCore = pinnedCore };
         pool.Sleepers.Add(w);
