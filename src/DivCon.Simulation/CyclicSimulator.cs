@@ -67,24 +67,18 @@ public static class CyclicSimulator
     private static IReadOnlyList<double>? MeanEstimates(IReadOnlyList<SimulationCounters> all)
         => all[0].OnlineScalability is null ? null : Enumerable.Range(0, all[0].OnlineScalability!.Count).Select(i => all.Average(c => c.OnlineScalability![i])).ToArray();
 
-    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition)
-    {
-        var pooled = new List<IsolatedResult>();
-        for (int i = 0; i < perRepetition[0].Count; i++)
+    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition) =>
+        perRepetition[0].Select((first, i) =>
         {
-            IsolatedResult first = perRepetition[0][i];
             long[] runs = perRepetition.SelectMany(rep => rep[i].CspRunsNs).ToArray();
-            pooled.Add(first with
+            return first with
             {
                 SequentialNs = perRepetition.Average(rep => rep[i].SequentialNs),
                 CspRunsNs = runs,
                 Csp = Descriptive.Summarize(runs.Select(Seconds).ToArray()),
                 Scalability = perRepetition.Average(rep => rep[i].Scalability),
-            });
-        }
-
-        return pooled;
-    }
+            };
+        }).ToArray();
 
     private static SimulationCounters Sum(IReadOnlyList<SimulationCounters> all) => new(
         all.Sum(c => c.Events),
@@ -193,36 +187,18 @@ public static class CyclicSimulator
         SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
     {
         int n = request.Cores;
-        var pools = new List<WorkPool>();
-        if (arrangement == Arrangement.SharedPool)
+        WorkPool[] pools = [.. Enumerable.Range(0, arrangement == Arrangement.SharedPool ? 1 : request.Programs.Count).Select(i => new WorkPool(i, n))];
+        SimProgram[] programs = [.. request.Programs.Select((model, i) => new SimProgram
         {
-            pools.Add(new WorkPool(0, n));
-        }
-        else
-        {
-            for (int i = 0; i < request.Programs.Count; i++)
-            {
-                pools.Add(new WorkPool(i, n));
-            }
-        }
-
-        var programs = new List<SimProgram>();
-        for (int i = 0; i < request.Programs.Count; i++)
-        {
-            ProgramModel model = request.Programs[i];
-            IsolatedResult alone = isolated[i];
-            programs.Add(new SimProgram
-            {
-                Index = i,
-                Shape = new TaskTreeShape(model, n),
-                Seed = ProgramSeed(request.Seed, model.Name),
-                Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
-                Scalability = alone.Scalability,
-                // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
-                // schemes share the request); the harness registers programs with their scalability alone.
-                Table = setup?.Policy is HillClimbingPolicy && alone.ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
-            });
-        }
+            Index = i,
+            Shape = new TaskTreeShape(model, n),
+            Seed = ProgramSeed(request.Seed, model.Name),
+            Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
+            Scalability = isolated[i].Scalability,
+            // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
+            // schemes share the request); the harness registers programs with their scalability alone.
+            Table = setup?.Policy is HillClimbingPolicy && isolated[i].ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
+        })];
 
         return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);
     }

@@ -227,7 +227,7 @@ public static class ModelCalibrator
 
         if (profiled.SplitMergeExponent is null && KnownGrowth(profiled.Name) is { } growth)
         {
-            profiled = profiled.WithSplitMergeExponent(growth.SplitMergeExponent); // a model calibrated before the per-phase growth law
+            profiled = profiled with { SplitMergeExponent = growth.SplitMergeExponent }; // a model calibrated before the per-phase growth law
         }
 
         double baselineRatio = measured.Ts / measured.T1;

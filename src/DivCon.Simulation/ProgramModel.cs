@@ -195,10 +195,6 @@ public sealed record ProgramModel
         return Copy(size, splitMerge, execute, whole, MemoryIntensity, BaselineRatio, source, FittedTo, SplitMergeExponent);
     }
 
-    /// <summary>This model with <see cref="SplitMergeExponent"/> set to <paramref name="exponent"/> (the calibrator's growth laws).</summary>
-    public ProgramModel WithSplitMergeExponent(double? exponent) =>
-        Copy(ProblemSize, 1, 1, 1, MemoryIntensity, BaselineRatio, Source, FittedTo, exponent);
-
     /// <summary>
     /// This model with every time multiplied by <paramref name="workFactor"/> (the problem size unchanged), the memory
     /// intensity and T_s / T_1 set to <paramref name="memoryIntensity"/> and <paramref name="baselineRatio"/>, and

@@ -38,7 +38,7 @@ internal sealed partial class Machine
     private void Assign(SimCore core, SimWorker w)
     {
         Debug.Assert(core.Current is null, "A core runs one worker at a time.");
-        _idleNs += _now - core.IdleSince;
+        IdleNs += _now - core.IdleSince;
         core.Current = w;
         w.Core = core.Id;
         w.State = WorkerState.Running;

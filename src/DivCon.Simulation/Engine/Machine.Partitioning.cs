@@ -44,9 +44,9 @@ internal sealed partial class Machine
     /// <summary>
     /// The mover (Mover.RepartitionNeedsLock): reads each program's scalability and O(1) available-task counter, asks
     /// the repartitioner, applies the allocation: every worker not at its slot's home moves there at its next task
-    /// boundary (at once if it is blocked); a periodic or demand decision that changes nothing touches no worker.
+    /// boundary (at once if it is blocked); a later (periodic or demand) decision that changes nothing touches no worker.
     /// </summary>
-    private void Decide(bool initial, bool periodic = false)
+    private void Decide(bool initial)
     {
         PartitioningSetup setup = Partitioning!;
         _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
@@ -75,7 +75,7 @@ internal sealed partial class Machine
         AccountAllocation();
         _lastCounts = allocation.Counts.ToArray();
         _inForce = allocation;
-        if (periodic && unchanged)
+        if (!initial && unchanged)
         {
             return; // a quiet decision: no worker touched, no loan ended (Mover.cs)
         }
@@ -304,7 +304,7 @@ internal sealed partial class Machine
     {
         _demandPending = false;
         DemandDecisions++;
-        Decide(initial: false, periodic: true);
+        Decide(initial: false);
     }
 
     /// <summary>Lending's wake-up (WorkerPool.WakeOneFor): a random blocked worker of any pool.</summary>

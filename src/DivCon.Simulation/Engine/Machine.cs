@@ -39,7 +39,6 @@ internal sealed partial class Machine
     private readonly bool _timeSliced;
     private readonly SimRandom _random;
     private readonly long[] _buckets = new long[7]; // the step kinds, then InflationBucket
-    private long _idleNs;
     private long _now;
     private bool _multiprogram;
     private SimProgram? _stopWhenDone;
@@ -70,38 +69,26 @@ internal sealed partial class Machine
         }
 
         var workers = new List<SimWorker>();
-        switch (arrangement)
+        if (arrangement == Arrangement.Partitioned)
         {
-            case Arrangement.SharedPool:
-                Debug.Assert(pools.Count == 1, "One pool for the shared scheduler.");
+            ArgumentNullException.ThrowIfNull(partitioning);
+            for (int c = 0; c < cores; c++)
+            {
+                // Placeholder pool until the first decision (Start) assigns every slot.
+                workers.Add(new SimWorker { Id = c, Pool = pools[0], Slot = c, PinnedCore = c });
+            }
+        }
+        else
+        {
+            // A worker per core per pool: one pool for the shared scheduler, one per program when oversubscribed.
+            Debug.Assert(arrangement != Arrangement.SharedPool || pools.Count == 1, "One pool for the shared scheduler.");
+            foreach (WorkPool pool in pools)
+            {
                 for (int c = 0; c < cores; c++)
                 {
-                    workers.Add(NewWorker(workers.Count, pools[0], c, c));
+                    workers.Add(NewWorker(workers.Count, pool, c, arrangement == Arrangement.OversubscribedFree ? -1 : c));
                 }
-
-                break;
-            case Arrangement.OversubscribedFree:
-            case Arrangement.OversubscribedPinned:
-                foreach (WorkPool pool in pools)
-                {
-                    for (int c = 0; c < cores; c++)
-                    {
-                        workers.Add(NewWorker(workers.Count, pool, c, arrangement == Arrangement.OversubscribedPinned ? c : -1));
-                    }
-                }
-
-                break;
-            case Arrangement.Partitioned:
-                ArgumentNullException.ThrowIfNull(partitioning);
-                for (int c = 0; c < cores; c++)
-                {
-                    // Placeholder pool until the first decision (Start) assigns every slot.
-                    workers.Add(new SimWorker { Id = c, Pool = pools[0], Slot = c, PinnedCore = c });
-                }
-
-                break;
-            default:
-                throw new ArgumentOutOfRangeException(nameof(arrangement), arrangement, "Unknown arrangement.");
+            }
         }
 
         _workers = workers.ToArray();
@@ -150,7 +137,7 @@ internal sealed partial class Machine
     /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration, inflation (<see cref="InflationBucket"/>).</summary>
     public IReadOnlyList<long> Buckets => _buckets;
 
-    public long IdleNs => _idleNs;
+    public long IdleNs { get; private set; }
 
     private SimWorker NewWorker(int id, WorkPool pool, int slot, int pinnedCore)
     {
@@ -224,7 +211,7 @@ internal sealed partial class Machine
                     break;
                 case EventKind.Tick:
                     ObserveTick();
-                    Decide(initial: false, periodic: true);
+                    Decide(initial: false);
                     _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
                     break;
             }
@@ -255,7 +242,7 @@ internal sealed partial class Machine
             }
             else
             {
-                _idleNs += _now - core.IdleSince;
+                IdleNs += _now - core.IdleSince;
                 core.IdleSince = _now;
             }
         }

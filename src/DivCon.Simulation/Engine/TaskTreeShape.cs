@@ -63,9 +63,6 @@ internal sealed class TaskTreeShape
         }
 
         ExecuteNs = Math.Max(execute, model.ExecuteNs / 10);
-        Imbalance = model.Imbalance;
-        SequentialNs = model.SequentialNs;
-        MemoryIntensity = model.MemoryIntensity;
     }
 
     public ProgramModel Model { get; }
@@ -81,12 +78,10 @@ internal sealed class TaskTreeShape
     /// <summary>The leaves' execute time summed over one balanced run, ns.</summary>
     public double ExecuteNs { get; }
 
-    public ImbalanceModel? Imbalance { get; }
-
-    public long SequentialNs { get; }
+    public long SequentialNs => Model.SequentialNs;
 
     /// <summary>The program's memory intensity (<see cref="ProgramModel.MemoryIntensity"/>).</summary>
-    public double MemoryIntensity { get; }
+    public double MemoryIntensity => Model.MemoryIntensity;
 
     public bool IsLeaf(int level, double fraction) => fraction <= LeafFraction || level >= MaxLevel;
 
@@ -102,7 +97,7 @@ internal sealed class TaskTreeShape
     /// </summary>
     public void SplitFractions(double fraction, SimRandom random, Span<double> children)
     {
-        if (Imbalance is not { } imb)
+        if (Model.Imbalance is not { } imb)
         {
             children.Fill(fraction / children.Length);
             return;
