@@ -107,10 +107,8 @@ public sealed record ProgramModel
         problems.AddIf(ProblemSize < 1, $"{who}: problemSize must be positive; got {ProblemSize}.");
         problems.AddIf(!(WorkExponent > 0) || !double.IsFinite(WorkExponent), $"{who}: workExponent must be positive; got {WorkExponent}.");
 
-        if (SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)))
-        {
-            problems.Add($"{who}: splitMergeExponent must be positive; got {sme}.");
-        }
+        problems.AddIf(SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)),
+            $"{who}: splitMergeExponent must be positive; got {SplitMergeExponent}.");
 
         problems.AddIf(MusclesPerCore < 1, $"{who}: musclesPerCore must be at least 1; got {MusclesPerCore}.");
         problems.AddIf(!(LevelGrowth > 0) || !double.IsFinite(LevelGrowth), $"{who}: levelGrowth must be positive; got {LevelGrowth}.");
@@ -135,10 +133,8 @@ public sealed record ProgramModel
         problems.AddIf(!(MemoryIntensity >= 0) || !double.IsFinite(MemoryIntensity), $"{who}: memoryIntensity must be 0 or more; got {MemoryIntensity}.");
         problems.AddIf(BaselineRatio is { } ratio && (!(ratio > 0) || !double.IsFinite(ratio)), $"{who}: baselineRatio must be positive; got {BaselineRatio}.");
 
-        if (Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1))
-        {
-            problems.Add($"{who}: imbalance needs 0 < minFraction ≤ maxFraction < 1; got {imb.MinFraction} and {imb.MaxFraction}.");
-        }
+        problems.AddIf(Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1),
+            $"{who}: imbalance needs 0 < minFraction ≤ maxFraction < 1; got {Imbalance?.MinFraction} and {Imbalance?.MaxFraction}.");
 
         return problems;
     }

@@ -256,7 +256,7 @@ internal sealed partial class Machine
     {
         int index = program.FirstRunIndex + program.RunsStarted++;
         ulong seed = SimRandom.Derive(program.Seed, (ulong)index);
-        var run = new ProgramRun(program, index, seed, _now);
+        var run = new ProgramRun(program, seed, _now);
         program.Current = run;
         TaskTreeShape shape = program.Shape;
         SimTask first = shape.SequentialNs > 0
@@ -279,7 +279,6 @@ internal sealed partial class Machine
     {
         TasksCreated++;
         run.CreatedCostNs += cost;
-        run.TasksCreated++;
         return new SimTask(kind, run, node, cost);
     }
 

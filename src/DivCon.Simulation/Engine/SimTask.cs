@@ -38,13 +38,10 @@ internal sealed record SimTask(TaskKind Kind, ProgramRun Run, TreeNode? Node, lo
 
 /// <summary>One run of a program: from its start until its root's merge (or its only leaf) finishes.</summary>
 /// <param name="Program">The program.</param>
-/// <param name="Index">The run's number.</param>
 /// <param name="Seed">The seed of its tree.</param>
 /// <param name="StartNs">When it started.</param>
-internal sealed record ProgramRun(SimProgram Program, int Index, ulong Seed, long StartNs)
+internal sealed record ProgramRun(SimProgram Program, ulong Seed, long StartNs)
 {
     /// <summary>Σ cost of the tasks created so far (all of them once the run has finished).</summary>
     public long CreatedCostNs { get; set; }
-
-    public long TasksCreated { get; set; }
 }
