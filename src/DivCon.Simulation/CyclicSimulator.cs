@@ -142,13 +142,12 @@ public static class CyclicSimulator
         return results;
     }
 
-    /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' time per bucket.</summary>
+    /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' idle time.</summary>
     /// <param name="DurationNs">The run's duration.</param>
     /// <param name="WorkNs">Σ cost of its tasks: its time on one core without overheads or contention.</param>
     /// <param name="Tasks">Tasks executed.</param>
     /// <param name="IdleNs">Core-time with no task: idle cores and failed steal attempts (what a real scheduler's idle counter sees).</param>
-    /// <param name="InflationNs">Core-time its tasks ran beyond their work (memory contention).</param>
-    internal readonly record struct AloneRun(long DurationNs, long WorkNs, long Tasks, long IdleNs, long InflationNs);
+    internal readonly record struct AloneRun(long DurationNs, long WorkNs, long Tasks, long IdleNs);
 
     /// <summary>
     /// Run <paramref name="runIndex"/> of the program of <paramref name="shape"/> alone on a machine of
@@ -167,8 +166,7 @@ public static class CyclicSimulator
         };
         var machine = new Machine(cores, parameters, Arrangement.SharedPool, [program], [pool], seed);
         long duration = machine.RunIsolated(program);
-        return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search],
-            machine.Buckets[Machine.InflationBucket]);
+        return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search]);
     }
 
     /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>

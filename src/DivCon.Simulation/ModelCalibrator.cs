@@ -250,20 +250,11 @@ public static class ModelCalibrator
 
         double intensity = 0;
         double none = p >= 2 ? Inflation(0) : 0;
-        string? note = null;
-        if (p < 2)
-        {
-            note = "measured on one worker only: no work inflation to fit";
-        }
-        else if (parameters.MemoryContention <= 0)
-        {
-            note = "the machine model has no memory contention: intensity left at 0";
-        }
-        else if (target <= none + NoiseFloor)
-        {
-            note = "measured F_P is not above the simulator's own overheads: intensity 0";
-        }
-        else
+        string? note = p < 2 ? "measured on one worker only: no work inflation to fit"
+            : parameters.MemoryContention <= 0 ? "the machine model has no memory contention: intensity left at 0"
+            : target <= none + NoiseFloor ? "measured F_P is not above the simulator's own overheads: intensity 0"
+            : null;
+        if (note is null)
         {
             double lo = 0, hi = 1;
             while (Inflation(hi) < target && hi < MaxIntensity)

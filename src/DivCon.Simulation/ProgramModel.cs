@@ -200,21 +200,18 @@ public sealed record ProgramModel
     /// <exception cref="ArgumentOutOfRangeException">The factor or the ratio is not positive, or the intensity is negative.</exception>
     public ProgramModel Calibrated(double workFactor, double memoryIntensity, double baselineRatio, string source, FitMeasurement? fittedTo = null)
     {
-        if (!(workFactor > 0) || !double.IsFinite(workFactor))
+        static void Require(bool valid, double value, string name, string message)
         {
-            throw new ArgumentOutOfRangeException(nameof(workFactor), workFactor, "The work factor must be finite and positive.");
+            if (!valid)
+            {
+                throw new ArgumentOutOfRangeException(name, value, message);
+            }
         }
 
-        if (!(memoryIntensity >= 0) || !double.IsFinite(memoryIntensity))
-        {
-            throw new ArgumentOutOfRangeException(nameof(memoryIntensity), memoryIntensity, "The memory intensity must be finite and 0 or more.");
-        }
-
-        if (!(baselineRatio > 0) || !double.IsFinite(baselineRatio))
-        {
-            throw new ArgumentOutOfRangeException(nameof(baselineRatio), baselineRatio, "The baseline ratio must be finite and positive.");
-        }
-
+        Require(workFactor > 0 && double.IsFinite(workFactor), workFactor, nameof(workFactor), "The work factor must be finite and positive.");
+        Require(memoryIntensity >= 0 && double.IsFinite(memoryIntensity), memoryIntensity, nameof(memoryIntensity),
+            "The memory intensity must be finite and 0 or more.");
+        Require(baselineRatio > 0 && double.IsFinite(baselineRatio), baselineRatio, nameof(baselineRatio), "The baseline ratio must be finite and positive.");
         ArgumentException.ThrowIfNullOrWhiteSpace(source);
         // Whole ns, as a profile has them; the profile's OutsideMusclesNs stays as measured (information only).
         return Copy(ProblemSize, workFactor, workFactor, workFactor, memoryIntensity, baselineRatio, source, fittedTo, SplitMergeExponent, round: true);

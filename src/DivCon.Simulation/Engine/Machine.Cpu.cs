@@ -88,15 +88,8 @@ internal sealed partial class Machine
         }
     }
 
-    private SimWorker? NextFor(SimCore core)
-    {
-        if (core.RunQueue.Count > 0)
-        {
-            return core.RunQueue.Dequeue();
-        }
-
-        return Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.Count > 0 ? _freeRunQueue.Dequeue() : null;
-    }
+    private SimWorker? NextFor(SimCore core) =>
+        core.RunQueue.TryDequeue(out SimWorker? w) || (Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.TryDequeue(out w)) ? w : null;
 
     private bool HasWaiting(SimCore core) =>
         core.RunQueue.Count > 0 || (Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.Count > 0);

@@ -15,7 +15,6 @@ internal sealed class TaskTreeShape
     public TaskTreeShape(ProgramModel model, int cores)
     {
         Model = model;
-        BranchingFactor = model.BranchingFactor;
         Depth = model.SplitDepth(cores);
         LeafFraction = Math.Pow(BranchingFactor, -Depth) * (1 + 1e-9);
 
@@ -67,7 +66,7 @@ internal sealed class TaskTreeShape
 
     public ProgramModel Model { get; }
 
-    public int BranchingFactor { get; }
+    public int BranchingFactor => Model.BranchingFactor;
 
     /// <summary>Split levels of a balanced tree on this machine: b^Depth leaves.</summary>
     public int Depth { get; }
