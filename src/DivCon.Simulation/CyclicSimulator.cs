@@ -109,18 +109,10 @@ public static class CyclicSimulator
         foreach (ProgramModel model in request.Programs)
         {
             var shape = new TaskTreeShape(model, request.Cores);
-            var durations = new List<long>();
-            var work = new List<long>();
-            long tasks = 0;
-            for (int k = 0; k < request.SpRuns; k++)
-            {
-                AloneRun run = RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k);
-                durations.Add(run.DurationNs);
-                work.Add(run.WorkNs);
-                tasks = Math.Max(tasks, run.Tasks);
-            }
-
-            double tseq = work.Average();
+            AloneRun[] runs =
+                [.. Enumerable.Range(0, request.SpRuns).Select(k => RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k))];
+            long[] durations = [.. runs.Select(r => r.DurationNs)];
+            double tseq = runs.Average(r => r.WorkNs);
             Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
             double scalability = tseq / 1e9 / csp.Mean;
             List<CoreSpeedup>? table = null;
@@ -136,6 +128,7 @@ public static class CyclicSimulator
                 table.Add(new CoreSpeedup(request.Cores, scalability));
             }
 
+            long tasks = runs.Max(r => r.Tasks);
             results.Add(new IsolatedResult(model.Name, model.Source, model.ProblemSize, shape.Depth, tasks, tseq, durations, csp, scalability, table));
         }
 
@@ -195,7 +188,9 @@ public static class CyclicSimulator
             Scalability = isolated[i].Scalability,
             // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
             // schemes share the request); the harness registers programs with their scalability alone.
-            Table = setup?.Policy is HillClimbingPolicy && isolated[i].ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
+            Table = setup?.Policy is HillClimbingPolicy && isolated[i].ScalabilityTable is { } t
+                ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup)))
+                : null,
         })];
 
         return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);

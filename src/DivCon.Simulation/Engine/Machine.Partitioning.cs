@@ -51,18 +51,16 @@ internal sealed partial class Machine
         PartitioningSetup setup = Partitioning!;
         _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
         var loads = new ProgramLoad[Programs.Count];
-        var ids = new int[Programs.Count];
         for (int i = 0; i < Programs.Count; i++)
         {
             SimProgram program = Programs[i];
-            ids[i] = i;
             ScalabilityChoice? online = Tracker?.Choose(i, null, null);
             // No attained service or running tasks: short jobs first is off in the simulated (the harness's thesis) schemes.
             loads[i] = new ProgramLoad(i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table);
         }
 
         _probes.Clear();
-        Tracker?.CollectProbes(ids, _probes);
+        Tracker?.CollectProbes([.. Enumerable.Range(0, Programs.Count)], _probes);
         RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce, probes: _probes);
         PolicyCalls++;
         if (result.Rejection is not null)

@@ -40,8 +40,7 @@ internal sealed partial class Machine
     private readonly SimRandom _random;
     private readonly long[] _buckets = new long[7]; // the step kinds, then InflationBucket
     private long _now;
-    private bool _multiprogram;
-    private SimProgram? _stopWhenDone;
+    private SimProgram? _stopWhenDone; // the isolated run's program; null in the cyclic phase, where runs restart
     private bool _stopped;
 
     public Machine(
@@ -165,7 +164,6 @@ internal sealed partial class Machine
     /// </summary>
     public void RunCyclic(long limitNs)
     {
-        _multiprogram = true;
         foreach (SimProgram program in Programs)
         {
             StartRun(program);
@@ -342,9 +340,6 @@ internal sealed partial class Machine
             return;
         }
 
-        if (_multiprogram)
-        {
-            StartRun(program); // restarted at once (§5.4.1)
-        }
+        StartRun(program); // restarted at once (§5.4.1)
     }
 }
