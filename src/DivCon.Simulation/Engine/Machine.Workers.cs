@@ -5,16 +5,13 @@ namespace DivCon.Simulation.Engine;
 /// <summary>The worker loop: steps, queues, stealing, blocking and moves between programs.</summary>
 internal sealed partial class Machine
 {
+    /// <summary>
+    /// Starts a step other than a task's (a task step's duration is its work, which memory contention may stretch:
+    /// <see cref="StartTaskStep"/>).
+    /// </summary>
     private void StartStep(SimWorker w, StepKind kind, long duration, SimTask? task = null)
     {
-        Debug.Assert(w.State == WorkerState.Running && duration >= 0, "Only a worker on a core runs a step.");
-        if (kind == StepKind.Task)
-        {
-            // A task step's duration is its work; memory contention may stretch it (Machine.Memory.cs).
-            StartTaskStep(w, task!, duration);
-            return;
-        }
-
+        Debug.Assert(w.State == WorkerState.Running && duration >= 0 && kind != StepKind.Task, "Only a worker on a core runs a step.");
         w.Step = kind;
         w.Task = task;
         w.StepStart = _now;
@@ -61,7 +58,7 @@ internal sealed partial class Machine
                 return;
             case StepKind.Migration:
                 // The cold start of a shared-scheduler worker switching programs: now the task itself.
-                StartStep(w, StepKind.Task, task.Cost, task);
+                StartTaskStep(w, task, task.Cost);
                 return;
             default:
                 throw new UnreachableException($"Step {kind} has no end.");
@@ -212,7 +209,7 @@ internal sealed partial class Machine
             return;
         }
 
-        StartStep(w, StepKind.Task, task.Cost, task);
+        StartTaskStep(w, task, task.Cost);
     }
 
     private int RandomVictim(WorkPool pool, int self)
