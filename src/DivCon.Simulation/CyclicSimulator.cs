@@ -1,4 +1,3 @@
-using DivCon.Metrics.Schemes;
 using DivCon.Partitioning;
 using DivCon.Simulation.Engine;
 
@@ -37,7 +36,7 @@ public static class CyclicSimulator
             isolatedPerRepetition.Add(isolated);
             foreach (string name in request.Schemes)
             {
-                (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
+                (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
                 if (request.OnlineScalability && setup is not null)
                 {
                     setup = setup with { Estimation = new Partitioning.Estimation.ScalabilityEstimatorOptions() };
@@ -157,14 +156,14 @@ public static class CyclicSimulator
             Pool = pool,
             FirstRunIndex = runIndex,
         };
-        var machine = new Machine(cores, parameters, Arrangement.SharedPool, [program], [pool], seed);
+        var machine = new Machine(cores, parameters, SchemeArrangement.Shared, [program], [pool], seed);
         long duration = machine.RunIsolated(program);
         return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search]);
     }
 
     /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
     internal static SchemeRun RunScheme(
-        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         Machine machine = BuildMachine(request, isolated, arrangement, setup);
         machine.RunCyclic(request.DurationNs);
@@ -175,16 +174,16 @@ public static class CyclicSimulator
     }
 
     internal static Machine BuildMachine(
-        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         int n = request.Cores;
-        WorkPool[] pools = [.. Enumerable.Range(0, arrangement == Arrangement.SharedPool ? 1 : request.Programs.Count).Select(i => new WorkPool(i, n))];
+        WorkPool[] pools = [.. Enumerable.Range(0, arrangement == SchemeArrangement.Shared ? 1 : request.Programs.Count).Select(i => new WorkPool(i, n))];
         SimProgram[] programs = [.. request.Programs.Select((model, i) => new SimProgram
         {
             Index = i,
             Shape = new TaskTreeShape(model, n),
             Seed = ProgramSeed(request.Seed, model.Name),
-            Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
+            Pool = pools[arrangement == SchemeArrangement.Shared ? 0 : i],
             Scalability = isolated[i].Scalability,
             // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
             // schemes share the request); the harness registers programs with their scalability alone.

@@ -1,4 +1,3 @@
-using DivCon.Metrics;
 using DivCon.Simulation.Engine;
 
 namespace DivCon.Simulation;

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.Json.Serialization;
-using DivCon.Metrics;
 
 namespace DivCon.Simulation;
 

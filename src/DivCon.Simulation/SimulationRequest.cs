@@ -1,5 +1,3 @@
-using DivCon.Metrics;
-
 namespace DivCon.Simulation;
 
 /// <summary>One simulated cyclic test: a workload of program models on a number of cores under some schemes.</summary>

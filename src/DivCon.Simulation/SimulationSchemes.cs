@@ -1,5 +1,3 @@
-using DivCon.Metrics.Schemes;
-using DivCon.Partitioning;
 using DivCon.Simulation.Engine;
 
 namespace DivCon.Simulation;
@@ -20,15 +18,11 @@ internal static class SimulationSchemes
 
     /// <summary>The arrangement and policy of the simulated scheme <paramref name="name"/>.</summary>
     /// <exception cref="ArgumentException">No simulated scheme has that name.</exception>
-    public static (Arrangement Arrangement, PartitioningSetup? Partitioning) Resolve(string name)
+    public static (SchemeArrangement Arrangement, PartitioningSetup? Partitioning) Resolve(string name)
     {
         SchemeInfo scheme = SchemeCatalog.Simulated.FirstOrDefault(s => s.Name == name) ?? throw new ArgumentException(Problem(name), nameof(name));
-        return scheme.Arrangement switch
-        {
-            SchemeArrangement.OversubscribedFree => (Arrangement.OversubscribedFree, null),
-            SchemeArrangement.OversubscribedPinned => (Arrangement.OversubscribedPinned, null),
-            SchemeArrangement.Shared => (Arrangement.SharedPool, null),
-            _ => (Arrangement.Partitioned, new PartitioningSetup(scheme.CreatePolicy!(), scheme.RepartitionOnDemand, scheme.IdleLending)),
-        };
+        return scheme.Arrangement == SchemeArrangement.Partitioned
+            ? (scheme.Arrangement, new PartitioningSetup(scheme.CreatePolicy!(), scheme.RepartitionOnDemand, scheme.IdleLending))
+            : (scheme.Arrangement, null);
     }
 }

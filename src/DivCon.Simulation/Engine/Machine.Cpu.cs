@@ -82,17 +82,17 @@ internal sealed partial class Machine
         {
             Assign(core, next);
         }
-        else if (Arrangement == Arrangement.OversubscribedFree)
+        else if (Arrangement == SchemeArrangement.OversubscribedFree)
         {
             _freeCores.Add(core.Id);
         }
     }
 
     private SimWorker? NextFor(SimCore core) =>
-        core.RunQueue.TryDequeue(out SimWorker? w) || (Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.TryDequeue(out w)) ? w : null;
+        core.RunQueue.TryDequeue(out SimWorker? w) || (Arrangement == SchemeArrangement.OversubscribedFree && _freeRunQueue.TryDequeue(out w)) ? w : null;
 
     private bool HasWaiting(SimCore core) =>
-        core.RunQueue.Count > 0 || (Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.Count > 0);
+        core.RunQueue.Count > 0 || (Arrangement == SchemeArrangement.OversubscribedFree && _freeRunQueue.Count > 0);
 
     private void OnSliceEnd(SimCore core, int stamp)
     {

@@ -200,7 +200,7 @@ internal sealed partial class Machine
     private void StartTaskBody(SimWorker w, SimTask task)
     {
         SimProgram program = task.Run.Program;
-        bool switched = Arrangement == Arrangement.SharedPool && w.LastProgram is not null && w.LastProgram != program;
+        bool switched = Arrangement == SchemeArrangement.Shared && w.LastProgram is not null && w.LastProgram != program;
         w.LastProgram = program;
         if (switched && _p.MigrationNs > 0)
         {

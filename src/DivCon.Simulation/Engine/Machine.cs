@@ -46,7 +46,7 @@ internal sealed partial class Machine
     public Machine(
         int cores,
         SimulationParameters parameters,
-        Arrangement arrangement,
+        SchemeArrangement arrangement,
         IReadOnlyList<SimProgram> programs,
         IReadOnlyList<WorkPool> pools,
         ulong seed,
@@ -57,7 +57,7 @@ internal sealed partial class Machine
         Programs = programs;
         Pools = pools;
         _random = new SimRandom(seed);
-        _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
+        _timeSliced = arrangement is SchemeArrangement.OversubscribedFree or SchemeArrangement.OversubscribedPinned;
         _cores = Enumerable.Range(0, cores).Select(c => new SimCore { Id = c }).ToArray();
         _freeCores = new IndexSet(cores);
 
@@ -68,7 +68,7 @@ internal sealed partial class Machine
         }
 
         var workers = new List<SimWorker>();
-        if (arrangement == Arrangement.Partitioned)
+        if (arrangement == SchemeArrangement.Partitioned)
         {
             ArgumentNullException.ThrowIfNull(partitioning);
             for (int c = 0; c < cores; c++)
@@ -80,12 +80,13 @@ internal sealed partial class Machine
         else
         {
             // A worker per core per pool: one pool for the shared scheduler, one per program when oversubscribed.
-            Debug.Assert(arrangement != Arrangement.SharedPool || pools.Count == 1, "One pool for the shared scheduler.");
+            Debug.Assert(arrangement != SchemeArrangement.ThreadPool, "The thread pool is not simulated.");
+            Debug.Assert(arrangement != SchemeArrangement.Shared || pools.Count == 1, "One pool for the shared scheduler.");
             foreach (WorkPool pool in pools)
             {
                 for (int c = 0; c < cores; c++)
                 {
-                    workers.Add(NewWorker(workers.Count, pool, c, arrangement == Arrangement.OversubscribedFree ? -1 : c));
+                    workers.Add(NewWorker(workers.Count, pool, c, arrangement == SchemeArrangement.OversubscribedFree ? -1 : c));
                 }
             }
         }
@@ -94,7 +95,7 @@ internal sealed partial class Machine
         Partitioning = partitioning;
     }
 
-    public Arrangement Arrangement { get; }
+    public SchemeArrangement Arrangement { get; }
 
     public IReadOnlyList<SimProgram> Programs { get; }
 

@@ -1,6 +1,3 @@
-using DivCon.Metrics.Results;
-using DivCon.Metrics.Schemes;
-
 namespace DivCon.Simulation.Validation;
 
 /// <summary>
