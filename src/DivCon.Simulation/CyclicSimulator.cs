@@ -1,4 +1,3 @@
-using DivCon.Metrics.Schemes;
 using DivCon.Partitioning;
 using DivCon.Simulation.Engine;
 
@@ -26,7 +25,7 @@ public static class CyclicSimulator
             throw new ArgumentException(string.Join(" ", problems), nameof(request));
         }
 
-        bool needTables = request.Schemes.Any(s => s == SchemeCatalog.HillClimbing || s == SimulationSchemes.PolicyPrefix + HillClimbingPolicy.PolicyName);
+        bool needTables = request.Schemes.Contains(SchemeCatalog.HillClimbing);
         var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
         var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
         for (int r = 0; r < request.Repeat; r++)
@@ -37,7 +36,7 @@ public static class CyclicSimulator
             isolatedPerRepetition.Add(isolated);
             foreach (string name in request.Schemes)
             {
-                (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
+                (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
                 if (request.OnlineScalability && setup is not null)
                 {
                     setup = setup with { Estimation = new Partitioning.Estimation.ScalabilityEstimatorOptions() };
@@ -53,11 +52,10 @@ public static class CyclicSimulator
             request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
                 .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
         var (schemes, comparisons) = CyclicAnalysis.Analyze(
-            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SimulationSchemes.Describe(s))).ToArray(), repetitions);
+            request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
         {
-            Request = request,
             ScalabilitySource = request.OnlineScalability ? "online" : "model",
         };
     }
@@ -68,24 +66,18 @@ public static class CyclicSimulator
     private static IReadOnlyList<double>? MeanEstimates(IReadOnlyList<SimulationCounters> all)
         => all[0].OnlineScalability is null ? null : Enumerable.Range(0, all[0].OnlineScalability!.Count).Select(i => all.Average(c => c.OnlineScalability![i])).ToArray();
 
-    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition)
-    {
-        var pooled = new List<IsolatedResult>();
-        for (int i = 0; i < perRepetition[0].Count; i++)
+    private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition) =>
+        perRepetition[0].Select((first, i) =>
         {
-            IsolatedResult first = perRepetition[0][i];
             long[] runs = perRepetition.SelectMany(rep => rep[i].CspRunsNs).ToArray();
-            pooled.Add(first with
+            return first with
             {
                 SequentialNs = perRepetition.Average(rep => rep[i].SequentialNs),
                 CspRunsNs = runs,
                 Csp = Descriptive.Summarize(runs.Select(Seconds).ToArray()),
                 Scalability = perRepetition.Average(rep => rep[i].Scalability),
-            });
-        }
-
-        return pooled;
-    }
+            };
+        }).ToArray();
 
     private static SimulationCounters Sum(IReadOnlyList<SimulationCounters> all) => new(
         all.Sum(c => c.Events),
@@ -116,18 +108,10 @@ public static class CyclicSimulator
         foreach (ProgramModel model in request.Programs)
         {
             var shape = new TaskTreeShape(model, request.Cores);
-            var durations = new List<long>();
-            var work = new List<long>();
-            long tasks = 0;
-            for (int k = 0; k < request.SpRuns; k++)
-            {
-                AloneRun run = RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k);
-                durations.Add(run.DurationNs);
-                work.Add(run.WorkNs);
-                tasks = Math.Max(tasks, run.Tasks);
-            }
-
-            double tseq = work.Average();
+            AloneRun[] runs =
+                [.. Enumerable.Range(0, request.SpRuns).Select(k => RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k))];
+            long[] durations = [.. runs.Select(r => r.DurationNs)];
+            double tseq = runs.Average(r => r.WorkNs);
             Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
             double scalability = tseq / 1e9 / csp.Mean;
             List<CoreSpeedup>? table = null;
@@ -143,19 +127,19 @@ public static class CyclicSimulator
                 table.Add(new CoreSpeedup(request.Cores, scalability));
             }
 
+            long tasks = runs.Max(r => r.Tasks);
             results.Add(new IsolatedResult(model.Name, model.Source, model.ProblemSize, shape.Depth, tasks, tseq, durations, csp, scalability, table));
         }
 
         return results;
     }
 
-    /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' time per bucket.</summary>
+    /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' idle time.</summary>
     /// <param name="DurationNs">The run's duration.</param>
     /// <param name="WorkNs">Σ cost of its tasks: its time on one core without overheads or contention.</param>
     /// <param name="Tasks">Tasks executed.</param>
     /// <param name="IdleNs">Core-time with no task: idle cores and failed steal attempts (what a real scheduler's idle counter sees).</param>
-    /// <param name="InflationNs">Core-time its tasks ran beyond their work (memory contention).</param>
-    internal readonly record struct AloneRun(long DurationNs, long WorkNs, long Tasks, long IdleNs, long InflationNs);
+    internal readonly record struct AloneRun(long DurationNs, long WorkNs, long Tasks, long IdleNs);
 
     /// <summary>
     /// Run <paramref name="runIndex"/> of the program of <paramref name="shape"/> alone on a machine of
@@ -172,15 +156,14 @@ public static class CyclicSimulator
             Pool = pool,
             FirstRunIndex = runIndex,
         };
-        var machine = new Machine(cores, parameters, Arrangement.SharedPool, [program], [pool], seed);
+        var machine = new Machine(cores, parameters, SchemeArrangement.Shared, [program], [pool], seed);
         long duration = machine.RunIsolated(program);
-        return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search],
-            machine.Buckets[Machine.InflationBucket]);
+        return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search]);
     }
 
     /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
     internal static SchemeRun RunScheme(
-        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         Machine machine = BuildMachine(request, isolated, arrangement, setup);
         machine.RunCyclic(request.DurationNs);
@@ -191,42 +174,29 @@ public static class CyclicSimulator
     }
 
     internal static Machine BuildMachine(
-        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, Arrangement arrangement, PartitioningSetup? setup)
+        SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         int n = request.Cores;
-        var pools = new List<WorkPool>();
-        if (arrangement == Arrangement.SharedPool)
+        WorkPool[] pools = [.. Enumerable.Range(0, arrangement == SchemeArrangement.Shared ? 1 : request.Programs.Count).Select(i => new WorkPool(i, n))];
+        SimProgram[] programs = [.. request.Programs.Select((model, i) => new SimProgram
         {
-            pools.Add(new WorkPool(0, n));
-        }
-        else
-        {
-            for (int i = 0; i < request.Programs.Count; i++)
-            {
-                pools.Add(new WorkPool(i, n));
-            }
-        }
-
-        var programs = new List<SimProgram>();
-        for (int i = 0; i < request.Programs.Count; i++)
-        {
-            ProgramModel model = request.Programs[i];
-            IsolatedResult alone = isolated[i];
-            programs.Add(new SimProgram
-            {
-                Index = i,
-                Shape = new TaskTreeShape(model, n),
-                Seed = ProgramSeed(request.Seed, model.Name),
-                Pool = pools[arrangement == Arrangement.SharedPool ? 0 : i],
-                Scalability = alone.Scalability,
-                // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
-                // schemes share the request); the harness registers programs with their scalability alone.
-                Table = setup?.Policy is HillClimbingPolicy && alone.ScalabilityTable is { } t ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup))) : null,
-            });
-        }
+            Index = i,
+            Shape = new TaskTreeShape(model, n),
+            Seed = ProgramSeed(request.Seed, model.Name),
+            Pool = pools[arrangement == SchemeArrangement.Shared ? 0 : i],
+            Scalability = isolated[i].Scalability,
+            // Only the policy that reads tables gets them (so the other schemes' results do not depend on which
+            // schemes share the request); the harness registers programs with their scalability alone.
+            Table = setup?.Policy is HillClimbingPolicy && isolated[i].ScalabilityTable is { } t
+                ? new ScalabilityTable(t.Select(x => (x.Cores, x.Speedup)))
+                : null,
+        })];
 
         return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);
     }
+
+    // The names of Machine.Buckets in the file, in bucket order: the step kinds, then Machine.InflationBucket.
+    private static readonly string[] BucketNames = ["task", "dispatch", "steal", "search", "contextSwitch", "migration", "inflation"];
 
     private static SimulationCounters Counters(Machine m) => new(
         m.Events,
@@ -240,17 +210,7 @@ public static class CyclicSimulator
         m.Loans,
         m.ProgramSwitches,
         m.PolicyCalls,
-        new Dictionary<string, long>
-        {
-            ["task"] = m.Buckets[(int)StepKind.Task],
-            ["dispatch"] = m.Buckets[(int)StepKind.Dispatch],
-            ["steal"] = m.Buckets[(int)StepKind.Steal],
-            ["search"] = m.Buckets[(int)StepKind.Search],
-            ["contextSwitch"] = m.Buckets[(int)StepKind.ContextSwitch],
-            ["migration"] = m.Buckets[(int)StepKind.Migration],
-            ["inflation"] = m.Buckets[Machine.InflationBucket],
-            ["idle"] = m.IdleNs,
-        },
+        BucketNames.Select((name, i) => (name, m.Buckets[i])).Append(("idle", m.IdleNs)).ToDictionary(),
         m.AllocatedCoreNs?.ToArray())
     {
         ServedCoreNs = m.ServedCoreNs(),

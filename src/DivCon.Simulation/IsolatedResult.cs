@@ -1,5 +1,3 @@
-using DivCon.Metrics.Statistics;
-
 namespace DivCon.Simulation;
 
 /// <summary>A program alone on all cores (the C^SP phase), and what the policies are told about it.</summary>

@@ -1,4 +1,3 @@
-using DivCon.Metrics;
 using DivCon.Simulation.Engine;
 
 namespace DivCon.Simulation;
@@ -45,18 +44,12 @@ public static class IsolatedSimulation
         var parallel = new SortedDictionary<int, IReadOnlyList<ParallelRunSample>>();
         foreach (int p in coreCounts.Append(1).Distinct().Order())
         {
-            var samples = new List<ParallelRunSample>();
-            for (int k = 0; k < runs; k++)
+            CyclicSimulator.AloneRun[] alone = [.. Enumerable.Range(0, runs).Select(k => CyclicSimulator.RunAlone(parameters, seed, shape, p, RunBase + k))];
+            parallel[p] = alone.Select(run => new ParallelRunSample(run.DurationNs / 1e9, run.IdleNs / 1e9)).ToArray();
+            if (p == 1)
             {
-                CyclicSimulator.AloneRun run = CyclicSimulator.RunAlone(parameters, seed, shape, p, RunBase + k);
-                samples.Add(new ParallelRunSample(run.DurationNs / 1e9, run.IdleNs / 1e9));
-                if (p == 1)
-                {
-                    sequential.Add(run.WorkNs * (model.BaselineRatio ?? 1) / 1e9);
-                }
+                sequential.AddRange(alone.Select(run => run.WorkNs * (model.BaselineRatio ?? 1) / 1e9));
             }
-
-            parallel[p] = samples;
         }
 
         return FactoredAnalysis.Analyze(model.Name, new FactoredSamples(sequential, [], parallel));

@@ -53,7 +53,9 @@ public static class ModelCalibrator
             process.Refresh();
             TimeSpan cpu = process.TotalProcessorTime - cpuStart;
             bestRunNs = Math.Min(bestRunNs, (cpu < wall ? cpu : wall).Ticks * 100.0);
-            snapshots.Add(Scale(profiler.Snapshot(), Math.Clamp(cpu / wall, 0.01, 1.0)));
+            double factor = Math.Clamp(cpu / wall, 0.01, 1.0);
+            snapshots.Add(profiler.Snapshot()
+                .Select(l => l with { SplitTime = l.SplitTime * factor, ExecuteTime = l.ExecuteTime * factor, MergeTime = l.MergeTime * factor }).ToArray());
         }
 
         verify();
@@ -63,28 +65,14 @@ public static class ModelCalibrator
         return Calibrate(name, branchingFactor, problemSize, MinimumPerLevel(snapshots), 1, bestRunNs, growth, source);
     }
 
-    /// <summary>The snapshot with every time multiplied by <paramref name="factor"/>.</summary>
-    public static IReadOnlyList<PhaseLevelStatistics> Scale(IReadOnlyList<PhaseLevelStatistics> snapshot, double factor) =>
-        snapshot.Select(l => l with { SplitTime = l.SplitTime * factor, ExecuteTime = l.ExecuteTime * factor, MergeTime = l.MergeTime * factor }).ToArray();
-
-    /// <summary>Per level: the counts of the first snapshot and, per phase, the smallest cumulative time of any snapshot.</summary>
-    public static IReadOnlyList<PhaseLevelStatistics> MinimumPerLevel(IReadOnlyList<IReadOnlyList<PhaseLevelStatistics>> snapshots)
-    {
-        ArgumentNullException.ThrowIfNull(snapshots);
-        int levels = snapshots.Min(s => s.Count);
-        var result = new PhaseLevelStatistics[levels];
-        for (int i = 0; i < levels; i++)
+    // Per level: the counts of the first snapshot and, per phase, the smallest cumulative time of any snapshot.
+    private static PhaseLevelStatistics[] MinimumPerLevel(List<IReadOnlyList<PhaseLevelStatistics>> snapshots) =>
+        Enumerable.Range(0, snapshots.Min(s => s.Count)).Select(i => snapshots[0][i] with
         {
-            result[i] = snapshots[0][i] with
-            {
-                SplitTime = snapshots.Min(s => s[i].SplitTime),
-                ExecuteTime = snapshots.Min(s => s[i].ExecuteTime),
-                MergeTime = snapshots.Min(s => s[i].MergeTime),
-            };
-        }
-
-        return result;
-    }
+            SplitTime = snapshots.Min(s => s[i].SplitTime),
+            ExecuteTime = snapshots.Min(s => s[i].ExecuteTime),
+            MergeTime = snapshots.Min(s => s[i].MergeTime),
+        }).ToArray();
 
     /// <summary>How a program's work grows with its size, and its split shape, for the five samples.</summary>
     /// <param name="WorkExponent">Work ∝ size^exponent.</param>
@@ -239,7 +227,7 @@ public static class ModelCalibrator
 
         if (profiled.SplitMergeExponent is null && KnownGrowth(profiled.Name) is { } growth)
         {
-            profiled = profiled.WithSplitMergeExponent(growth.SplitMergeExponent); // a model calibrated before the per-phase growth law
+            profiled = profiled with { SplitMergeExponent = growth.SplitMergeExponent }; // a model calibrated before the per-phase growth law
         }
 
         double baselineRatio = measured.Ts / measured.T1;
@@ -262,20 +250,11 @@ public static class ModelCalibrator
 
         double intensity = 0;
         double none = p >= 2 ? Inflation(0) : 0;
-        string? note = null;
-        if (p < 2)
-        {
-            note = "measured on one worker only: no work inflation to fit";
-        }
-        else if (parameters.MemoryContention <= 0)
-        {
-            note = "the machine model has no memory contention: intensity left at 0";
-        }
-        else if (target <= none + NoiseFloor)
-        {
-            note = "measured F_P is not above the simulator's own overheads: intensity 0";
-        }
-        else
+        string? note = p < 2 ? "measured on one worker only: no work inflation to fit"
+            : parameters.MemoryContention <= 0 ? "the machine model has no memory contention: intensity left at 0"
+            : target <= none + NoiseFloor ? "measured F_P is not above the simulator's own overheads: intensity 0"
+            : null;
+        if (note is null)
         {
             double lo = 0, hi = 1;
             while (Inflation(hi) < target && hi < MaxIntensity)

@@ -26,7 +26,7 @@ public static class ModelStore
     {
         using Stream stream = Resource($"{program}.json")
             ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program));
-        return Deserialize(stream, $"default model '{program}'");
+        return Deserialize(stream, $"default model '{program}'", "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
     }
 
     /// <summary>Loads <c>&lt;program&gt;.json</c> from <paramref name="folder"/>.</summary>
@@ -36,7 +36,7 @@ public static class ModelStore
     {
         string path = Path.Combine(folder, program + ".json");
         using FileStream stream = OpenFile(path, $"No model file '{path}'.");
-        return Deserialize(stream, path);
+        return Deserialize(stream, path, "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
     }
 
     /// <summary>The shipped machine model.</summary>
@@ -44,7 +44,7 @@ public static class ModelStore
     {
         using Stream stream = Resource(MachineModel.FileName)
             ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly.");
-        return DeserializeMachine(stream, $"default {MachineModel.FileName}");
+        return Deserialize(stream, $"default {MachineModel.FileName}", "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
     }
 
     /// <summary>Loads <c>machine.json</c> from <paramref name="folder"/>.</summary>
@@ -58,42 +58,18 @@ public static class ModelStore
     public static MachineModel ReadMachine(string path)
     {
         using FileStream stream = OpenFile(path, $"No machine model '{path}' (divcon simulate calibrate writes one beside the program models).");
-        return DeserializeMachine(stream, path);
+        return Deserialize(stream, path, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
     }
 
     /// <summary>The JSON text of <paramref name="machine"/> (indented, camelCase, newline at the end).</summary>
     public static string MachineToJson(MachineModel machine) => JsonSerializer.Serialize(machine, SimulationJsonContext.Default.MachineModel) + "\n";
 
-    /// <summary>Writes <paramref name="model"/> to <c>&lt;folder&gt;/&lt;name&gt;.json</c> and returns the path.</summary>
-    public static string Save(string folder, ProgramModel model)
-    {
-        ArgumentNullException.ThrowIfNull(model);
-        Directory.CreateDirectory(folder);
-        string path = Path.Combine(folder, model.Name + ".json");
-        File.WriteAllText(path, ToJson(model));
-        return path;
-    }
-
     /// <summary>The JSON text of <paramref name="model"/> (indented, camelCase, newline at the end).</summary>
     public static string ToJson(ProgramModel model) => JsonSerializer.Serialize(model, SimulationJsonContext.Default.ProgramModel) + "\n";
-
-    /// <summary>Parses a model from JSON text.</summary>
-    /// <exception cref="InvalidDataException">The text is not a valid model.</exception>
-    public static ProgramModel FromJson(string json, string origin = "model")
-    {
-        using var stream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
-        return Deserialize(stream, origin);
-    }
 
     private static Stream? Resource(string file) => typeof(ModelStore).Assembly.GetManifestResourceStream(ResourcePrefix + file);
 
     private static FileStream OpenFile(string path, string missing) => File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException(missing, path);
-
-    private static MachineModel DeserializeMachine(Stream stream, string origin) =>
-        Deserialize(stream, origin, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
-
-    private static ProgramModel Deserialize(Stream stream, string origin) =>
-        Deserialize(stream, origin, "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
 
     private static T Deserialize<T>(Stream stream, string origin, string what, JsonTypeInfo<T> type, Func<T, IReadOnlyList<string>> validate)
     {

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.Json.Serialization;
-using DivCon.Metrics;
 
 namespace DivCon.Simulation;
 
@@ -107,10 +106,8 @@ public sealed record ProgramModel
         problems.AddIf(ProblemSize < 1, $"{who}: problemSize must be positive; got {ProblemSize}.");
         problems.AddIf(!(WorkExponent > 0) || !double.IsFinite(WorkExponent), $"{who}: workExponent must be positive; got {WorkExponent}.");
 
-        if (SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)))
-        {
-            problems.Add($"{who}: splitMergeExponent must be positive; got {sme}.");
-        }
+        problems.AddIf(SplitMergeExponent is { } sme && (!(sme > 0) || !double.IsFinite(sme)),
+            $"{who}: splitMergeExponent must be positive; got {SplitMergeExponent}.");
 
         problems.AddIf(MusclesPerCore < 1, $"{who}: musclesPerCore must be at least 1; got {MusclesPerCore}.");
         problems.AddIf(!(LevelGrowth > 0) || !double.IsFinite(LevelGrowth), $"{who}: levelGrowth must be positive; got {LevelGrowth}.");
@@ -135,10 +132,8 @@ public sealed record ProgramModel
         problems.AddIf(!(MemoryIntensity >= 0) || !double.IsFinite(MemoryIntensity), $"{who}: memoryIntensity must be 0 or more; got {MemoryIntensity}.");
         problems.AddIf(BaselineRatio is { } ratio && (!(ratio > 0) || !double.IsFinite(ratio)), $"{who}: baselineRatio must be positive; got {BaselineRatio}.");
 
-        if (Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1))
-        {
-            problems.Add($"{who}: imbalance needs 0 < minFraction ≤ maxFraction < 1; got {imb.MinFraction} and {imb.MaxFraction}.");
-        }
+        problems.AddIf(Imbalance is { } imb && (!(imb.MinFraction > 0) || !(imb.MaxFraction >= imb.MinFraction) || imb.MaxFraction >= 1),
+            $"{who}: imbalance needs 0 < minFraction ≤ maxFraction < 1; got {Imbalance?.MinFraction} and {Imbalance?.MaxFraction}.");
 
         return problems;
     }
@@ -195,10 +190,6 @@ public sealed record ProgramModel
         return Copy(size, splitMerge, execute, whole, MemoryIntensity, BaselineRatio, source, FittedTo, SplitMergeExponent);
     }
 
-    /// <summary>This model with <see cref="SplitMergeExponent"/> set to <paramref name="exponent"/> (the calibrator's growth laws).</summary>
-    public ProgramModel WithSplitMergeExponent(double? exponent) =>
-        Copy(ProblemSize, 1, 1, 1, MemoryIntensity, BaselineRatio, Source, FittedTo, exponent);
-
     /// <summary>
     /// This model with every time multiplied by <paramref name="workFactor"/> (the problem size unchanged), the memory
     /// intensity and T_s / T_1 set to <paramref name="memoryIntensity"/> and <paramref name="baselineRatio"/>, and
@@ -208,21 +199,18 @@ public sealed record ProgramModel
     /// <exception cref="ArgumentOutOfRangeException">The factor or the ratio is not positive, or the intensity is negative.</exception>
     public ProgramModel Calibrated(double workFactor, double memoryIntensity, double baselineRatio, string source, FitMeasurement? fittedTo = null)
     {
-        if (!(workFactor > 0) || !double.IsFinite(workFactor))
+        static void Require(bool valid, double value, string name, string message)
         {
-            throw new ArgumentOutOfRangeException(nameof(workFactor), workFactor, "The work factor must be finite and positive.");
+            if (!valid)
+            {
+                throw new ArgumentOutOfRangeException(name, value, message);
+            }
         }
 
-        if (!(memoryIntensity >= 0) || !double.IsFinite(memoryIntensity))
-        {
-            throw new ArgumentOutOfRangeException(nameof(memoryIntensity), memoryIntensity, "The memory intensity must be finite and 0 or more.");
-        }
-
-        if (!(baselineRatio > 0) || !double.IsFinite(baselineRatio))
-        {
-            throw new ArgumentOutOfRangeException(nameof(baselineRatio), baselineRatio, "The baseline ratio must be finite and positive.");
-        }
-
+        Require(workFactor > 0 && double.IsFinite(workFactor), workFactor, nameof(workFactor), "The work factor must be finite and positive.");
+        Require(memoryIntensity >= 0 && double.IsFinite(memoryIntensity), memoryIntensity, nameof(memoryIntensity),
+            "The memory intensity must be finite and 0 or more.");
+        Require(baselineRatio > 0 && double.IsFinite(baselineRatio), baselineRatio, nameof(baselineRatio), "The baseline ratio must be finite and positive.");
         ArgumentException.ThrowIfNullOrWhiteSpace(source);
         // Whole ns, as a profile has them; the profile's OutsideMusclesNs stays as measured (information only).
         return Copy(ProblemSize, workFactor, workFactor, workFactor, memoryIntensity, baselineRatio, source, fittedTo, SplitMergeExponent, round: true);

@@ -1,5 +1,3 @@
-using DivCon.Metrics.Results;
-
 namespace DivCon.Simulation;
 
 /// <summary>

@@ -1,5 +1,4 @@
 using System.Text.Json.Serialization;
-using DivCon.Metrics.Results;
 
 namespace DivCon.Simulation;
 

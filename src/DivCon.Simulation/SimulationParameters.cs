@@ -1,5 +1,3 @@
-using DivCon.Metrics;
-
 namespace DivCon.Simulation;
 
 /// <summary>

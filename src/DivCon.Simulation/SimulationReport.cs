@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using DivCon.Metrics.Results;
 
 namespace DivCon.Simulation;
 

@@ -1,5 +1,3 @@
-using DivCon.Metrics;
-
 namespace DivCon.Simulation;
 
 /// <summary>One simulated cyclic test: a workload of program models on a number of cores under some schemes.</summary>
@@ -44,37 +42,12 @@ public sealed record SimulationRequest
         var problems = new List<string>();
         problems.AddIf(Cores < 1, $"Cores must be at least 1; got {Cores}.");
 
-        if (Programs is null || Programs.Count == 0)
-        {
-            problems.Add("A workload needs at least one program.");
-        }
-        else
-        {
-            foreach (ProgramModel model in Programs)
-            {
-                problems.AddRange(model.Validate());
-            }
-
-            foreach (var dup in Programs.GroupBy(p => p.Name, StringComparer.Ordinal).Where(g => g.Count() > 1))
-            {
-                problems.Add($"Program '{dup.Key}' appears more than once in the workload.");
-            }
-        }
-
-        if (Schemes is null || Schemes.Count == 0)
-        {
-            problems.Add("Give at least one scheme.");
-        }
-        else
-        {
-            foreach (string scheme in Schemes)
-            {
-                if (SimulationSchemes.Problem(scheme) is { } problem)
-                {
-                    problems.Add(problem);
-                }
-            }
-        }
+        problems.AddIf(Programs is not { Count: > 0 }, "A workload needs at least one program.");
+        problems.AddRange((Programs ?? []).SelectMany(model => model.Validate()));
+        problems.AddRange((Programs ?? []).GroupBy(p => p.Name, StringComparer.Ordinal).Where(g => g.Count() > 1)
+            .Select(dup => $"Program '{dup.Key}' appears more than once in the workload."));
+        problems.AddIf(Schemes is not { Count: > 0 }, "Give at least one scheme.");
+        problems.AddRange((Schemes ?? []).Select(SimulationSchemes.Problem).OfType<string>());
 
         problems.AddIf(DurationNs <= 0, $"The duration must be positive; got {DurationNs} ns.");
         problems.AddIf(Repeat < 1, $"Repeat must be at least 1; got {Repeat}.");

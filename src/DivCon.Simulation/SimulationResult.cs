@@ -1,5 +1,3 @@
-using System.Text.Json.Serialization;
-
 namespace DivCon.Simulation;
 
 /// <summary>A whole simulated cyclic test of one workload on one machine size: what <c>simulate.json</c> holds per workload and core count.</summary>
@@ -27,8 +25,4 @@ public sealed record SimulationResult(
 {
     /// <summary>Where the partitioned schemes' scalabilities came from: <c>model</c> (the isolated runs) or <c>online</c> (the estimator).</summary>
     public string ScalabilitySource { get; init; } = "model";
-
-    /// <summary>The request simulated (not in the file: its models are named in <see cref="Isolated"/>).</summary>
-    [JsonIgnore]
-    public SimulationRequest? Request { get; init; }
 }

@@ -23,77 +23,24 @@ internal enum EventKind
 internal readonly record struct SimEvent(long Time, long Seq, EventKind Kind, int Target, int Stamp);
 
 /// <summary>
-/// A binary min-heap of events keyed by (time, insertion sequence). Owned here rather than
-/// <see cref="PriorityQueue{TElement, TPriority}"/> so that the order of equal-time events is part of this code, not
-/// of a runtime version: that order decides which worker wins a steal, so it must never change under us.
+/// The pending events, keyed by (time, insertion sequence). The key is unique, so the order events fire in is a total
+/// order fixed here, not by the heap's tie-breaking: that order decides which worker wins a steal, so it must never
+/// change with a runtime version.
 /// </summary>
 internal sealed class EventQueue
 {
-    private SimEvent[] _heap = new SimEvent[256];
+    private readonly PriorityQueue<SimEvent, (long Time, long Seq)> _heap = new(256);
     private long _nextSeq;
 
-    public int Count { get; private set; }
+    public int Count => _heap.Count;
 
     public void Schedule(long time, EventKind kind, int target, int stamp = 0)
     {
-        if (Count == _heap.Length)
-        {
-            Array.Resize(ref _heap, _heap.Length * 2);
-        }
-
         var e = new SimEvent(time, _nextSeq++, kind, target, stamp);
-        int i = Count++;
-        while (i > 0)
-        {
-            int parent = (i - 1) >> 1;
-            if (!Less(e, _heap[parent]))
-            {
-                break;
-            }
-
-            _heap[i] = _heap[parent];
-            i = parent;
-        }
-
-        _heap[i] = e;
+        _heap.Enqueue(e, (e.Time, e.Seq));
     }
 
-    public SimEvent Peek() => _heap[0];
+    public SimEvent Peek() => _heap.Peek();
 
-    public SimEvent Pop()
-    {
-        SimEvent top = _heap[0];
-        SimEvent last = _heap[--Count];
-        int i = 0;
-        while (true)
-        {
-            int child = (2 * i) + 1;
-            if (child >= Count)
-            {
-                break;
-            }
-
-            if (child + 1 < Count && Less(_heap[child + 1], _heap[child]))
-            {
-                child++;
-            }
-
-            if (!Less(_heap[child], last))
-            {
-                break;
-            }
-
-            _heap[i] = _heap[child];
-            i = child;
-        }
-
-        if (Count > 0)
-        {
-            _heap[i] = last;
-        }
-
-        return top;
-    }
-
-    private static bool Less(in SimEvent a, in SimEvent b) => a.Time < b.Time || (a.Time == b.Time && a.Seq < b.Seq);
+    public SimEvent Pop() => _heap.Dequeue();
 }

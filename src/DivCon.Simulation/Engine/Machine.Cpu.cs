@@ -23,11 +23,11 @@ internal sealed partial class Machine
             return;
         }
 
-        if (_freeCoreCount > 0)
+        if (_freeCores.Count > 0)
         {
             // Prefer the core it last ran on (no cold start), else the most recently freed one.
-            int coreId = w.LastCore >= 0 && _freePosition[w.LastCore] >= 0 ? w.LastCore : _freeCores[_freeCoreCount - 1];
-            RemoveFreeCore(coreId);
+            int coreId = w.LastCore >= 0 && _freeCores.Contains(w.LastCore) ? w.LastCore : _freeCores[_freeCores.Count - 1];
+            _freeCores.Remove(coreId);
             Assign(_cores[coreId], w);
             return;
         }
@@ -38,7 +38,7 @@ internal sealed partial class Machine
     private void Assign(SimCore core, SimWorker w)
     {
         Debug.Assert(core.Current is null, "A core runs one worker at a time.");
-        _idleNs += _now - core.IdleSince;
+        IdleNs += _now - core.IdleSince;
         core.Current = w;
         w.Core = core.Id;
         w.State = WorkerState.Running;
@@ -82,34 +82,17 @@ internal sealed partial class Machine
         {
             Assign(core, next);
         }
-        else if (Arrangement == Arrangement.OversubscribedFree)
+        else if (Arrangement == SchemeArrangement.OversubscribedFree)
         {
-            _freePosition[core.Id] = _freeCoreCount;
-            _freeCores[_freeCoreCount++] = core.Id;
+            _freeCores.Add(core.Id);
         }
     }
 
-    private void RemoveFreeCore(int coreId)
-    {
-        int pos = _freePosition[coreId];
-        int last = _freeCores[--_freeCoreCount];
-        _freeCores[pos] = last;
-        _freePosition[last] = pos;
-        _freePosition[coreId] = -1;
-    }
-
-    private SimWorker? NextFor(SimCore core)
-    {
-        if (core.RunQueue.Count > 0)
-        {
-            return core.RunQueue.Dequeue();
-        }
-
-        return Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.Count > 0 ? _freeRunQueue.Dequeue() : null;
-    }
+    private SimWorker? NextFor(SimCore core) =>
+        core.RunQueue.TryDequeue(out SimWorker? w) || (Arrangement == SchemeArrangement.OversubscribedFree && _freeRunQueue.TryDequeue(out w)) ? w : null;
 
     private bool HasWaiting(SimCore core) =>
-        core.RunQueue.Count > 0 || (Arrangement == Arrangement.OversubscribedFree && _freeRunQueue.Count > 0);
+        core.RunQueue.Count > 0 || (Arrangement == SchemeArrangement.OversubscribedFree && _freeRunQueue.Count > 0);
 
     private void OnSliceEnd(SimCore core, int stamp)
     {

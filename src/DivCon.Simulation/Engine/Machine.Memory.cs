@@ -213,17 +213,9 @@ internal sealed partial class Machine
         public double Factor { get; set; } = 1;
 
         /// <summary>Its running steps, by the clock value at which they finish, then by start order.</summary>
-        public SortedSet<SimWorker> Running { get; } = new(FinishOrder.Instance);
+        public SortedSet<SimWorker> Running { get; } = new(s_finishOrder);
     }
 
-    private sealed class FinishOrder : IComparer<SimWorker>
-    {
-        public static readonly FinishOrder Instance = new();
-
-        public int Compare(SimWorker? x, SimWorker? y)
-        {
-            int c = x!.VirtualEnd.CompareTo(y!.VirtualEnd);
-            return c != 0 ? c : x.MemorySeq.CompareTo(y.MemorySeq);
-        }
-    }
+    private static readonly Comparer<SimWorker> s_finishOrder = Comparer<SimWorker>.Create(
+        (x, y) => x.VirtualEnd.CompareTo(y.VirtualEnd) is var c && c != 0 ? c : x.MemorySeq.CompareTo(y.MemorySeq));
 }

@@ -44,25 +44,23 @@ internal sealed partial class Machine
     /// <summary>
     /// The mover (Mover.RepartitionNeedsLock): reads each program's scalability and O(1) available-task counter, asks
     /// the repartitioner, applies the allocation: every worker not at its slot's home moves there at its next task
-    /// boundary (at once if it is blocked); a periodic or demand decision that changes nothing touches no worker.
+    /// boundary (at once if it is blocked); a later (periodic or demand) decision that changes nothing touches no worker.
     /// </summary>
-    private void Decide(bool initial, bool periodic = false)
+    private void Decide(bool initial)
     {
         PartitioningSetup setup = Partitioning!;
-        _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup), NewcomerQuantum);
+        _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
         var loads = new ProgramLoad[Programs.Count];
-        var ids = new int[Programs.Count];
         for (int i = 0; i < Programs.Count; i++)
         {
             SimProgram program = Programs[i];
-            ids[i] = i;
             ScalabilityChoice? online = Tracker?.Choose(i, null, null);
-            loads[i] = new ProgramLoad(
-                i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table, AttainedService(i), RunningTasks(i));
+            // No attained service or running tasks: short jobs first is off in the simulated (the harness's thesis) schemes.
+            loads[i] = new ProgramLoad(i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table);
         }
 
         _probes.Clear();
-        Tracker?.CollectProbes(ids, _probes);
+        Tracker?.CollectProbes([.. Enumerable.Range(0, Programs.Count)], _probes);
         RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce, probes: _probes);
         PolicyCalls++;
         if (result.Rejection is not null)
@@ -75,7 +73,7 @@ internal sealed partial class Machine
         AccountAllocation();
         _lastCounts = allocation.Counts.ToArray();
         _inForce = allocation;
-        if (periodic && unchanged)
+        if (!initial && unchanged)
         {
             return; // a quiet decision: no worker touched, no loan ended (Mover.cs)
         }
@@ -91,7 +89,7 @@ internal sealed partial class Machine
                 w.Pool = target;
                 w.ServingSince = _now;
                 w.HomePool = target;
-                target.AddActive(slot);
+                target.Active.Add(slot);
                 target.Serving++;
                 target.Sleepers.Add(w);
                 continue;
@@ -150,76 +148,21 @@ internal sealed partial class Machine
         _lastObservationNs = _now;
         for (int i = 0; i < Programs.Count; i++)
         {
-            WorkPool pool = Pools[i];
-            long served = pool.ServedNs, busy = pool.BusyNs;
-            foreach (SimWorker w in _workers)
-            {
-                if (w.Pool == pool)
-                {
-                    served += _now - w.ServingSince;
-                    if (w.Step == StepKind.Task && w.State == WorkerState.Running)
-                    {
-                        busy += _now - w.StepStart;
-                    }
-                }
-            }
-
-            tracker.Observe(i, _inForce.CoresOf(i), elapsed, new ProgramCounters(served / 1e9, Math.Max(0, served - busy) / 1e9, pool.TasksExecuted));
+            long served = ServedNs(Pools[i]), busy = BusyNs(Pools[i]);
+            tracker.Observe(i, _inForce.CoresOf(i), elapsed, new ProgramCounters(served / 1e9, Math.Max(0, served - busy) / 1e9, Pools[i].TasksExecuted));
         }
     }
 
-    /// <summary>
-    /// Short jobs first (<see cref="NewcomerPriority"/>; MultiProgramSchedulerOptions.NewcomerQuantum), set before the
-    /// first decision. Zero (off) by default: the simulated schemes are the harness's thesis schemes, which turn it off
-    /// (MultiProgramPool). On, every cyclic program is a newcomer for its first quantum of service only (all start at
-    /// once, so equal shares among them; and a scheme deciding once, at the start, would keep that split for good).
-    /// </summary>
-    public TimeSpan NewcomerQuantum { get; set; }
+    /// <summary>The core time workers served <paramref name="pool"/>: those that left it, and those serving it now up to now, ns.</summary>
+    private long ServedNs(WorkPool pool) => pool.ServedNs + _workers.Where(w => w.Pool == pool).Sum(w => _now - w.ServingSince);
 
-    /// <summary>The program's attained service as the mover gives it (ProgramHandle.AttainedService): its task steps' time so far.</summary>
-    private TimeSpan AttainedService(int program)
-    {
-        WorkPool pool = Pools[program];
-        long busy = pool.BusyNs;
-        foreach (SimWorker w in _workers)
-        {
-            if (w.Pool == pool && w.Step == StepKind.Task && w.State == WorkerState.Running)
-            {
-                busy += _now - w.StepStart;
-            }
-        }
-
-        return TimeSpan.FromTicks(busy / 100);
-    }
-
-    /// <summary>The program's tasks running now (ProgramHandle.RunningTasks): its workers inside a task step.</summary>
-    private int RunningTasks(int program)
-    {
-        int running = 0;
-        foreach (SimWorker w in _workers)
-        {
-            running += w.Pool == Pools[program] && w.Step == StepKind.Task && w.State == WorkerState.Running ? 1 : 0;
-        }
-
-        return running;
-    }
+    /// <summary>The time workers ran <paramref name="pool"/>'s tasks: the steps that ended, and those running now up to now, ns.</summary>
+    private long BusyNs(WorkPool pool) =>
+        pool.BusyNs + _workers.Where(w => w.Pool == pool && w.Step == StepKind.Task && w.State == WorkerState.Running).Sum(w => _now - w.StepStart);
 
     // Synthetic cache groups of a fixed size (SimulationParameters.CoresPerCacheGroup), or none.
-    private static IReadOnlyList<IReadOnlyList<int>>? CacheGroups(int cores, int perGroup)
-    {
-        if (perGroup <= 0 || perGroup >= cores)
-        {
-            return null;
-        }
-
-        var groups = new List<IReadOnlyList<int>>();
-        for (int first = 0; first < cores; first += perGroup)
-        {
-            groups.Add(Enumerable.Range(first, Math.Min(perGroup, cores - first)).ToArray());
-        }
-
-        return groups;
-    }
+    private static IReadOnlyList<IReadOnlyList<int>>? CacheGroups(int cores, int perGroup) =>
+        perGroup <= 0 || perGroup >= cores ? null : Enumerable.Range(0, cores).Chunk(perGroup).ToArray();
 
     private void AccountAllocation()
     {
@@ -240,35 +183,7 @@ internal sealed partial class Machine
     /// from a move to it (the cold start included) until the move away. Below <see cref="AllocatedCoreNs"/> by the time
     /// its allocated cores were still finishing another program's task (a move waits for the task boundary).
     /// </summary>
-    public long[]? ServedCoreNs()
-    {
-        if (Partitioning is null)
-        {
-            return null;
-        }
-
-        var served = new long[Programs.Count];
-        for (int i = 0; i < served.Length; i++)
-        {
-            served[i] = Pools[i].ServedNs;
-        }
-
-        foreach (SimWorker w in _workers)
-        {
-            served[w.Pool.Id] += _now - w.ServingSince;
-        }
-
-        return served;
-    }
-
-    /// <summary>Closes the allocation accounting at the end of the simulation.</summary>
-    private void CloseAllocation()
-    {
-        if (Partitioning is not null)
-        {
-            AccountAllocation();
-        }
-    }
+    public long[]? ServedCoreNs() => Partitioning is null ? null : Pools.Select(ServedNs).ToArray();
 
     /// <summary>
     /// The lender's idle decision (Lender.FindIdleWork) for a worker with nothing to do: away from its home, it goes
@@ -387,7 +302,7 @@ internal sealed partial class Machine
     {
         _demandPending = false;
         DemandDecisions++;
-        Decide(initial: false, periodic: true);
+        Decide(initial: false);
     }
 
     /// <summary>Lending's wake-up (WorkerPool.WakeOneFor): a random blocked worker of any pool.</summary>

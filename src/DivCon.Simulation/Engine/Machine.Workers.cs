@@ -5,16 +5,13 @@ namespace DivCon.Simulation.Engine;
 /// <summary>The worker loop: steps, queues, stealing, blocking and moves between programs.</summary>
 internal sealed partial class Machine
 {
+    /// <summary>
+    /// Starts a step other than a task's (a task step's duration is its work, which memory contention may stretch:
+    /// <see cref="StartTaskStep"/>).
+    /// </summary>
     private void StartStep(SimWorker w, StepKind kind, long duration, SimTask? task = null)
     {
-        Debug.Assert(w.State == WorkerState.Running && duration >= 0, "Only a worker on a core runs a step.");
-        if (kind == StepKind.Task)
-        {
-            // A task step's duration is its work; memory contention may stretch it (Machine.Memory.cs).
-            StartTaskStep(w, task!, duration);
-            return;
-        }
-
+        Debug.Assert(w.State == WorkerState.Running && duration >= 0 && kind != StepKind.Task, "Only a worker on a core runs a step.");
         w.Step = kind;
         w.Task = task;
         w.StepStart = _now;
@@ -61,7 +58,7 @@ internal sealed partial class Machine
                 return;
             case StepKind.Migration:
                 // The cold start of a shared-scheduler worker switching programs: now the task itself.
-                StartStep(w, StepKind.Task, task.Cost, task);
+                StartTaskStep(w, task, task.Cost);
                 return;
             default:
                 throw new UnreachableException($"Step {kind} has no end.");
@@ -147,7 +144,7 @@ internal sealed partial class Machine
             pool.Searching++;
         }
 
-        int victims = pool.ActiveCount - (pool.IsActive(w.Slot) ? 1 : 0);
+        int victims = pool.Active.Count - (pool.Active.Contains(w.Slot) ? 1 : 0);
         if (w.SearchAttempts < _p.SpinAttempts && victims > 0)
         {
             w.SearchAttempts++;
@@ -170,9 +167,9 @@ internal sealed partial class Machine
         }
 
         // Last look at every victim before sleeping (the real scheduler's re-check after announcing it sleeps).
-        for (int i = 0; i < pool.ActiveCount; i++)
+        for (int i = 0; i < pool.Active.Count; i++)
         {
-            int slot = pool.ActiveAt(i);
+            int slot = pool.Active[i];
             if (slot != w.Slot && pool.Deques[slot].Count > 0)
             {
                 SimTask stolen = pool.Deques[slot].TrySteal()!;
@@ -203,7 +200,7 @@ internal sealed partial class Machine
     private void StartTaskBody(SimWorker w, SimTask task)
     {
         SimProgram program = task.Run.Program;
-        bool switched = Arrangement == Arrangement.SharedPool && w.LastProgram is not null && w.LastProgram != program;
+        bool switched = Arrangement == SchemeArrangement.Shared && w.LastProgram is not null && w.LastProgram != program;
         w.LastProgram = program;
         if (switched && _p.MigrationNs > 0)
         {
@@ -212,20 +209,20 @@ internal sealed partial class Machine
             return;
         }
 
-        StartStep(w, StepKind.Task, task.Cost, task);
+        StartTaskStep(w, task, task.Cost);
     }
 
     private int RandomVictim(WorkPool pool, int self)
     {
         // Uniform over the active slots other than the thief's own.
-        int n = pool.ActiveCount;
+        int n = pool.Active.Count;
         int pick = _random.Next(n);
-        if (pool.ActiveAt(pick) == self)
+        if (pool.Active[pick] == self)
         {
             pick = (pick + 1 + _random.Next(n - 1)) % n;
         }
 
-        return pool.ActiveAt(pick);
+        return pool.Active[pick];
     }
 
     /// <summary>
@@ -348,7 +345,7 @@ internal sealed partial class Machine
             WakeOne(old);
         }
 
-        old.RemoveActive(w.Slot);
+        old.Active.Remove(w.Slot);
         old.Serving--;
         if (w.Searching)
         {
@@ -363,7 +360,7 @@ internal sealed partial class Machine
         old.ServedNs += _now - w.ServingSince;
         w.ServingSince = _now;
         w.Pool = target;
-        target.AddActive(w.Slot);
+        target.Active.Add(w.Slot);
         target.Serving++;
         w.SearchAttempts = 0;
         WorkerMoves++;

@@ -35,101 +35,73 @@ internal sealed partial class Machine
     private readonly SimCore[] _cores;
     private readonly SimWorker[] _workers;
     private readonly Queue<SimWorker> _freeRunQueue = new();
-    private readonly int[] _freeCores;
-    private readonly int[] _freePosition; // core → index in _freeCores, or -1 (free arrangement only)
-    private int _freeCoreCount;
+    private readonly IndexSet _freeCores; // idle cores (free arrangement only)
     private readonly bool _timeSliced;
     private readonly SimRandom _random;
     private readonly long[] _buckets = new long[7]; // the step kinds, then InflationBucket
-    private long _idleNs;
     private long _now;
-    private bool _multiprogram;
-    private SimProgram? _stopWhenDone;
+    private SimProgram? _stopWhenDone; // the isolated run's program; null in the cyclic phase, where runs restart
     private bool _stopped;
-    private readonly Action<SimProgram, long>? _runFinished;
 
     public Machine(
         int cores,
         SimulationParameters parameters,
-        Arrangement arrangement,
+        SchemeArrangement arrangement,
         IReadOnlyList<SimProgram> programs,
         IReadOnlyList<WorkPool> pools,
         ulong seed,
-        PartitioningSetup? partitioning = null,
-        Action<SimProgram, long>? runFinished = null)
+        PartitioningSetup? partitioning = null)
     {
         _p = parameters;
         Arrangement = arrangement;
         Programs = programs;
         Pools = pools;
         _random = new SimRandom(seed);
-        _runFinished = runFinished;
-        _timeSliced = arrangement is Arrangement.OversubscribedFree or Arrangement.OversubscribedPinned;
-        _cores = new SimCore[cores];
-        _freeCores = new int[cores];
-        _freePosition = new int[cores];
-        for (int c = 0; c < cores; c++)
-        {
-            _cores[c] = new SimCore { Id = c };
-        }
+        _timeSliced = arrangement is SchemeArrangement.OversubscribedFree or SchemeArrangement.OversubscribedPinned;
+        _cores = Enumerable.Range(0, cores).Select(c => new SimCore { Id = c }).ToArray();
+        _freeCores = new IndexSet(cores);
 
         // Free-core set (free arrangement), lowest id on top at the start.
         for (int c = cores - 1; c >= 0; c--)
         {
-            _freePosition[c] = _freeCoreCount;
-            _freeCores[_freeCoreCount++] = c;
+            _freeCores.Add(c);
         }
 
         var workers = new List<SimWorker>();
-        switch (arrangement)
+        if (arrangement == SchemeArrangement.Partitioned)
         {
-            case Arrangement.SharedPool:
-                Debug.Assert(pools.Count == 1, "One pool for the shared scheduler.");
+            ArgumentNullException.ThrowIfNull(partitioning);
+            for (int c = 0; c < cores; c++)
+            {
+                // Placeholder pool until the first decision (Start) assigns every slot.
+                workers.Add(new SimWorker { Id = c, Pool = pools[0], Slot = c, PinnedCore = c });
+            }
+        }
+        else
+        {
+            // A worker per core per pool: one pool for the shared scheduler, one per program when oversubscribed.
+            Debug.Assert(arrangement != SchemeArrangement.ThreadPool, "The thread pool is not simulated.");
+            Debug.Assert(arrangement != SchemeArrangement.Shared || pools.Count == 1, "One pool for the shared scheduler.");
+            foreach (WorkPool pool in pools)
+            {
                 for (int c = 0; c < cores; c++)
                 {
-                    workers.Add(NewWorker(workers.Count, pools[0], c, c));
+                    workers.Add(NewWorker(workers.Count, pool, c, arrangement == SchemeArrangement.OversubscribedFree ? -1 : c));
                 }
-
-                break;
-            case Arrangement.OversubscribedFree:
-            case Arrangement.OversubscribedPinned:
-                foreach (WorkPool pool in pools)
-                {
-                    for (int c = 0; c < cores; c++)
-                    {
-                        workers.Add(NewWorker(workers.Count, pool, c, arrangement == Arrangement.OversubscribedPinned ? c : -1));
-                    }
-                }
-
-                break;
-            case Arrangement.Partitioned:
-                ArgumentNullException.ThrowIfNull(partitioning);
-                for (int c = 0; c < cores; c++)
-                {
-                    // Placeholder pool until the first decision (Start) assigns every slot.
-                    workers.Add(new SimWorker { Id = c, Pool = pools[0], Slot = c, PinnedCore = c });
-                }
-
-                break;
-            default:
-                throw new ArgumentOutOfRangeException(nameof(arrangement), arrangement, "Unknown arrangement.");
+            }
         }
 
         _workers = workers.ToArray();
         Partitioning = partitioning;
     }
 
-    public Arrangement Arrangement { get; }
+    public SchemeArrangement Arrangement { get; }
 
     public IReadOnlyList<SimProgram> Programs { get; }
 
     public IReadOnlyList<WorkPool> Pools { get; }
 
     public PartitioningSetup? Partitioning { get; }
-
-    public int CoreCount => _cores.Length;
-
-    public long Now => _now;
 
     public long Steals { get; private set; }
 
@@ -165,11 +137,11 @@ internal sealed partial class Machine
     /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration, inflation (<see cref="InflationBucket"/>).</summary>
     public IReadOnlyList<long> Buckets => _buckets;
 
-    public long IdleNs => _idleNs;
+    public long IdleNs { get; private set; }
 
     private SimWorker NewWorker(int id, WorkPool pool, int slot, int pinnedCore)
     {
-        pool.AddActive(slot);
+        pool.Active.Add(slot);
         pool.Serving++;
         var w = new SimWorker { Id = id, Pool = pool, Slot = slot, PinnedCore = pinnedCore };
         pool.Sleepers.Add(w);
@@ -193,7 +165,6 @@ internal sealed partial class Machine
     /// </summary>
     public void RunCyclic(long limitNs)
     {
-        _multiprogram = true;
         foreach (SimProgram program in Programs)
         {
             StartRun(program);
@@ -202,10 +173,7 @@ internal sealed partial class Machine
         if (Partitioning is not null)
         {
             Decide(initial: true);
-            if (Partitioning.Ticks)
-            {
-                _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
-            }
+            _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
         }
 
         Loop(limitNs);
@@ -242,7 +210,7 @@ internal sealed partial class Machine
                     break;
                 case EventKind.Tick:
                     ObserveTick();
-                    Decide(initial: false, periodic: true);
+                    Decide(initial: false);
                     _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
                     break;
             }
@@ -252,7 +220,11 @@ internal sealed partial class Machine
     /// <summary>Charges every step in progress up to now and closes the cores' idle intervals.</summary>
     private void Close()
     {
-        CloseAllocation();
+        if (Partitioning is not null)
+        {
+            AccountAllocation(); // closes the allocation accounting
+        }
+
         foreach (SimCore core in _cores)
         {
             if (core.Current is { } w)
@@ -269,7 +241,7 @@ internal sealed partial class Machine
             }
             else
             {
-                _idleNs += _now - core.IdleSince;
+                IdleNs += _now - core.IdleSince;
                 core.IdleSince = _now;
             }
         }
@@ -283,7 +255,7 @@ internal sealed partial class Machine
     {
         int index = program.FirstRunIndex + program.RunsStarted++;
         ulong seed = SimRandom.Derive(program.Seed, (ulong)index);
-        var run = new ProgramRun { Program = program, Index = index, Seed = seed, StartNs = _now };
+        var run = new ProgramRun(program, seed, _now);
         program.Current = run;
         TaskTreeShape shape = program.Shape;
         SimTask first = shape.SequentialNs > 0
@@ -292,15 +264,8 @@ internal sealed partial class Machine
         PushGlobal(program.Pool, first);
     }
 
-    private TreeNode NewNode(ProgramRun run, TreeNode? parent, int level, double fraction, ulong seed) => new()
-    {
-        Run = run,
-        Parent = parent,
-        Level = level,
-        Fraction = fraction,
-        Seed = seed,
-        IsLeaf = run.Program.Shape.IsLeaf(level, fraction),
-    };
+    private static TreeNode NewNode(ProgramRun run, TreeNode? parent, int level, double fraction, ulong seed) =>
+        new(run, parent, level, fraction, seed, run.Program.Shape.IsLeaf(level, fraction));
 
     private SimTask NodeTask(TreeNode node)
     {
@@ -313,8 +278,7 @@ internal sealed partial class Machine
     {
         TasksCreated++;
         run.CreatedCostNs += cost;
-        run.TasksCreated++;
-        return new SimTask { Kind = kind, Run = run, Node = node, Cost = cost };
+        return new SimTask(kind, run, node, cost);
     }
 
     /// <summary>The effects of a finished task, on the worker that ran it (its pushes go to its own deque).</summary>
@@ -368,20 +332,15 @@ internal sealed partial class Machine
     private void RunDone(ProgramRun run)
     {
         SimProgram program = run.Program;
-        long duration = _now - run.StartNs;
-        program.Durations.Add(duration);
+        program.Durations.Add(_now - run.StartNs);
         program.RunWorkNs.Add(run.CreatedCostNs);
         program.Current = null;
-        _runFinished?.Invoke(program, duration);
         if (_stopWhenDone == program)
         {
             _stopped = true;
             return;
         }
 
-        if (_multiprogram)
-        {
-            StartRun(program); // restarted at once (§5.4.1)
-        }
+        StartRun(program); // restarted at once (§5.4.1)
     }
 }

@@ -16,16 +16,16 @@ internal enum WorkerState
     Running,
 }
 
-/// <summary>The kind of a worker's current step; each kind is one accounting bucket.</summary>
+/// <summary>The kind of a worker's current step; each kind is one accounting bucket (its index in Machine.Buckets, from 0).</summary>
 internal enum StepKind
 {
     None = -1,
-    Task = 0,
-    Dispatch = 1,
-    Steal = 2,
-    Search = 3,
-    ContextSwitch = 4,
-    Migration = 5,
+    Task,
+    Dispatch,
+    Steal,
+    Search,
+    ContextSwitch,
+    Migration,
 }
 
 /// <summary>A simulated worker thread: its pool and deque slot, where it may run, and its current step.</summary>

@@ -15,7 +15,6 @@ internal sealed class TaskTreeShape
     public TaskTreeShape(ProgramModel model, int cores)
     {
         Model = model;
-        BranchingFactor = model.BranchingFactor;
         Depth = model.SplitDepth(cores);
         LeafFraction = Math.Pow(BranchingFactor, -Depth) * (1 + 1e-9);
 
@@ -63,14 +62,11 @@ internal sealed class TaskTreeShape
         }
 
         ExecuteNs = Math.Max(execute, model.ExecuteNs / 10);
-        Imbalance = model.Imbalance;
-        SequentialNs = model.SequentialNs;
-        MemoryIntensity = model.MemoryIntensity;
     }
 
     public ProgramModel Model { get; }
 
-    public int BranchingFactor { get; }
+    public int BranchingFactor => Model.BranchingFactor;
 
     /// <summary>Split levels of a balanced tree on this machine: b^Depth leaves.</summary>
     public int Depth { get; }
@@ -81,12 +77,10 @@ internal sealed class TaskTreeShape
     /// <summary>The leaves' execute time summed over one balanced run, ns.</summary>
     public double ExecuteNs { get; }
 
-    public ImbalanceModel? Imbalance { get; }
-
-    public long SequentialNs { get; }
+    public long SequentialNs => Model.SequentialNs;
 
     /// <summary>The program's memory intensity (<see cref="ProgramModel.MemoryIntensity"/>).</summary>
-    public double MemoryIntensity { get; }
+    public double MemoryIntensity => Model.MemoryIntensity;
 
     public bool IsLeaf(int level, double fraction) => fraction <= LeafFraction || level >= MaxLevel;
 
@@ -102,7 +96,7 @@ internal sealed class TaskTreeShape
     /// </summary>
     public void SplitFractions(double fraction, SimRandom random, Span<double> children)
     {
-        if (Imbalance is not { } imb)
+        if (Model.Imbalance is not { } imb)
         {
             children.Fill(fraction / children.Length);
             return;

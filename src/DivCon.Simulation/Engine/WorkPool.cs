@@ -6,28 +6,11 @@ namespace DivCon.Simulation.Engine;
 /// A standalone scheduler (shared, oversubscribed, isolated runs) has every slot active for good; a program of the
 /// MultiProgramScheduler has the slots its allocation gives it, and they change at moves.
 /// </summary>
-internal sealed class WorkPool
+internal sealed class WorkPool(int id, int slots)
 {
-    private readonly int[] _active;
-    private readonly int[] _positionOf; // slot → index in _active, or -1
+    public int Id { get; } = id;
 
-    public WorkPool(int id, int slots)
-    {
-        Id = id;
-        Deques = new TaskDeque[slots];
-        for (int i = 0; i < slots; i++)
-        {
-            Deques[i] = new TaskDeque();
-        }
-
-        _active = new int[slots];
-        _positionOf = new int[slots];
-        Array.Fill(_positionOf, -1);
-    }
-
-    public int Id { get; }
-
-    public TaskDeque[] Deques { get; }
+    public TaskDeque[] Deques { get; } = Enumerable.Range(0, slots).Select(_ => new TaskDeque()).ToArray();
 
     public Queue<SimTask> Global { get; } = new();
 
@@ -49,7 +32,8 @@ internal sealed class WorkPool
     /// <summary>Workers whose current pool is this one (running, runnable or blocked).</summary>
     public int Serving { get; set; }
 
-    public int ActiveCount { get; private set; }
+    /// <summary>The slots whose workers serve it now: the steal victims.</summary>
+    public IndexSet Active { get; } = new(slots);
 
     /// <summary>Core time served by workers that left it (the ones serving it now add theirs when read: Machine.Partitioning.cs), ns.</summary>
     public long ServedNs { get; set; }
@@ -59,33 +43,4 @@ internal sealed class WorkPool
 
     /// <summary>Its tasks that finished.</summary>
     public long TasksExecuted { get; set; }
-
-    public int ActiveAt(int index) => _active[index];
-
-    public bool IsActive(int slot) => _positionOf[slot] >= 0;
-
-    public void AddActive(int slot)
-    {
-        if (_positionOf[slot] >= 0)
-        {
-            return;
-        }
-
-        _positionOf[slot] = ActiveCount;
-        _active[ActiveCount++] = slot;
-    }
-
-    public void RemoveActive(int slot)
-    {
-        int pos = _positionOf[slot];
-        if (pos < 0)
-        {
-            return;
-        }
-
-        int last = _active[--ActiveCount];
-        _active[pos] = last;
-        _positionOf[last] = pos;
-        _positionOf[slot] = -1;
-    }
 }

@@ -1,6 +1,3 @@
-using DivCon.Metrics.Results;
-using DivCon.Metrics.Schemes;
-
 namespace DivCon.Simulation.Validation;
 
 /// <summary>
@@ -44,13 +41,7 @@ public static class SimulationValidation
         ArgumentNullException.ThrowIfNull(models);
         ArgumentNullException.ThrowIfNull(measuredIsolated);
         ArgumentNullException.ThrowIfNull(measuredCyclic);
-        var missing = measuredIsolated.Select(r => r.Program).Concat(measuredCyclic.SelectMany(w => w.Programs))
-            .Distinct(StringComparer.Ordinal).Where(p => !models.ContainsKey(p)).ToArray();
-        if (missing.Length > 0)
-        {
-            throw new ArgumentException($"No model for {string.Join(", ", missing)}.", nameof(models));
-        }
-
+        var sources = Sources(models, measuredIsolated.Select(r => r.Program).Concat(measuredCyclic.SelectMany(w => w.Programs)));
         ulong seed = (ulong)settings.Seed;
         var simulatedIsolated = new List<FactoredProgramResult>();
         var isolated = new List<IsolatedComparison>();
@@ -99,17 +90,7 @@ public static class SimulationValidation
             }
         }
 
-        return new ValidationFile(
-            settings,
-            machine,
-            models.Where(kv => measuredIsolated.Any(r => r.Program == kv.Key) || measuredCyclic.Any(w => w.Programs.Contains(kv.Key)))
-                .OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value.Source),
-            measuredIsolated,
-            simulatedIsolated,
-            measuredCyclic,
-            simulatedCyclic,
-            isolated,
-            cyclic)
+        return new ValidationFile(settings, machine, sources, measuredIsolated, simulatedIsolated, measuredCyclic, simulatedCyclic, isolated, cyclic)
         {
             StartedUtc = startedUtc,
             ElapsedSeconds = elapsedSeconds,
@@ -119,6 +100,17 @@ public static class SimulationValidation
 
     /// <summary>The schemes a validation can compare: those both the harness runs and the simulator models.</summary>
     public static IReadOnlyList<string> ComparableSchemes { get; } = [.. SchemeCatalog.Simulated.Select(s => s.Name)];
+
+    /// <summary>Each of <paramref name="programs"/>' model source, by name.</summary>
+    /// <exception cref="ArgumentException">A program has no model.</exception>
+    internal static IReadOnlyDictionary<string, string> Sources(IReadOnlyDictionary<string, ProgramModel> models, IEnumerable<string> programs)
+    {
+        string[] used = programs.Distinct(StringComparer.Ordinal).ToArray();
+        string[] missing = used.Where(p => !models.ContainsKey(p)).ToArray();
+        return missing.Length > 0
+            ? throw new ArgumentException($"No model for {string.Join(", ", missing)}.", nameof(models))
+            : used.Order(StringComparer.Ordinal).ToDictionary(p => p, p => models[p].Source);
+    }
 
     private static CyclicComparison Row(string workload, string scheme, string metric, string? program, double? measured, double? simulated, double? target)
     {

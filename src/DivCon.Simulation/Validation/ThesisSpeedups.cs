@@ -48,12 +48,7 @@ public static class ThesisSpeedups
     {
         ArgumentNullException.ThrowIfNull(models);
         ArgumentNullException.ThrowIfNull(parameters);
-        string[] missing = Claims.Select(c => c.Program).Distinct().Where(p => !models.ContainsKey(p)).ToArray();
-        if (missing.Length > 0)
-        {
-            throw new ArgumentException($"No model for {string.Join(", ", missing)}.", nameof(models));
-        }
-
+        IReadOnlyDictionary<string, string> sources = SimulationValidation.Sources(models, Claims.Select(c => c.Program));
         SimulationParameters free = parameters with { MemoryContention = 0 };
         var rows = new List<ThesisComparison>();
         foreach (ThesisClaim claim in Claims)
@@ -65,8 +60,7 @@ public static class ThesisSpeedups
             rows.Add(new ThesisComparison(claim, simulated, error, Math.Abs(error) <= Target, withoutContention));
         }
 
-        return new ThesisComparisonFile(modelsName, models.Where(kv => Claims.Any(c => c.Program == kv.Key)).OrderBy(kv => kv.Key, StringComparer.Ordinal)
-            .ToDictionary(kv => kv.Key, kv => kv.Value.Source), parameters, ThesisMachineCores, runs, rows);
+        return new ThesisComparisonFile(modelsName, sources, parameters, ThesisMachineCores, runs, rows);
     }
 
     /// <summary>The Markdown table of <paramref name="file"/>: one row per stated speedup, a miss in bold.</summary>

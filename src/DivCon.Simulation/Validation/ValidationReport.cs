@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using DivCon.Metrics.Results;
 
 namespace DivCon.Simulation.Validation;
 
@@ -33,17 +32,12 @@ public static class ValidationReport
             }
         }
 
-        sb.Append('\n').Append(Summary(file)).Append('\n');
-        return sb.ToString();
-    }
-
-    /// <summary>How many targets were met, per kind.</summary>
-    public static string Summary(ValidationFile file)
-    {
-        ArgumentNullException.ThrowIfNull(file);
+        // How many targets were met, per kind.
         var isolated = file.Isolated.Where(r => r.Met is not null).ToArray();
         var cyclic = file.Cyclic.Where(r => r.Met is not null).ToArray();
-        return F($"Targets met: isolated {isolated.Count(r => r.Met == true)}/{isolated.Length}, cyclic {cyclic.Count(r => r.Met == true)}/{cyclic.Length}.");
+        sb.Append(F($"\nTargets met: isolated {isolated.Count(r => r.Met == true)}/{isolated.Length}, "))
+            .Append(F($"cyclic {cyclic.Count(r => r.Met == true)}/{cyclic.Length}.\n"));
+        return sb.ToString();
     }
 
     /// <summary>One row per comparison: kind, workload, scheme, program, metric or P, measured, simulated, error, target, met.</summary>

@@ -111,7 +111,7 @@ public sealed class CalibrationFitTests
     public void ScaledTo_WithAPerPhaseLaw_GrowsSplitsAndMergesLinearly_AndLeavesByTheirOwnSize()
     {
         // 2^20 elements, 64 leaves; to 2^23: splits and merges × 8, leaves × 8 · log(2^23 / 64) / log(2^20 / 64) = 8 · 17 / 14.
-        ProgramModel model = SimModels.Sortlike("s", levelNs: 1_000_000, executeNs: 64_000_000, levels: 6).WithSplitMergeExponent(1);
+        ProgramModel model = SimModels.Sortlike("s", levelNs: 1_000_000, executeNs: 64_000_000, levels: 6) with { SplitMergeExponent = 1 };
 
         ProgramModel scaled = model.ScaledTo(1 << 23);
 

@@ -73,20 +73,35 @@ public sealed class ProgramModelTests
         Assert.Equal(model.ProblemSize * 2, doubled.ProblemSize);
     }
 
+    // Loads a model file holding json, as ModelStore.Load reads a models folder.
+    private static ProgramModel FromJson(string json)
+    {
+        string folder = Directory.CreateTempSubdirectory("divcon-model-").FullName;
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, "m.json"), json);
+            return ModelStore.Load(folder, "m");
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     [Fact]
     public void Json_RoundTrips_AndInvalidModelsAreRejectedWithReasons()
     {
         ProgramModel model = SimModels.Sortlike("s", 1_000_000, 64_000_000, imbalance: new ImbalanceModel(0.4, 0.6));
         string json = ModelStore.ToJson(model);
-        ProgramModel back = ModelStore.FromJson(json);
+        ProgramModel back = FromJson(json);
 
         Assert.Equal(json, ModelStore.ToJson(back));
         Assert.Contains("\"branchingFactor\": 2", json, StringComparison.Ordinal);
 
         string broken = json.Replace("\"branchingFactor\": 2", "\"branchingFactor\": 1", StringComparison.Ordinal);
-        var e = Assert.Throws<InvalidDataException>(() => ModelStore.FromJson(broken));
+        var e = Assert.Throws<InvalidDataException>(() => FromJson(broken));
         Assert.Contains("branchingFactor must be at least 2", e.Message, StringComparison.Ordinal);
-        Assert.Throws<InvalidDataException>(() => ModelStore.FromJson("{ not json"));
+        Assert.Throws<InvalidDataException>(() => FromJson("{ not json"));
     }
 
     [Fact]

@@ -92,7 +92,7 @@ public sealed class SimulateCommandTests : IDisposable
     {
         string models = Path.Combine(_dir, "models");
         Directory.CreateDirectory(models);
-        DivCon.Simulation.ModelStore.Save(models, SimModels.Parallel("toy", 8_000_000));
+        File.WriteAllText(Path.Combine(models, "toy.json"), DivCon.Simulation.ModelStore.ToJson(SimModels.Parallel("toy", 8_000_000)));
         File.WriteAllText(Path.Combine(models, "broken.json"), "{ \"name\": \"broken\" }");
 
         var ok = await Run("simulate", "--cores", "4", "--programs", "toy", "--schemes", "shared", "--models", models,

@@ -41,7 +41,7 @@ public sealed class SimulatorOnlineScalabilityTests
         SimulationRequest request = Request();
         var policy = new RecordingPolicy();
         IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
-        Machine m = CyclicSimulator.BuildMachine(request, isolated, Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true, Estimation: new ScalabilityEstimatorOptions()));
+        Machine m = CyclicSimulator.BuildMachine(request, isolated, SchemeArrangement.Partitioned, new PartitioningSetup(policy, Estimation: new ScalabilityEstimatorOptions()));
         m.RunCyclic(request.DurationNs);
         return (m, policy, isolated);
     }

@@ -41,7 +41,7 @@ public sealed class SimulatorPolicyTests
 
     /// <summary>Measures the programs alone, then runs the cyclic phase of <paramref name="request"/> on the arrangement.</summary>
     private static (Machine Machine, IReadOnlyList<IsolatedResult> Isolated) RunCyclic(
-        SimulationRequest request, Arrangement arrangement, PartitioningSetup? setup)
+        SimulationRequest request, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: false);
         Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
@@ -55,7 +55,7 @@ public sealed class SimulatorPolicyTests
         var policy = new RecordingPolicy();
 
         (Machine m, IReadOnlyList<IsolatedResult> isolated) =
-            RunCyclic(Request(cores: 8, durationNs: 1_050_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: true));
+            RunCyclic(Request(cores: 8, durationNs: 1_050_000_000), SchemeArrangement.Partitioned, new PartitioningSetup(policy));
 
         // At 0 and at every 100 ms up to 1.05 s: 0, 100, …, 1000 ms.
         Assert.Equal(11, policy.Inputs.Count);
@@ -87,21 +87,10 @@ public sealed class SimulatorPolicyTests
     }
 
     [Fact]
-    public void StaticPartitioning_DecidesOnce()
-    {
-        var policy = new RecordingPolicy();
-
-        (Machine m, _) = RunCyclic(Request(cores: 8, durationNs: 1_000_000_000), Arrangement.Partitioned, new PartitioningSetup(policy, Ticks: false));
-
-        Assert.Single(policy.Inputs);
-        Assert.Equal(0, m.WorkerMoves);
-    }
-
-    [Fact]
     public void StaticPartitionedScheme_UsesTheRealScalabilityPolicy_AndHoldsItsShares()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 500_000_000);
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.StaticPartitioned);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.StaticPartitioned);
 
         (Machine m, IReadOnlyList<IsolatedResult> isolated) = RunCyclic(request, arrangement, setup);
 
@@ -116,7 +105,7 @@ public sealed class SimulatorPolicyTests
     public void ServedCoreTime_AddsUpToTheCores_AndLagsTheAllocationWhileMovesWaitForTaskBoundaries()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 1_000_000_000);
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.DemandPartitioned);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.DemandPartitioned);
 
         (Machine m, _) = RunCyclic(request, arrangement, setup);
 
@@ -131,7 +120,7 @@ public sealed class SimulatorPolicyTests
     public void IdleLending_LendsWorkersOfAProgramWithoutTasks()
     {
         SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000) with { Schemes = [IdleLendingPolicy.PolicyName] };
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(IdleLendingPolicy.PolicyName);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(IdleLendingPolicy.PolicyName);
 
         (Machine m, _) = RunCyclic(request, arrangement, setup);
 

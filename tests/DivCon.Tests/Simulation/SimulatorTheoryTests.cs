@@ -14,7 +14,7 @@ public sealed class SimulatorTheoryTests
         var shape = new TaskTreeShape(model, cores);
         var pool = new WorkPool(0, cores);
         var program = new SimProgram { Index = 0, Shape = shape, Seed = seed, Pool = pool };
-        var machine = new Machine(cores, parameters, Arrangement.SharedPool, [program], [pool], seed);
+        var machine = new Machine(cores, parameters, SchemeArrangement.Shared, [program], [pool], seed);
         long duration = machine.RunIsolated(program);
         return (machine, program, duration);
     }
@@ -126,7 +126,7 @@ public sealed class SimulatorTheoryTests
             Parameters = new SimulationParameters { QuantumNs = 2_000_000 },
         };
         IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: scheme == "hill-climbing");
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
         Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
 
         m.RunCyclic(request.DurationNs);

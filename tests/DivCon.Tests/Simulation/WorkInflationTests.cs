@@ -79,7 +79,7 @@ public sealed class WorkInflationTests
             SpRuns = 1,
             Parameters = SimulationParameters.Ideal with { MemoryContention = beta },
         };
-        Machine machine = CyclicSimulator.BuildMachine(request, CyclicSimulator.Isolate(request, withTables: false), Arrangement.SharedPool, null);
+        Machine machine = CyclicSimulator.BuildMachine(request, CyclicSimulator.Isolate(request, withTables: false), SchemeArrangement.Shared, null);
 
         machine.RunCyclic(request.DurationNs);
 
@@ -123,7 +123,7 @@ public sealed class WorkInflationTests
             SpRuns = 1,
             Parameters = new SimulationParameters { MemoryContention = 0.7, QuantumNs = 1_000_000 },
         };
-        (Arrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
         Machine Run()
         {
             Machine m = CyclicSimulator.BuildMachine(request, CyclicSimulator.Isolate(request, withTables: false), arrangement, setup);
