@@ -24,22 +24,12 @@ public static class AllocationPlot
             .Concat(moves.SelectMany(m => new[] { m.FromProgramId, m.ToProgramId }).OfType<int>())
             .Concat((timeline.FinalWorkerPrograms ?? []).OfType<int>())
             .Distinct().Order().ToArray();
-        var layer = new Dictionary<int, int>();
-        for (int i = 0; i < ids.Length; i++)
-        {
-            layer[ids[i]] = i;
-        }
-
+        Dictionary<int, int> layer = ids.Index().ToDictionary(p => p.Item, p => p.Index);
         string[] names = ids.Select(id => timeline.ProgramNames.TryGetValue(id, out string? n) ? $"{n} ({id})" : $"program {id}").ToArray();
         long origin = timeline.Timeline.OriginTimestamp;
         double Seconds(long ts) => (ts - origin) / (double)Stopwatch.Frequency;
 
-        var changes = new List<StepChange>();
-        for (int i = 0; i < ids.Length; i++)
-        {
-            changes.Add(new StepChange(0, i, 0));
-        }
-
+        List<StepChange> changes = [.. ids.Select((_, i) => new StepChange(0, i, 0))];
         var owner = new Dictionary<int, int?>();
         var held = new int[ids.Length];
         double end = Math.Max(0, Seconds(timeline.EndTimestamp));
@@ -83,10 +73,7 @@ public static class AllocationPlot
                 }
             }
 
-            for (int l = 0; l < held.Length; l++)
-            {
-                changes.Add(new StepChange(since, l, held[l]));
-            }
+            changes.AddRange(held.Select((h, l) => new StepChange(since, l, h)));
         }
 
         foreach (AllocationMove move in moves)

@@ -14,7 +14,6 @@ public sealed class BarChart : CategoryChart
     private static readonly PlotColor s_errorColor = new(25, 25, 25);
 
     private readonly List<BarSeries> _series = [];
-    private readonly List<ReferenceLine> _referenceLines = [];
 
     /// <summary>A bar chart with the given groups along the x axis.</summary>
     /// <exception cref="ArgumentException">No groups, or a null group name.</exception>
@@ -28,9 +27,6 @@ public sealed class BarChart : CategoryChart
 
     /// <summary>The series, one bar per group each, in the order added (left to right within a group).</summary>
     public IReadOnlyList<BarSeries> Series => _series;
-
-    /// <summary>Horizontal reference lines.</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
     /// <summary>Adds a series with symmetric error bars (<paramref name="error"/>[i] either way) or none, in the
     /// next palette colour unless given.</summary>
@@ -61,15 +57,10 @@ public sealed class BarChart : CategoryChart
     }
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. NTT = 1).</summary>
-    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null)
-    {
-        var line = ReferenceLine.Horizontal(y, label, color);
-        _referenceLines.Add(line);
-        return line;
-    }
+    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
-        [.. _series.Select(ToModel)], [.. _referenceLines.Select(ToModel)]);
+        [.. _series.Select(ToModel)], ReferenceLineModels());
 
     internal static BarChart FromModel(BarModel model)
     {
@@ -80,11 +71,7 @@ public sealed class BarChart : CategoryChart
             chart.Add(FromModel(series));
         }
 
-        foreach (ReferenceLineModel line in model.ReferenceLines)
-        {
-            chart.AddHorizontalLine(line.Intercept, line.Label, line.Color);
-        }
-
+        chart.AddLines(model.ReferenceLines);
         return chart;
     }
 
@@ -112,7 +99,7 @@ public sealed class BarChart : CategoryChart
         IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : CategoryNames;
         var extents = _series.SelectMany(s => s.Values.Select((v, i) => (v, i)).SelectMany(p => !s.HasErrors ? [p.v]
             : new[] { p.v, p.v - Finite(s.ErrorMinus![p.i]), p.v + Finite(s.ErrorPlus![p.i]) }));
-        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(_referenceLines.Select(r => r.Intercept)));
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(ReferenceLines.Select(r => r.Intercept)));
         double xMin = -0.5, xMax = categories.Count - 0.5;
 
         var errors = new List<(double X, double Y, double Plus, double Minus)>();
@@ -142,10 +129,7 @@ public sealed class BarChart : CategoryChart
             barPlot.LegendText = SingleGroup ? "" : series.Name;
         }
 
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            FigureStyle.HorizontalLine(plot, line, legend, xMin, xMax);
-        }
+        FigureStyle.HorizontalLines(plot, ReferenceLines, legend, xMin, xMax);
 
         if (errors.Count > 0)
         {

@@ -30,9 +30,6 @@ internal static class CommandInput
         return option;
     }
 
-    /// <summary><c>--programs</c>: names, comma- or space-separated.</summary>
-    public static Option<string[]> Programs(string description, IReadOnlyList<string> defaults) => List("--programs", description, defaults);
-
     /// <summary><c>--size</c> with its default.</summary>
     public static Option<string> Size(string defaultSize = "medium", string allowed = "small, medium or thesis") =>
         Declare("--size", $"Problem size: {allowed}.", defaultSize);
@@ -46,15 +43,6 @@ internal static class CommandInput
     public static Option<bool> OverBudget() => Declare<bool>("--over-budget",
         "Allow more cores or workers than the CPU budget (refused without it): the run goes ahead, a cgroup quota throttles the workers "
         + "in turns, and the throttling is reported beside the figures.");
-
-    /// <summary><c>--seed</c>.</summary>
-    public static Option<int> Seed(string description, int defaultSeed = 1) => Declare("--seed", description, defaultSeed);
-
-    /// <summary><c>--warmup</c>.</summary>
-    public static Option<int> Warmup(string description) => Declare("--warmup", description, 1);
-
-    /// <summary><c>--runs</c>.</summary>
-    public static Option<int> Runs(string description, int defaultRuns) => Declare("--runs", description, defaultRuns);
 
     /// <summary><c>--out</c> with its default folder.</summary>
     public static Option<string> Out(string defaultFolder) => Declare("--out", "Folder for the result files (created if missing).", defaultFolder);

@@ -25,7 +25,7 @@ internal static class CompareStealingCommand
         CpuTopology? topology = null;
         CpuTopology Topology() => topology ??= CpuTopology.Detect();
 
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Programs (rows of the design, at least 2), comma- or space-separated (default: {string.Join(",", s_defaultPrograms)}). Known: {catalog.Names}.", s_defaultPrograms);
         var replicationsOption = CommandInput.Declare<int>("--replications", "Runs per program and scope, at least 2 (default 5).", 5);
         var workersOption = CommandInput.Declare<int?>("--workers",

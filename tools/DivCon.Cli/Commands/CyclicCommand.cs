@@ -19,7 +19,7 @@ internal static class CyclicCommand
 {
     public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
     {
-        var programs = CommandInput.Programs(
+        var programs = CommandInput.List("--programs",
             $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",
             ProgramCatalog.DefaultCyclicWorkload);
         var command = new Command("cyclic",

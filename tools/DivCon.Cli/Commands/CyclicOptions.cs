@@ -31,7 +31,8 @@ internal sealed class CyclicOptions
     private readonly Option<int> _spRuns = CommandInput.Declare<int>("--sp-runs",
         "C^SP per invocation: the last this-many runs of a program alone, once steady (also the window --steady-cv judges).", 5);
 
-    private readonly Option<int> _warmup = CommandInput.Warmup("Runs per program alone before the C^SP window may start (recorded as warm-up).");
+    private readonly Option<int> _warmup = CommandInput.Declare("--warmup",
+        "Runs per program alone before the C^SP window may start (recorded as warm-up).", 1);
 
     private readonly Option<string> _steadyCv = CommandInput.Declare<string>("--steady-cv",
         "Steady state: the C^SP window's coefficient of variation must not exceed this (e.g. 3%).", "3%");
@@ -68,7 +69,8 @@ internal sealed class CyclicOptions
         $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
         SchemeCatalog.OversubscribedFree);
 
-    private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.");
+    private readonly Option<int> _seed = CommandInput.Declare("--seed",
+        "Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.", 1);
     private readonly Option<string> _plots = CommandInput.Plots();
     private readonly Option<string> _out;
 

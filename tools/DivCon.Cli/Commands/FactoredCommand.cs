@@ -30,16 +30,16 @@ internal static class FactoredCommand
     public static Command Create(ProgramCatalog catalog, Func<IFactoredMeasurementSource>? sourceFactory = null)
     {
         ArgumentNullException.ThrowIfNull(catalog);
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Programs, comma- or space-separated (default: {string.Join(",", ProgramCatalog.FullSuite)}). Known: {catalog.Names}.", ProgramCatalog.FullSuite);
         var sizeOption = CommandInput.Size();
-        var runsOption = CommandInput.Runs("Timed runs of each kind per worker count (means over them).", 5);
-        var warmupOption = CommandInput.Warmup("Untimed runs of each kind before the timed ones.");
+        var runsOption = CommandInput.Declare("--runs", "Timed runs of each kind per worker count (means over them).", 5);
+        var warmupOption = CommandInput.Declare("--warmup", "Untimed runs of each kind before the timed ones.", 1);
         var maxWorkersOption = CommandInput.Declare<int?>("--max-workers",
             "Largest P (default: the CPU budget, i.e. the processors this process may use lowered to a cgroup CPU quota or DOTNET_PROCESSOR_COUNT; "
             + "see 'divcon topology'); P = 1 … N are measured. Above the budget only with --over-budget.");
         var overBudgetOption = CommandInput.OverBudget();
-        var seedOption = CommandInput.Seed("Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
+        var seedOption = CommandInput.Declare("--seed", "Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
         var outOption = CommandInput.Out(Path.Combine("results", "factored"));
         var plotsOption = CommandInput.Plots();
         var stealingOption = CommandInput.Declare<string>("--stealing",
@@ -121,24 +121,15 @@ internal static class FactoredCommand
         return command;
     }
 
-    // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
     /// <summary>The <c>--nested</c> value: null when not given (each program's default), else on or off.</summary>
     private static bool? ReadNested(string? value, List<string> problems)
     {
-        switch (value?.Trim().ToLowerInvariant())
-        {
-            case null:
-                return null;
-            case "on":
-                return true;
-            case "off":
-                return false;
-            default:
-                problems.Add($"--nested '{value}' is not allowed; use on or off.");
-                return null;
-        }
+        bool? nested = value?.Trim().ToLowerInvariant() switch { "on" => true, "off" => false, _ => null };
+        problems.AddIf(value is not null && nested is null, $"--nested '{value}' is not allowed; use on or off.");
+        return nested;
     }
 
+    // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
     private static ProgramCatalog TransformCatalog(ProgramCatalog catalog, string[] names, int? grain, int? windowSize, List<string> problems)
     {
         WindowMode[] modes = names.Select(SequenceTransform.ModeOf).OfType<WindowMode>().ToArray();

@@ -87,14 +87,14 @@ internal static class IsolatedCommands
     private static Command Create<T>(string name, string description, Option own, ResultKind<T> kind, Func<ParseResult, List<string>, Experiment<T>> read)
         where T : ExperimentFile
     {
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Sample programs, comma- or space-separated (default: all). Known: {SamplePrograms.Skeletons.Names}.", SamplePrograms.Skeletons.All.Select(e => e.Name).ToArray());
         var sizeOption = CommandInput.Size();
-        var runsOption = CommandInput.Runs("Recorded runs per measured point (mean and 99 % interval over them).", 3);
-        var warmupOption = CommandInput.Warmup("Unrecorded runs before each measured point's runs.");
+        var runsOption = CommandInput.Declare("--runs", "Recorded runs per measured point (mean and 99 % interval over them).", 3);
+        var warmupOption = CommandInput.Declare("--warmup", "Unrecorded runs before each measured point's runs.", 1);
         var coresOption = CommandInput.Cores();
         var overBudget = CommandInput.OverBudget();
-        var seed = CommandInput.Seed("Seeds the programs' inputs.");
+        var seed = CommandInput.Declare("--seed", "Seeds the programs' inputs.", 1);
         var plots = CommandInput.Plots();
         var outOption = CommandInput.Out(Path.Combine("results", name));
         var command = new Command(name, description) { own, programsOption, sizeOption, runsOption, warmupOption, coresOption, overBudget, seed, outOption, plots };

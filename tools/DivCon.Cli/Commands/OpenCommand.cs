@@ -32,7 +32,7 @@ internal static class OpenCommand
             "Arrivals from a file instead (one job per line: 'seconds class'; '#' comments); replaces --rate and --duration.");
         var repeatOption = CommandInput.Declare<int>("--repeat",
             "Repetitions: each a new arrival sequence run by every scheme; 99 % intervals need at least 2 (default 3).", 3);
-        var seedOption = CommandInput.Seed("Seeds the arrival sequences, the order of the schemes and the programs' inputs.");
+        var seedOption = CommandInput.Declare("--seed", "Seeds the arrival sequences, the order of the schemes and the programs' inputs.", 1);
         var schemesOption = CommandInput.List("--schemes",
             $"Schemes, comma- or space-separated (default: {string.Join(",", s_defaultSchemes)}). Allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.",
             s_defaultSchemes);

@@ -40,20 +40,20 @@ internal static class SimulateValidateCommand
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var programs = CommandInput.Programs(
+        var programs = CommandInput.List("--programs",
             $"Programs measured alone at P = 1 … N (default: {string.Join(",", ProgramCatalog.FullSuite)}).", ProgramCatalog.FullSuite);
         var workloads = CommandInput.List("--workloads",
             "Cyclic workloads: subset (strassen, quicksort, mergesort) and/or suite (all five), or none (default: subset,suite).", ["subset", "suite"]);
         var schemes = CommandInput.List("--schemes",
             $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SimulationValidation.ComparableSchemes)}.", ["all"]);
         var size = CommandInput.Size();
-        var runs = CommandInput.Runs("Timed runs per P alone (means over them); also the simulated runs per P.", 3);
-        var warmup = CommandInput.Warmup("Untimed runs before the timed ones (alone and before C^SP).");
+        var runs = CommandInput.Declare("--runs", "Timed runs per P alone (means over them); also the simulated runs per P.", 3);
+        var warmup = CommandInput.Declare("--warmup", "Untimed runs before the timed ones (alone and before C^SP).", 1);
         var duration = CommandInput.Declare<string>("--duration", "Each scheme's multiprogram phase, measured and simulated (default 10s).", "10s");
         var spRuns = CommandInput.Declare<int>("--sp-runs", "C^SP runs per program (default 5).", 5);
         var cores = CommandInput.Cores();
         var overBudget = CommandInput.OverBudget();
-        var seed = CommandInput.Seed("Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
+        var seed = CommandInput.Declare("--seed", "Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
         var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models and machine.json (default: the shipped ones).");
         var contention = CommandInput.Declare<double?>("--memory-contention", "Memory contention β of the simulator (default: the models' machine.json).");
         var measured = CommandInput.Declare<string?>("--measured",
