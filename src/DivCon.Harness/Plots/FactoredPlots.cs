@@ -12,9 +12,6 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class FactoredPlots
 {
-    /// <summary>The curves, in the order drawn.</summary>
-    public static IReadOnlyList<string> Curves => FactoredSpeedups.Names;
-
     /// <summary>Series names in the figure, keyed by the file's curve name.</summary>
     public static readonly IReadOnlyDictionary<string, string> SeriesNames = new Dictionary<string, string>
     {
@@ -40,7 +37,7 @@ public static class FactoredPlots
             plot.YAxis.Scale = AxisScale.Log2;
             double[] p = program.Points.Select(pt => pt.P).ToArray();
             var grey = new PlotColor(110, 110, 110);
-            foreach (string curve in Curves)
+            foreach (string curve in FactoredSpeedups.Names)
             {
                 if (curve == "elision" && program.Telision is null)
                 {

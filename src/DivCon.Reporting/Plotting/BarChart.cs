@@ -28,28 +28,17 @@ public sealed class BarChart : CategoryChart
     /// <summary>The series, one bar per group each, in the order added (left to right within a group).</summary>
     public IReadOnlyList<BarSeries> Series => _series;
 
-    /// <summary>Adds a series with symmetric error bars (<paramref name="error"/>[i] either way) or none, in the
-    /// next palette colour unless given.</summary>
+    /// <summary>Adds a series, in the next palette colour unless given, with error bars (both lists) or none: each
+    /// reaches <paramref name="errorMinus"/>[i] below and <paramref name="errorPlus"/>[i] above its value (e.g. a
+    /// confidence interval [lo, hi] around a mean m gives m − lo and hi − m; equal lists for symmetric errors).</summary>
     /// <exception cref="ArgumentException">Not one value per group; see also <see cref="BarSeries"/>.</exception>
-    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? error = null, PlotColor? color = null) =>
-        AddSeries(name, values, error, error, color);
-
-    /// <summary>Adds a series with asymmetric error bars: each reaches <paramref name="errorMinus"/>[i] below and
-    /// <paramref name="errorPlus"/>[i] above its value (e.g. a confidence interval [lo, hi] around a mean m gives
-    /// m − lo and hi − m).</summary>
-    /// <exception cref="ArgumentException">Not one value per group; see also <see cref="BarSeries"/>.</exception>
-    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? errorMinus,
-        IReadOnlyList<double>? errorPlus, PlotColor? color = null) =>
-        Add(new BarSeries(name, values, color ?? Palette.Get(_series.Count), errorMinus, errorPlus));
-
-    /// <summary>Adds a series built by the caller.</summary>
-    /// <exception cref="ArgumentException">Not one value per group.</exception>
-    public BarSeries Add(BarSeries series)
+    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? errorMinus = null,
+        IReadOnlyList<double>? errorPlus = null, PlotColor? color = null)
     {
-        ArgumentNullException.ThrowIfNull(series);
+        var series = new BarSeries(name, values, color ?? Palette.Get(_series.Count), errorMinus, errorPlus);
         if (series.Values.Count != CategoryNames.Length)
         {
-            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {CategoryNames.Length} groups; give one per group.", nameof(series));
+            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {CategoryNames.Length} groups; give one per group.", nameof(values));
         }
 
         _series.Add(series);
@@ -66,9 +55,9 @@ public sealed class BarChart : CategoryChart
     {
         var chart = new BarChart(model.Title, model.Groups, model.XLabel);
         Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeriesModel series in model.Series)
+        foreach (BarSeriesModel s in model.Series)
         {
-            chart.Add(FromModel(series));
+            chart.AddSeries(s.Name, s.Values, s.ErrorMinus, s.ErrorPlus, s.Color);
         }
 
         chart.AddLines(model.ReferenceLines);

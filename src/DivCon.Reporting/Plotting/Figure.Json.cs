@@ -62,6 +62,4 @@ public abstract partial class Figure
         _referenceLines.AddRange(lines.Select(l => new ReferenceLine(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern)));
 
     private protected static BarSeriesModel ToModel(BarSeries s) => new(s.Name, s.Color, [.. s.Values], s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray());
-
-    private protected static BarSeries FromModel(BarSeriesModel s) => new(s.Name, s.Values, s.Color, s.ErrorMinus, s.ErrorPlus);
 }

@@ -69,7 +69,7 @@ public sealed class FigureModelTests
         var chart = new BarChart("NTT", ["fib", "sort"], "program", "NTT");
 
         BarSeries s = chart.AddSeries("equi", [1.5, double.NaN], [0.1, 0.2], [0.3, double.NaN]);
-        BarSeries sym = chart.AddSeries("tpl", [2, 3], [0.5, 0.25]);
+        BarSeries sym = chart.AddSeries("tpl", [2, 3], [0.5, 0.25], [0.5, 0.25]);
         ReferenceLine one = chart.AddHorizontalLine(1, "NTT = 1");
 
         Assert.Equal(["fib", "sort"], chart.Groups);
@@ -88,8 +88,8 @@ public sealed class FigureModelTests
 
         var wrongCount = Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2]));
         Assert.Contains("one per group", wrongCount.Message, StringComparison.Ordinal);
-        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, -0.1, 0.1]));
-        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, 0.1]));
+        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, -0.1, 0.1], [0.1, 0.1, 0.1]));
+        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, 0.1], [0.1, 0.1]));
         Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, double.PositiveInfinity, 3]));
         Assert.Throws<ArgumentException>(() => new BarSeries("s", [1], new PlotColor(0, 0, 0), [0.1], null));
         Assert.Throws<ArgumentException>(() => new BarChart("", []));

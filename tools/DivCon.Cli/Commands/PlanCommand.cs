@@ -40,8 +40,6 @@ public static class PlanCommand
         };
         command.SetAction(async (parseResult, cancellationToken) =>
         {
-            TextWriter output = parseResult.InvocationConfiguration.Output;
-            TextWriter error = parseResult.InvocationConfiguration.Error;
             var request = Parse(
                 parseResult.GetValue(cores),
                 parseResult.GetValue(speedups) ?? string.Empty,
@@ -49,20 +47,15 @@ public static class PlanCommand
                 parseResult.GetValue(tables),
                 parseResult.GetValue(policy) ?? TaskAvailabilityPolicy.PolicyName,
                 out var problems);
-            if (request is null)
+            if (await ExperimentRunner.ReportAsync(parseResult, "divcon plan", problems))
             {
-                foreach (string problem in problems)
-                {
-                    await error.WriteLineAsync($"divcon plan: {problem}");
-                }
-
                 return CliApp.UsageError;
             }
 
             string text = parseResult.GetValue(json)
-                ? JsonSerializer.Serialize(PlanReport.Record(request), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
-                : PlanReport.Text(request);
-            await output.WriteAsync(text.AsMemory(), cancellationToken);
+                ? JsonSerializer.Serialize(PlanReport.Record(request!), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
+                : PlanReport.Text(request!);
+            await parseResult.InvocationConfiguration.Output.WriteAsync(text.AsMemory(), cancellationToken);
             return 0;
         });
         return command;
