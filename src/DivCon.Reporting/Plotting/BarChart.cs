@@ -49,13 +49,13 @@ public sealed class BarChart : CategoryChart
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
-        [.. _series.Select(ToModel)], ReferenceLineModels());
+        [.. _series], ReferenceLineModels());
 
     internal static BarChart FromModel(BarModel model)
     {
         var chart = new BarChart(model.Title, model.Groups, model.XLabel);
         Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeriesModel s in model.Series)
+        foreach (BarSeries s in model.Series)
         {
             chart.AddSeries(s.Name, s.Values, s.ErrorMinus, s.ErrorPlus, s.Color);
         }

@@ -60,6 +60,4 @@ public abstract partial class Figure
 
     private protected void AddLines(IEnumerable<ReferenceLineModel> lines) =>
         _referenceLines.AddRange(lines.Select(l => new ReferenceLine(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern)));
-
-    private protected static BarSeriesModel ToModel(BarSeries s) => new(s.Name, s.Color, [.. s.Values], s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray());
 }

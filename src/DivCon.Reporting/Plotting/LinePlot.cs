@@ -55,20 +55,14 @@ public sealed class LinePlot : Figure
     public ReferenceLine AddReferenceLine(ReferenceLine line) => AddLine(line);
 
     private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
-        [.. _series.Select(s => new LineSeriesModel(s.Name, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, [.. s.X], [.. s.Y],
-            s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray()))],
-        ReferenceLineModels());
+        [.. _series], ReferenceLineModels());
 
     internal static LinePlot FromModel(LineModel model)
     {
         var plot = new LinePlot(model.Title);
         Apply(model.XAxis, plot.XAxis);
         Apply(model.YAxis, plot.YAxis);
-        foreach (LineSeriesModel s in model.Series)
-        {
-            plot.Add(new LineSeries(s.Name, s.X, s.Y, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, s.ErrorMinus, s.ErrorPlus));
-        }
-
+        plot._series.AddRange(model.Series);
         plot.AddLines(model.ReferenceLines);
         return plot;
     }

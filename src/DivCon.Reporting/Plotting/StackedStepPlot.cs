@@ -137,14 +137,14 @@ public sealed class StackedStepPlot : Figure
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
-        [.. _layers.Select(l => new StepLayerModel(l.Name, l.Color, [.. l.Values]))], ReferenceLineModels());
+        [.. _layers], ReferenceLineModels());
 
     internal static StackedStepPlot FromModel(StackedStepModel model)
     {
         var plot = new StackedStepPlot(model.Title, model.Times);
         Apply(model.XAxis, plot.XAxis);
         Apply(model.YAxis, plot.YAxis);
-        foreach (StepLayerModel layer in model.Layers)
+        foreach (StepLayer layer in model.Layers)
         {
             plot.AddLayer(layer.Name, layer.Values, layer.Color);
         }

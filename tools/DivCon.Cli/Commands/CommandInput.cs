@@ -117,50 +117,54 @@ internal static class CommandInput
     }
 
     /// <summary>
-    /// The processors <c>--cores</c> selects: the first N of the affinity mask, N at most the CPU budget unless
-    /// <c>--over-budget</c> (<see cref="CheckBudget"/>); by default the budget's own selection
+    /// One reading of the CPU budget for the whole run (the option checks, every scheduler and the result use it), and
+    /// the processors <c>--cores</c> selects: the first N of the affinity mask, N at most the CPU budget unless
+    /// <c>--over-budget</c> (<see cref="CheckBudget"/>, which adds the notes); by default the budget's own selection
     /// (<see cref="CpuBudget.SelectProcessors()"/>: every allowed processor, or under a quota that allows fewer, as
     /// many packed into as few cache groups as possible).
     /// </summary>
-    public static IReadOnlyList<int> ReadCores(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    public static (CpuBudget Budget, IReadOnlyList<int> Processors, List<string> Notes) ReadCores(
+        ParseResult parse, Option<int?> option, Option<bool> overBudget, List<string> problems)
     {
-        ArgumentNullException.ThrowIfNull(budget);
+        CpuBudget budget = CpuBudget.Detect();
         IReadOnlyList<int> affinity = budget.AllowedProcessors;
         int? cores = parse.GetValue(option);
-        if (cores is not { } c)
-        {
-            return budget.SelectProcessors();
-        }
-
-        if (c <= 0 || c > affinity.Count)
+        var notes = new List<string>();
+        if (cores is { } c && (c <= 0 || c > affinity.Count))
         {
             problems.Add($"{option.Name} must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
-            return affinity;
+            return (budget, affinity, notes);
         }
 
-        CheckBudget(option.Name, c, budget, overBudget, problems, notes);
-        return affinity.Take(c).ToArray();
+        if (cores is { } n)
+        {
+            CheckBudget(option.Name, n, budget, parse.GetValue(overBudget), problems, notes);
+        }
+
+        return (budget, cores is { } k ? affinity.Take(k).ToArray() : budget.SelectProcessors(), notes);
     }
 
     /// <summary>
-    /// The worker count <paramref name="option"/> asks for (unpinned workers: <c>--max-workers</c>, <c>--workers</c>):
-    /// the budget's cores by default, at least 1 and at most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>,
-    /// and above the budget only with <paramref name="overBudget"/> (<see cref="CheckBudget"/>).
+    /// One reading of the CPU budget for the whole run, and the worker count <paramref name="option"/> asks for
+    /// (unpinned workers: <c>--max-workers</c>, <c>--workers</c>): the budget's cores by default, at least 1 and at
+    /// most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>, and above the budget only with
+    /// <paramref name="overBudget"/> (<see cref="CheckBudget"/>, which adds the notes).
     /// </summary>
-    public static int ReadWorkers(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    public static (CpuBudget Budget, int Workers, List<string> Notes) ReadWorkers(ParseResult parse, Option<int?> option, Option<bool> overBudget, List<string> problems)
     {
-        ArgumentNullException.ThrowIfNull(budget);
+        CpuBudget budget = CpuBudget.Detect();
         int workers = parse.GetValue(option) ?? budget.Cores;
+        var notes = new List<string>();
         if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
         {
             problems.Add($"{option.Name} must be between 1 and {budget.Cores} (the CPU budget; up to {WorkStealingSchedulerOptions.MaxWorkerCount} with --over-budget); got {workers}.");
         }
         else
         {
-            CheckBudget(option.Name, workers, budget, overBudget, problems, notes);
+            CheckBudget(option.Name, workers, budget, parse.GetValue(overBudget), problems, notes);
         }
 
-        return workers;
+        return (budget, workers, notes);
     }
 
     /// <summary>

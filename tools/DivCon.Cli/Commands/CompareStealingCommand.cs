@@ -48,9 +48,7 @@ internal static class CompareStealingCommand
             var problems = new List<string>();
             IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programsOption, catalog, problems, minimum: 2);
             int replications = CommandInput.AtLeast(parse, replicationsOption, 2, problems, " (the ANOVA's error needs replications)");
-            CpuBudget budget = CpuBudget.Detect(); // one reading: the default and check of --workers, the schedulers, the result
-            var notes = new List<string>();
-            int workers = CommandInput.ReadWorkers(parse, workersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, workers, notes) = CommandInput.ReadWorkers(parse, workersOption, overBudgetOption, problems);
 
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems, WorkloadSize.Small, WorkloadSize.Medium);
             FactoredStealing? stealing = FactoredStealing.Parse(

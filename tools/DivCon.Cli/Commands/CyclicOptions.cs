@@ -135,10 +135,7 @@ internal sealed class CyclicOptions
         problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
-        // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
-        CpuBudget budget = CpuBudget.Detect();
-        var notes = new List<string>();
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
+        var (budget, processors, notes) = CommandInput.ReadCores(parse, _cores, _overBudget, problems);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
         problems.AddIf(problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null, "--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");

@@ -72,10 +72,7 @@ internal static class FactoredCommand
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);
-            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers, the result.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            int maxWorkers = CommandInput.ReadWorkers(parse, maxWorkersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, maxWorkers, notes) = CommandInput.ReadWorkers(parse, maxWorkersOption, overBudgetOption, problems);
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);

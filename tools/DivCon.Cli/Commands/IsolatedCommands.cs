@@ -106,9 +106,7 @@ internal static class IsolatedCommands
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);
-            CpuBudget budget = CpuBudget.Detect(); // one reading: the option checks, the schedulers and the result's machine record
-            var notes = new List<string>();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, coresOption, overBudget, problems);
             bool png = CommandInput.ReadPlots(parse, plots, problems);
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             var settings = new ExperimentSettings(programs.Select(p => p.Name).ToArray(), size, runs, warmup, processors, parse.GetValue(seed), TimeSpan.FromMinutes(10))

@@ -63,7 +63,6 @@ internal static class OpenCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            var notes = new List<string>();
             string? tracePath = parse.GetValue(traceOption);
             double? rate = parse.GetValue(rateOption);
             string? durationText = parse.GetValue(durationOption);
@@ -97,8 +96,7 @@ internal static class OpenCommand
             ProgramEntry? batch = catalog.Find(batchName);
             problems.AddIf(batch is null, $"--batch-program: unknown program '{batchName}'; known: {catalog.Names}.");
 
-            CpuBudget budget = CpuBudget.Detect();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, coresOption, overBudgetOption, problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
 
             string loops = (parse.GetValue(loopsOption) ?? OpenLoops.Parallel).ToLowerInvariant();

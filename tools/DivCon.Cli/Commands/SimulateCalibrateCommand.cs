@@ -71,10 +71,7 @@ internal static class SimulateCalibrateCommand
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
             int gCores = CommandInput.AtLeast(parse, granularityCores, 1, problems);
             int rounds = CommandInput.AtLeast(parse, factoredRuns, 1, problems);
-            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            int workers = CommandInput.ReadWorkers(parse, maxWorkers, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, workers, notes) = CommandInput.ReadWorkers(parse, maxWorkers, overBudget, problems);
             problems.AddIf(workers == 1, $"--max-workers must be at least 2: work inflation needs two workers{(budget.Cores < 2 ? $" (the CPU budget is {budget.Cores})" : string.Empty)}.");
 
             string profileSource = parse.GetValue(profiles) ?? Measure;

@@ -89,10 +89,7 @@ internal static class SimulateValidateCommand
             int warmupCount = CommandInput.AtLeast(parse, warmup, 0, problems);
             int sp = CommandInput.AtLeast(parse, spRuns, 1, problems);
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
-            // One reading of the CPU budget for the whole run: the option checks, every scheduler and the result use it.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, cores, overBudget, problems);
             problems.AddIf(earlier is null && entries.Count == 0 && workloadList.Count == 0, "Nothing to validate: give --programs or --workloads.");
 
             string sizeName = earlier?.Settings.Size ?? CommandInput.Name(problemSize);
