@@ -53,20 +53,14 @@ public static class FactoredPlots
                     plus = program.Points.Select((pt, i) => pt.Ci99?.Get(curve) is { } c ? Math.Max(0, c.Upper - y[i]) : double.NaN).ToArray();
                 }
 
-                string series = SeriesNames[curve];
-                switch (curve)
+                int index = Array.IndexOf(["maximal", "idleSpecific", "inflationSpecific", "actual"], curve);
+                var (marker, pattern, color) = curve switch
                 {
-                    case "linear":
-                        plot.AddSeries(series, p, y, MarkerShape.None, LinePattern.Dashed, grey);
-                        break;
-                    case "elision":
-                        plot.AddSeries(series, p, y, MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4), minus, plus);
-                        break;
-                    default:
-                        int index = Array.IndexOf(["maximal", "idleSpecific", "inflationSpecific", "actual"], curve);
-                        plot.AddSeries(series, p, y, (MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index), minus, plus);
-                        break;
-                }
+                    "linear" => (MarkerShape.None, LinePattern.Dashed, grey),
+                    "elision" => (MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4)),
+                    _ => ((MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index)),
+                };
+                plot.AddSeries(SeriesNames[curve], p, y, marker, pattern, color, minus, plus);
             }
 
             figures.Add(new NamedFigure($"factored-{CyclicPlots.Slug(program.Program)}", plot));

@@ -287,11 +287,7 @@ internal sealed class CyclicOptions
         if (string.Equals(text, "auto", StringComparison.OrdinalIgnoreCase))
         {
             var count = new InvocationCount(0, detect, pilot, max);
-            foreach (string p in count.Validate())
-            {
-                problems.Add($"--repeat auto: {p}");
-            }
-
+            problems.AddRange(count.Validate().Select(p => $"--repeat auto: {p}"));
             return count;
         }
 

@@ -130,16 +130,9 @@ internal static class FactoredCommand
     private static ProgramCatalog TransformCatalog(ProgramCatalog catalog, string[] names, int? grain, int? windowSize, List<string> problems)
     {
         WindowMode[] modes = names.Select(SequenceTransform.ModeOf).OfType<WindowMode>().ToArray();
-        if (grain is int g && g < 1)
-        {
-            problems.Add($"--grain must be at least 1; got {g}.");
-        }
-
-        if (windowSize is int m && m < Math.Max(1, grain ?? SequenceTransform.DefaultGrain))
-        {
-            problems.Add($"--window-size must be at least the grain ({grain ?? SequenceTransform.DefaultGrain}); got {m}.");
-        }
-
+        problems.AddIf(grain < 1, $"--grain must be at least 1; got {grain}.");
+        problems.AddIf(windowSize < Math.Max(1, grain ?? SequenceTransform.DefaultGrain),
+            $"--window-size must be at least the grain ({grain ?? SequenceTransform.DefaultGrain}); got {windowSize}.");
         problems.AddIf(grain is not null && modes.Length == 0, $"--grain applies only to {string.Join(", ", SequenceTransform.Names)}; none of them is in --programs.");
         problems.AddIf(windowSize is not null && !modes.Any(mode => mode != WindowMode.None), "--window-size applies only to transform-static and transform-sliding; neither is in --programs.");
 

@@ -105,11 +105,7 @@ internal static class OpenCommand
             IReadOnlyList<OpenJobClass> classes = batch is null || !loopsKnown ? [] : OpenMix.Create(batch, size, seed, weights, loops).Where(c => c.Weight > 0).ToArray();
             problems.AddIf(batch is not null && loopsKnown && classes.Count == 0, "--mix leaves no class with a positive weight.");
 
-            IReadOnlyList<Arrival>? trace = null;
-            if (tracePath is not null)
-            {
-                trace = ReadTrace(tracePath, classes.Select(c => c.Name).ToArray(), problems);
-            }
+            IReadOnlyList<Arrival>? trace = tracePath is null ? null : ReadTrace(tracePath, classes.Select(c => c.Name).ToArray(), problems);
 
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             var settings = new OpenSettings(

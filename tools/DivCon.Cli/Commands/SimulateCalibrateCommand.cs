@@ -203,10 +203,7 @@ internal static class SimulateCalibrateCommand
 
         problems.AddIf(result.Size != CommandInput.Name(size), $"--factored '{value}' was measured at size {result.Size}, not {CommandInput.Name(size)}.");
 
-        foreach (ProgramEntry e in entries.Where(e => result.Programs.All(r => r.Program != e.Name)))
-        {
-            problems.Add($"--factored '{value}' has no measurement of {e.Name}.");
-        }
+        problems.AddRange(entries.Where(e => result.Programs.All(r => r.Program != e.Name)).Select(e => $"--factored '{value}' has no measurement of {e.Name}."));
 
         problems.AddIf(result.Settings.WorkerCounts.Max() < 2, $"--factored '{value}' was measured on one worker only: it has no work inflation.");
 

@@ -66,10 +66,7 @@ internal static class SimulateCommand
                 name => $"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.", problems);
 
             string scalabilitySource = parse.GetValue(scalability) ?? "model";
-            if (scalabilitySource is not ("model" or "online"))
-            {
-                problems.Add($"--scalability takes model or online; got '{scalabilitySource}'.");
-            }
+            problems.AddIf(scalabilitySource is not ("model" or "online"), $"--scalability takes model or online; got '{scalabilitySource}'.");
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
             int sp = CommandInput.AtLeast(parse, spRuns, 1, problems);
@@ -98,10 +95,7 @@ internal static class SimulateCommand
                 : [("suite", ProgramCatalog.FullSuite), ("subset", ProgramCatalog.DefaultCyclicWorkload)];
             var loaded = SimulationModels.LoadAll(workloads.SelectMany(w => w.Programs), modelFolder, _ => problemSize, problems);
 
-            foreach (var dup in programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1))
-            {
-                problems.Add($"Program '{dup.Key}' is listed more than once.");
-            }
+            problems.AddRange(programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1).Select(g => $"Program '{g.Key}' is listed more than once."));
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
             var settings = new Dictionary<string, string>
