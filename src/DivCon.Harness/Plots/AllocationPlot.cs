@@ -35,33 +35,17 @@ public static class AllocationPlot
         double end = Math.Max(0, Seconds(timeline.EndTimestamp));
 
         // When the ring dropped the oldest moves, the plot starts at the first kept move, from the assignment just
-        // before it: exact when the final assignment is known (undo the kept moves from the end, latest first);
-        // otherwise each moved worker's first kept move says whom it served before, and workers never moved since are
-        // missing (the title says so).
+        // before it: each moved worker's first kept move says whom it served before; the others keep their final
+        // assignment when it is known (then it is exact), otherwise they are missing (the title says so).
         bool partial = false;
         if (timeline.Timeline.Dropped > 0 && moves.Count > 0)
         {
             double since = Math.Max(0, Seconds(moves[0].Timestamp));
-            var before = new Dictionary<int, int?>();
-            if (timeline.FinalWorkerPrograms is { } final)
+            var before = timeline.FinalWorkerPrograms?.Index().ToDictionary(p => p.Index, p => p.Item) ?? new Dictionary<int, int?>();
+            partial = timeline.FinalWorkerPrograms is null;
+            foreach (AllocationMove first in moves.GroupBy(m => m.Worker).Select(g => g.First()))
             {
-                for (int w = 0; w < final.Count; w++)
-                {
-                    before[w] = final[w];
-                }
-
-                for (int i = moves.Count - 1; i >= 0; i--)
-                {
-                    before[moves[i].Worker] = moves[i].FromProgramId;
-                }
-            }
-            else
-            {
-                partial = true;
-                foreach (AllocationMove first in moves.GroupBy(m => m.Worker).Select(g => g.First()))
-                {
-                    before[first.Worker] = first.FromProgramId;
-                }
+                before[first.Worker] = first.FromProgramId;
             }
 
             foreach (var (worker, program) in before)

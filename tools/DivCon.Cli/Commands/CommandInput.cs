@@ -77,10 +77,6 @@ internal static class CommandInput
         return names;
     }
 
-    /// <summary>The programs <paramref name="option"/> names, checked against <paramref name="catalog"/>.</summary>
-    public static IReadOnlyList<ProgramEntry> ReadPrograms(ParseResult parse, Option<string[]> option, ProgramCatalog catalog, List<string> problems, int minimum = 1, string? duplicateHint = null) =>
-        catalog.Resolve(SplitNames(parse.GetValue(option)), problems, option.Name, minimum, duplicateHint);
-
     /// <summary>The size <paramref name="option"/> names; one of <paramref name="allowed"/> (default: every size).</summary>
     public static WorkloadSize ReadSize(ParseResult parse, Option<string> option, List<string> problems, params WorkloadSize[] allowed)
     {

@@ -46,7 +46,7 @@ internal static class CompareStealingCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programsOption, catalog, problems, minimum: 2);
+            IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programsOption)), problems, minimum: 2);
             int replications = CommandInput.AtLeast(parse, replicationsOption, 2, problems, " (the ANOVA's error needs replications)");
             var (budget, workers, notes) = CommandInput.ReadWorkers(parse, workersOption, overBudgetOption, problems);
 

@@ -34,7 +34,7 @@ internal static class CyclicCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programs, catalog, problems,
+            IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems,
                 duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
             return shared.RunAsync(parse, "cyclic", problems, (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(),
                 ["--programs", string.Join(",", entries.Select(e => e.Name))], registry, timelines, ct);

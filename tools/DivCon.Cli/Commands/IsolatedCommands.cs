@@ -102,7 +102,7 @@ internal static class IsolatedCommands
         {
             var problems = new List<string>();
             Experiment<T> run = read(parse, problems);
-            IReadOnlyList<ProgramEntry> programs = CommandInput.ReadPrograms(parse, programsOption, SamplePrograms.Skeletons, problems);
+            IReadOnlyList<ProgramEntry> programs = SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programsOption)), problems);
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);

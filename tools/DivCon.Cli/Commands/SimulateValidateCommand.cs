@@ -75,7 +75,9 @@ internal static class SimulateValidateCommand
             double? beta = SimulationModels.CheckContention(parse.GetValue(contention), problems);
 
             Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
-            IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
+            IReadOnlyList<ProgramEntry> entries = earlier is null
+                ? SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems, minimum: 0)
+                : [];
             List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name =>
                 name == "none" ? []
                 : Workloads.TryGetValue(name, out IReadOnlyList<string>? list) ? [(name, list)]
