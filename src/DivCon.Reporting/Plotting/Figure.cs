@@ -26,19 +26,18 @@ public abstract partial class Figure
     public const int MaxSize = 16384;
 
     private readonly List<ReferenceLine> _referenceLines = [];
-    private string _title;
 
     private protected Figure(string title)
     {
         ArgumentNullException.ThrowIfNull(title);
-        _title = title;
+        Title = title;
     }
 
     /// <summary>Text above the plot (may be empty).</summary>
     public string Title
     {
-        get => _title;
-        set => _title = value ?? throw new ArgumentNullException(nameof(value), "A title may be empty but not null.");
+        get;
+        set => field = value ?? throw new ArgumentNullException(nameof(value), "A title may be empty but not null.");
     }
 
     /// <summary>Whether the legend is drawn (only entries with a non-empty name appear; no entries, no legend).

@@ -30,13 +30,6 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SimulateValidateCommand
 {
-    /// <summary>The workloads by name: the thesis's 3-program subset (§7.5.2) and 5-program suite (§7.5.1).</summary>
-    public static IReadOnlyDictionary<string, IReadOnlyList<string>> Workloads { get; } = new Dictionary<string, IReadOnlyList<string>>(StringComparer.Ordinal)
-    {
-        ["subset"] = ProgramCatalog.DefaultCyclicWorkload,
-        ["suite"] = ProgramCatalog.FullSuite,
-    };
-
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
@@ -78,10 +71,14 @@ internal static class SimulateValidateCommand
             IReadOnlyList<ProgramEntry> entries = earlier is null
                 ? SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems, minimum: 0)
                 : [];
-            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name =>
-                name == "none" ? []
-                : Workloads.TryGetValue(name, out IReadOnlyList<string>? list) ? [(name, list)]
-                : CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."));
+            // The thesis's 3-program subset (§7.5.2) and 5-program suite (§7.5.1).
+            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name => name switch
+            {
+                "none" => [],
+                "subset" => [(name, ProgramCatalog.DefaultCyclicWorkload)],
+                "suite" => [(name, ProgramCatalog.FullSuite)],
+                _ => CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."),
+            });
 
             string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
                 name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);
