@@ -1,5 +1,4 @@
 using DivCon.Harness.Cyclic;
-using DivCon.Metrics;
 using DivCon.Metrics.Statistics;
 using DivCon.Reporting.Plotting;
 

@@ -1,5 +1,4 @@
 using DivCon.Harness.Factored;
-using DivCon.Metrics.Factored;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;

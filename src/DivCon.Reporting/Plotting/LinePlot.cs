@@ -126,7 +126,6 @@ public sealed class LinePlot : Figure
         foreach (LineSeries s in _series)
         {
             ScottPlot.Color color = FigureStyle.Color(s.Color);
-            (double X, double Y)[] errors = [];
             var bars = Errors(s).ToArray();
             if (bars.Length > 0)
             {

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
 

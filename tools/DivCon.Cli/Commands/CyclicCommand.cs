@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Cli.Programs;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;

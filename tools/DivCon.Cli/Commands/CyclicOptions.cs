@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -8,7 +7,6 @@ using DivCon.Harness.Progress;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Schemes;
-using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Diagnostics;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Progress;

@@ -1,11 +1,9 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Harness.Open;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Metrics.Schemes;
-using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
-using DivCon.Metrics;
 using DivCon.Harness.Plans;
 using DivCon.Harness.Reporting;
 using DivCon.Partitioning;

@@ -1,13 +1,10 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
-using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
-using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Samples.WorkInflation;
 using DivCon.Simulation;

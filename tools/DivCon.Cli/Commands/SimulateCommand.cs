@@ -1,11 +1,9 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Schemes;
 using DivCon.Simulation;
-using DivCon.Skeletons;
 
 namespace DivCon.Cli.Commands;
 

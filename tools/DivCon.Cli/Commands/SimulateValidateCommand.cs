@@ -1,15 +1,12 @@
 using System.CommandLine;
 using System.Diagnostics;
-using System.Globalization;
 using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
-using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
-using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Schemes;
 using DivCon.Simulation;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Simulation;
