@@ -47,7 +47,6 @@ public sealed class LineSeries
             throw new ArgumentOutOfRangeException(nameof(markerSize), $"Marker size must be 2–30 pixels, got {markerSize}.");
         }
 
-        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, x.Count, errorMinus, errorPlus);
         Name = name;
         X = [.. x];
         Y = [.. y];
@@ -56,6 +55,7 @@ public sealed class LineSeries
         Pattern = pattern;
         LineWidth = lineWidth;
         MarkerSize = markerSize;
+        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, x.Count, errorMinus, errorPlus);
     }
 
     /// <summary>Legend text (empty: not in the legend).</summary>
