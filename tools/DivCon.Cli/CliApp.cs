@@ -13,10 +13,7 @@ public static class CliApp
     /// <summary>Exit code for a user's mistake (bad option, unknown name, unwritable folder).</summary>
     public const int UsageError = 2;
 
-    /// <summary>Builds the root command with every subcommand.</summary>
-    public static RootCommand CreateRootCommand() => CreateRootCommand(CliSelf.Current());
-
-    /// <summary>Builds the root command; <paramref name="self"/> is how <c>--repeat N</c> starts its child processes.</summary>
+    /// <summary>Builds the root command with every subcommand; <paramref name="self"/> is how <c>--repeat N</c> starts its child processes.</summary>
     internal static RootCommand CreateRootCommand(CliSelf? self)
     {
         var root = new RootCommand(

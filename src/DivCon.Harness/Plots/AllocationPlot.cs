@@ -24,54 +24,28 @@ public static class AllocationPlot
             .Concat(moves.SelectMany(m => new[] { m.FromProgramId, m.ToProgramId }).OfType<int>())
             .Concat((timeline.FinalWorkerPrograms ?? []).OfType<int>())
             .Distinct().Order().ToArray();
-        var layer = new Dictionary<int, int>();
-        for (int i = 0; i < ids.Length; i++)
-        {
-            layer[ids[i]] = i;
-        }
-
+        Dictionary<int, int> layer = ids.Index().ToDictionary(p => p.Item, p => p.Index);
         string[] names = ids.Select(id => timeline.ProgramNames.TryGetValue(id, out string? n) ? $"{n} ({id})" : $"program {id}").ToArray();
         long origin = timeline.Timeline.OriginTimestamp;
         double Seconds(long ts) => (ts - origin) / (double)Stopwatch.Frequency;
 
-        var changes = new List<StepChange>();
-        for (int i = 0; i < ids.Length; i++)
-        {
-            changes.Add(new StepChange(0, i, 0));
-        }
-
+        List<StepChange> changes = [.. ids.Select((_, i) => new StepChange(0, i, 0))];
         var owner = new Dictionary<int, int?>();
         var held = new int[ids.Length];
         double end = Math.Max(0, Seconds(timeline.EndTimestamp));
 
         // When the ring dropped the oldest moves, the plot starts at the first kept move, from the assignment just
-        // before it: exact when the final assignment is known (undo the kept moves from the end, latest first);
-        // otherwise each moved worker's first kept move says whom it served before, and workers never moved since are
-        // missing (the title says so).
+        // before it: each moved worker's first kept move says whom it served before; the others keep their final
+        // assignment when it is known (then it is exact), otherwise they are missing (the title says so).
         bool partial = false;
         if (timeline.Timeline.Dropped > 0 && moves.Count > 0)
         {
             double since = Math.Max(0, Seconds(moves[0].Timestamp));
-            var before = new Dictionary<int, int?>();
-            if (timeline.FinalWorkerPrograms is { } final)
+            var before = timeline.FinalWorkerPrograms?.Index().ToDictionary(p => p.Index, p => p.Item) ?? new Dictionary<int, int?>();
+            partial = timeline.FinalWorkerPrograms is null;
+            foreach (AllocationMove first in moves.GroupBy(m => m.Worker).Select(g => g.First()))
             {
-                for (int w = 0; w < final.Count; w++)
-                {
-                    before[w] = final[w];
-                }
-
-                for (int i = moves.Count - 1; i >= 0; i--)
-                {
-                    before[moves[i].Worker] = moves[i].FromProgramId;
-                }
-            }
-            else
-            {
-                partial = true;
-                foreach (AllocationMove first in moves.GroupBy(m => m.Worker).Select(g => g.First()))
-                {
-                    before[first.Worker] = first.FromProgramId;
-                }
+                before[first.Worker] = first.FromProgramId;
             }
 
             foreach (var (worker, program) in before)
@@ -83,10 +57,7 @@ public static class AllocationPlot
                 }
             }
 
-            for (int l = 0; l < held.Length; l++)
-            {
-                changes.Add(new StepChange(since, l, held[l]));
-            }
+            changes.AddRange(held.Select((h, l) => new StepChange(since, l, h)));
         }
 
         foreach (AllocationMove move in moves)

@@ -1,5 +1,4 @@
 using DivCon.Harness.Cyclic;
-using DivCon.Metrics;
 using DivCon.Metrics.Statistics;
 using DivCon.Reporting.Plotting;
 
@@ -76,16 +75,8 @@ public static class CyclicPlots
             comparisons.Select(c => $"{c.SchemeA} / {c.SchemeB}").ToArray(), "Comparison", $"{name} ratio");
         foreach (bool resolved in new[] { true, false })
         {
-            var values = new double[comparisons.Count];
-            var minus = new double[comparisons.Count];
-            var plus = new double[comparisons.Count];
-            for (int i = 0; i < comparisons.Count; i++)
-            {
-                SchemeComparison c = comparisons[i];
-                (values[i], minus[i], plus[i]) = (c.Resolved == true) == resolved ? MeanAndCi(c.Test.Ratio, c.FamilyCi) : (double.NaN, double.NaN, double.NaN);
-            }
-
-            chart.AddSeries(resolved ? "resolved (Holm p < 0.01)" : "not resolved", values, minus, plus);
+            AddSeries(chart, resolved ? "resolved (Holm p < 0.01)" : "not resolved", [.. comparisons.Select(c =>
+                (c.Resolved == true) == resolved ? MeanAndCi(c.Test.Ratio, c.FamilyCi) : MeanAndCi(null, null))]);
         }
 
         chart.AddHorizontalLine(1, "no difference");
@@ -103,20 +94,8 @@ public static class CyclicPlots
         var chart = new BarChart(title, programs, "Program", yLabel);
         foreach (SchemeResult scheme in schemes)
         {
-            var values = new double[programs.Length];
-            var minus = new double[programs.Length];
-            var plus = new double[programs.Length];
-            Array.Fill(values, double.NaN);
-            Array.Fill(minus, double.NaN);
-            Array.Fill(plus, double.NaN);
-            foreach (ProgramResult p in scheme.Programs)
-            {
-                RatioEstimate? r = metric(p);
-                int i = Array.IndexOf(programs, p.Program);
-                (values[i], minus[i], plus[i]) = MeanAndCi(r?.Mean, r?.Ci99);
-            }
-
-            chart.AddSeries(scheme.Scheme, values, minus, plus);
+            AddSeries(chart, scheme.Scheme, [.. programs.Select(name =>
+                scheme.Programs.FirstOrDefault(p => p.Program == name) is { } p && metric(p) is { } r ? MeanAndCi(r.Mean, r.Ci99) : MeanAndCi(null, null))]);
         }
 
         chart.AddHorizontalLine(reference, $"{yLabel} = {reference}");
@@ -130,8 +109,7 @@ public static class CyclicPlots
         foreach (SchemeResult scheme in schemes)
         {
             BootstrapEstimate? e = metric(scheme);
-            var (mean, minus, plus) = MeanAndCi(e?.Mean, e?.Ci99);
-            chart.AddSeries(scheme.Scheme, [mean], [minus], [plus]);
+            AddSeries(chart, scheme.Scheme, [MeanAndCi(e?.Mean, e?.Ci99)]);
         }
 
         FromZero(chart, 0);
@@ -142,25 +120,17 @@ public static class CyclicPlots
     // repetitions) is cut there rather than stretching the axis into meaningless negative values.
     private static void FromZero(BarChart chart, double atLeast)
     {
-        double top = atLeast;
-        foreach (var s in chart.Series)
-        {
-            for (int i = 0; i < s.Values.Count; i++)
-            {
-                double v = s.Values[i];
-                double plus = s.ErrorPlus is { } e && double.IsFinite(e[i]) ? e[i] : 0;
-                if (double.IsFinite(v))
-                {
-                    top = Math.Max(top, v + plus);
-                }
-            }
-        }
-
+        double top = chart.Series.SelectMany(s => s.Values.Select((v, i) => v + (s.ErrorPlus is { } e && double.IsFinite(e[i]) ? e[i] : 0)))
+            .Where(double.IsFinite).Append(atLeast).Max();
         if (top > 0)
         {
             chart.YAxis.SetLimits(0, top * 1.05);
         }
     }
+
+    /// <summary>Adds a series of means with their intervals as error bars (<see cref="MeanAndCi"/>), one per group.</summary>
+    private static void AddSeries(BarChart chart, string name, IReadOnlyList<(double Mean, double Minus, double Plus)> stats) =>
+        chart.AddSeries(name, [.. stats.Select(s => s.Mean)], [.. stats.Select(s => s.Minus)], [.. stats.Select(s => s.Plus)]);
 
     /// <summary>A mean and its 99 % interval as distances below and above (NaN when absent: no bar, no error bar).</summary>
     internal static (double Mean, double Minus, double Plus) MeanAndCi(double? mean, ConfidenceInterval? ci) =>

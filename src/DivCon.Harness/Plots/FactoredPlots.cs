@@ -1,5 +1,4 @@
 using DivCon.Harness.Factored;
-using DivCon.Metrics.Factored;
 using DivCon.Reporting.Plotting;
 
 namespace DivCon.Harness.Plots;
@@ -12,9 +11,6 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class FactoredPlots
 {
-    /// <summary>The curves, in the order drawn.</summary>
-    public static IReadOnlyList<string> Curves => FactoredSpeedups.Names;
-
     /// <summary>Series names in the figure, keyed by the file's curve name.</summary>
     public static readonly IReadOnlyDictionary<string, string> SeriesNames = new Dictionary<string, string>
     {
@@ -40,7 +36,7 @@ public static class FactoredPlots
             plot.YAxis.Scale = AxisScale.Log2;
             double[] p = program.Points.Select(pt => pt.P).ToArray();
             var grey = new PlotColor(110, 110, 110);
-            foreach (string curve in Curves)
+            foreach (string curve in FactoredSpeedups.Names)
             {
                 if (curve == "elision" && program.Telision is null)
                 {
@@ -56,20 +52,14 @@ public static class FactoredPlots
                     plus = program.Points.Select((pt, i) => pt.Ci99?.Get(curve) is { } c ? Math.Max(0, c.Upper - y[i]) : double.NaN).ToArray();
                 }
 
-                string series = SeriesNames[curve];
-                switch (curve)
+                int index = Array.IndexOf(["maximal", "idleSpecific", "inflationSpecific", "actual"], curve);
+                var (marker, pattern, color) = curve switch
                 {
-                    case "linear":
-                        plot.AddSeries(series, p, y, MarkerShape.None, LinePattern.Dashed, grey);
-                        break;
-                    case "elision":
-                        plot.AddSeries(series, p, y, MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4), minus, plus);
-                        break;
-                    default:
-                        int index = Array.IndexOf(["maximal", "idleSpecific", "inflationSpecific", "actual"], curve);
-                        plot.AddSeries(series, p, y, (MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index), minus, plus);
-                        break;
-                }
+                    "linear" => (MarkerShape.None, LinePattern.Dashed, grey),
+                    "elision" => (MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4)),
+                    _ => ((MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index)),
+                };
+                plot.AddSeries(SeriesNames[curve], p, y, marker, pattern, color, minus, plus);
             }
 
             figures.Add(new NamedFigure($"factored-{CyclicPlots.Slug(program.Program)}", plot));

@@ -37,11 +37,8 @@ public static class GranularityPlots
         foreach (GranularityProgramResult program in programs)
         {
             var stats = program.Points.Select(p => CyclicPlots.MeanAndCi(p.Time.Summary.Mean, p.Time.Summary.Ci99)).ToArray();
-            plot.AddSeries(program.Program,
-                program.Points.Select(p => (double)p.Divisor).ToArray(),
-                stats.Select(s => s.Mean).ToArray(),
-                errorMinus: stats.Select(s => s.Minus).ToArray(),
-                errorPlus: stats.Select(s => s.Plus).ToArray());
+            plot.AddSeries(program.Program, [.. program.Points.Select(p => (double)p.Divisor)], [.. stats.Select(s => s.Mean)],
+                errorMinus: [.. stats.Select(s => s.Minus)], errorPlus: [.. stats.Select(s => s.Plus)]);
         }
 
         // Figure 7.2 shows the region of best times: the linear axis spans the means from 0 (wide 99 % intervals from

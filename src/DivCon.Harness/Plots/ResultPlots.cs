@@ -4,16 +4,9 @@ namespace DivCon.Harness.Plots;
 public static class ResultPlots
 {
     /// <summary>The files of <paramref name="figures"/>.</summary>
-    public static IReadOnlyList<(string Name, byte[] Content)> Render(IEnumerable<NamedFigure> figures)
-    {
-        ArgumentNullException.ThrowIfNull(figures);
-        var files = new List<(string, byte[])>();
-        foreach (NamedFigure f in figures)
+    public static IReadOnlyList<(string Name, byte[] Content)> Render(IEnumerable<NamedFigure> figures) =>
+        [.. figures.SelectMany(f => new[]
         {
-            files.Add(($"{f.Name}.png", f.Figure.RenderPng()));
-            files.Add(($"{f.Name}.plot.json", System.Text.Encoding.UTF8.GetBytes(f.Figure.ToJson())));
-        }
-
-        return files;
-    }
+            ($"{f.Name}.png", f.Figure.RenderPng()), ($"{f.Name}.plot.json", System.Text.Encoding.UTF8.GetBytes(f.Figure.ToJson())),
+        })];
 }

@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+
 namespace DivCon.Harness.Plots;
 
 /// <summary>
@@ -7,25 +9,15 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public sealed class SchemeTimelineCollector
 {
-    private readonly Lock _lock = new();
-    private readonly List<SchemeTimeline> _timelines = [];
+    private readonly ConcurrentQueue<SchemeTimeline> _timelines = new();
 
     /// <summary>Records one scheme's timeline (a later one for the same scheme, e.g. another repetition, is kept too).</summary>
     public void Add(SchemeTimeline timeline)
     {
         ArgumentNullException.ThrowIfNull(timeline);
-        lock (_lock)
-        {
-            _timelines.Add(timeline);
-        }
+        _timelines.Enqueue(timeline);
     }
 
     /// <summary>The timelines added so far, in order.</summary>
-    public IReadOnlyList<SchemeTimeline> Snapshot()
-    {
-        lock (_lock)
-        {
-            return _timelines.ToArray();
-        }
-    }
+    public IReadOnlyList<SchemeTimeline> Snapshot() => _timelines.ToArray();
 }

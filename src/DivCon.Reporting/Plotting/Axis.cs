@@ -4,14 +4,12 @@ namespace DivCon.Reporting.Plotting;
 /// comes from the data, padded a little).</summary>
 public sealed class Axis
 {
-    private string _label = "";
-
     /// <summary>The axis title, drawn under the x axis or rotated beside the y axis (may be empty).</summary>
     public string Label
     {
-        get => _label;
-        set => _label = value ?? throw new ArgumentNullException(nameof(value), "An axis label may be empty but not null.");
-    }
+        get;
+        set => field = value ?? throw new ArgumentNullException(nameof(value), "An axis label may be empty but not null.");
+    } = "";
 
     /// <summary>How values map to positions; <see cref="AxisScale.Linear"/> by default.</summary>
     public AxisScale Scale { get; set; } = AxisScale.Linear;

@@ -14,7 +14,6 @@ public sealed class BarChart : CategoryChart
     private static readonly PlotColor s_errorColor = new(25, 25, 25);
 
     private readonly List<BarSeries> _series = [];
-    private readonly List<ReferenceLine> _referenceLines = [];
 
     /// <summary>A bar chart with the given groups along the x axis.</summary>
     /// <exception cref="ArgumentException">No groups, or a null group name.</exception>
@@ -29,31 +28,17 @@ public sealed class BarChart : CategoryChart
     /// <summary>The series, one bar per group each, in the order added (left to right within a group).</summary>
     public IReadOnlyList<BarSeries> Series => _series;
 
-    /// <summary>Horizontal reference lines.</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
-
-    /// <summary>Adds a series with symmetric error bars (<paramref name="error"/>[i] either way) or none, in the
-    /// next palette colour unless given.</summary>
+    /// <summary>Adds a series, in the next palette colour unless given, with error bars (both lists) or none: each
+    /// reaches <paramref name="errorMinus"/>[i] below and <paramref name="errorPlus"/>[i] above its value (e.g. a
+    /// confidence interval [lo, hi] around a mean m gives m − lo and hi − m; equal lists for symmetric errors).</summary>
     /// <exception cref="ArgumentException">Not one value per group; see also <see cref="BarSeries"/>.</exception>
-    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? error = null, PlotColor? color = null) =>
-        AddSeries(name, values, error, error, color);
-
-    /// <summary>Adds a series with asymmetric error bars: each reaches <paramref name="errorMinus"/>[i] below and
-    /// <paramref name="errorPlus"/>[i] above its value (e.g. a confidence interval [lo, hi] around a mean m gives
-    /// m − lo and hi − m).</summary>
-    /// <exception cref="ArgumentException">Not one value per group; see also <see cref="BarSeries"/>.</exception>
-    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? errorMinus,
-        IReadOnlyList<double>? errorPlus, PlotColor? color = null) =>
-        Add(new BarSeries(name, values, color ?? Palette.Get(_series.Count), errorMinus, errorPlus));
-
-    /// <summary>Adds a series built by the caller.</summary>
-    /// <exception cref="ArgumentException">Not one value per group.</exception>
-    public BarSeries Add(BarSeries series)
+    public BarSeries AddSeries(string name, IReadOnlyList<double> values, IReadOnlyList<double>? errorMinus = null,
+        IReadOnlyList<double>? errorPlus = null, PlotColor? color = null)
     {
-        ArgumentNullException.ThrowIfNull(series);
+        var series = new BarSeries(name, values, color ?? Palette.Get(_series.Count), errorMinus, errorPlus);
         if (series.Values.Count != CategoryNames.Length)
         {
-            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {CategoryNames.Length} groups; give one per group.", nameof(series));
+            throw new ArgumentException($"Bar series '{series.Name}' has {series.Values.Count} values but the chart has {CategoryNames.Length} groups; give one per group.", nameof(values));
         }
 
         _series.Add(series);
@@ -61,30 +46,21 @@ public sealed class BarChart : CategoryChart
     }
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. NTT = 1).</summary>
-    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null)
-    {
-        var line = ReferenceLine.Horizontal(y, label, color);
-        _referenceLines.Add(line);
-        return line;
-    }
+    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
-        [.. _series.Select(ToModel)], [.. _referenceLines.Select(ToModel)]);
+        [.. _series], ReferenceLineModels());
 
     internal static BarChart FromModel(BarModel model)
     {
         var chart = new BarChart(model.Title, model.Groups, model.XLabel);
         Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeriesModel series in model.Series)
+        foreach (BarSeries s in model.Series)
         {
-            chart.Add(FromModel(series));
+            chart.AddSeries(s.Name, s.Values, s.ErrorMinus, s.ErrorPlus, s.Color);
         }
 
-        foreach (ReferenceLineModel line in model.ReferenceLines)
-        {
-            chart.AddHorizontalLine(line.Intercept, line.Label, line.Color);
-        }
-
+        chart.AddLines(model.ReferenceLines);
         return chart;
     }
 
@@ -112,7 +88,7 @@ public sealed class BarChart : CategoryChart
         IReadOnlyList<string> categories = SingleGroup ? [.. _series.Select(s => s.Name)] : CategoryNames;
         var extents = _series.SelectMany(s => s.Values.Select((v, i) => (v, i)).SelectMany(p => !s.HasErrors ? [p.v]
             : new[] { p.v, p.v - Finite(s.ErrorMinus![p.i]), p.v + Finite(s.ErrorPlus![p.i]) }));
-        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(_referenceLines.Select(r => r.Intercept)));
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, extents.Concat(ReferenceLines.Select(r => r.Intercept)));
         double xMin = -0.5, xMax = categories.Count - 0.5;
 
         var errors = new List<(double X, double Y, double Plus, double Minus)>();
@@ -142,10 +118,7 @@ public sealed class BarChart : CategoryChart
             barPlot.LegendText = SingleGroup ? "" : series.Name;
         }
 
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            FigureStyle.HorizontalLine(plot, line, legend, xMin, xMax);
-        }
+        FigureStyle.HorizontalLines(plot, ReferenceLines, legend, xMin, xMax);
 
         if (errors.Count > 0)
         {

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace DivCon.Reporting.Plotting;
 
 /// <summary>One series of a <see cref="BarChart"/> (one bar per group) or one segment kind of a
@@ -38,11 +40,11 @@ public sealed class BarSeries
     /// <summary>Legend text (empty: not in the legend).</summary>
     public string Name { get; }
 
-    /// <summary>Bar heights, as given.</summary>
-    public IReadOnlyList<double> Values { get; }
-
     /// <summary>Fill colour.</summary>
     public PlotColor Color { get; }
+
+    /// <summary>Bar heights, as given.</summary>
+    public IReadOnlyList<double> Values { get; }
 
     /// <summary>Distances of the error bars' lower ends below the values, or null for no error bars.</summary>
     public IReadOnlyList<double>? ErrorMinus { get; }
@@ -51,5 +53,6 @@ public sealed class BarSeries
     public IReadOnlyList<double>? ErrorPlus { get; }
 
     /// <summary>Whether the series carries error bars.</summary>
+    [JsonIgnore]
     public bool HasErrors => ErrorMinus is not null;
 }

@@ -55,11 +55,9 @@ public abstract partial class Figure
         }
     }
 
-    private protected static ReferenceLineModel ToModel(ReferenceLine line) => new(line.Label, line.Slope, line.Intercept, line.Color, line.Pattern);
+    private protected ReferenceLineModel[] ReferenceLineModels() =>
+        [.. _referenceLines.Select(l => new ReferenceLineModel(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern))];
 
-    private protected static ReferenceLine FromModel(ReferenceLineModel line) => new(line.Label, line.Slope, line.Intercept, line.Color, line.Pattern);
-
-    private protected static BarSeriesModel ToModel(BarSeries s) => new(s.Name, s.Color, [.. s.Values], s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray());
-
-    private protected static BarSeries FromModel(BarSeriesModel s) => new(s.Name, s.Values, s.Color, s.ErrorMinus, s.ErrorPlus);
+    private protected void AddLines(IEnumerable<ReferenceLineModel> lines) =>
+        _referenceLines.AddRange(lines.Select(l => new ReferenceLine(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern)));
 }

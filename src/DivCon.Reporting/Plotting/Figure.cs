@@ -25,25 +25,28 @@ public abstract partial class Figure
     /// <summary>The largest accepted width or height in pixels.</summary>
     public const int MaxSize = 16384;
 
-    private string _title;
+    private readonly List<ReferenceLine> _referenceLines = [];
 
     private protected Figure(string title)
     {
         ArgumentNullException.ThrowIfNull(title);
-        _title = title;
+        Title = title;
     }
 
     /// <summary>Text above the plot (may be empty).</summary>
     public string Title
     {
-        get => _title;
-        set => _title = value ?? throw new ArgumentNullException(nameof(value), "A title may be empty but not null.");
+        get;
+        set => field = value ?? throw new ArgumentNullException(nameof(value), "A title may be empty but not null.");
     }
 
     /// <summary>Whether the legend is drawn (only entries with a non-empty name appear; no entries, no legend).
     /// It goes in the inner corner of the plot that covers the least data, or right of the plot when every corner
     /// would cover data.</summary>
     public bool ShowLegend { get; set; } = true;
+
+    /// <summary>The reference lines, drawn under the data (a stacked bar chart has none).</summary>
+    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
     /// <summary>Renders the figure as a PNG image of <paramref name="width"/> × <paramref name="height"/> pixels.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Size below <see cref="MinWidth"/> × <see cref="MinHeight"/>
@@ -90,6 +93,14 @@ public abstract partial class Figure
 
     /// <summary>Whether anything can be drawn (at least one value that maps onto the axes).</summary>
     internal abstract bool HasData { get; }
+
+    /// <summary>Adds <paramref name="line"/> to <see cref="ReferenceLines"/>.</summary>
+    private protected ReferenceLine AddLine(ReferenceLine line)
+    {
+        ArgumentNullException.ThrowIfNull(line);
+        _referenceLines.Add(line);
+        return line;
+    }
 
     /// <summary>Adds the data, the axes' limits and ticks to <paramref name="plot"/>, and tells
     /// <paramref name="legend"/> where the data lies (in the plot's coordinates).</summary>

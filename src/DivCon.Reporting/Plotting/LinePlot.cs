@@ -12,7 +12,6 @@ public sealed class LinePlot : Figure
     private static readonly MarkerShape[] s_markers = [MarkerShape.Circle, MarkerShape.Square, MarkerShape.Triangle, MarkerShape.Diamond];
 
     private readonly List<LineSeries> _series = [];
-    private readonly List<ReferenceLine> _referenceLines = [];
 
     /// <summary>An empty line plot.</summary>
     public LinePlot(string title = "", string xLabel = "", string yLabel = "")
@@ -30,9 +29,6 @@ public sealed class LinePlot : Figure
 
     /// <summary>The series, in the order added (later ones are drawn on top).</summary>
     public IReadOnlyList<LineSeries> Series => _series;
-
-    /// <summary>The reference lines, drawn under the series.</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
     /// <summary>Adds a series with the next palette colour and, unless given, the next marker of circle,
     /// square, triangle, diamond; optionally with vertical error bars (distances below and above each Y).</summary>
@@ -56,33 +52,18 @@ public sealed class LinePlot : Figure
     }
 
     /// <summary>Adds a reference line.</summary>
-    public ReferenceLine AddReferenceLine(ReferenceLine line)
-    {
-        ArgumentNullException.ThrowIfNull(line);
-        _referenceLines.Add(line);
-        return line;
-    }
+    public ReferenceLine AddReferenceLine(ReferenceLine line) => AddLine(line);
 
     private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
-        [.. _series.Select(s => new LineSeriesModel(s.Name, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, [.. s.X], [.. s.Y],
-            s.ErrorMinus?.ToArray(), s.ErrorPlus?.ToArray()))],
-        [.. _referenceLines.Select(ToModel)]);
+        [.. _series], ReferenceLineModels());
 
     internal static LinePlot FromModel(LineModel model)
     {
         var plot = new LinePlot(model.Title);
         Apply(model.XAxis, plot.XAxis);
         Apply(model.YAxis, plot.YAxis);
-        foreach (LineSeriesModel s in model.Series)
-        {
-            plot.Add(new LineSeries(s.Name, s.X, s.Y, s.Color, s.Marker, s.Pattern, s.LineWidth, s.MarkerSize, s.ErrorMinus, s.ErrorPlus));
-        }
-
-        foreach (ReferenceLineModel line in model.ReferenceLines)
-        {
-            plot.AddReferenceLine(FromModel(line));
-        }
-
+        plot._series.AddRange(model.Series);
+        plot.AddLines(model.ReferenceLines);
         return plot;
     }
 
@@ -127,7 +108,7 @@ public sealed class LinePlot : Figure
 
         // Reference lines under the series, sampled across the plot: a straight line in data units may bend on log
         // axes. Values far off the plot are clamped so the stroke stays small; the frame clips the rest.
-        foreach (ReferenceLine line in _referenceLines)
+        foreach (ReferenceLine line in ReferenceLines)
         {
             const int Samples = 96;
             var points = new List<(double X, double Y)>();
@@ -145,7 +126,6 @@ public sealed class LinePlot : Figure
         foreach (LineSeries s in _series)
         {
             ScottPlot.Color color = FigureStyle.Color(s.Color);
-            (double X, double Y)[] errors = [];
             var bars = Errors(s).ToArray();
             if (bars.Length > 0)
             {

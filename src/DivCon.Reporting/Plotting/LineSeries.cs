@@ -47,7 +47,6 @@ public sealed class LineSeries
             throw new ArgumentOutOfRangeException(nameof(markerSize), $"Marker size must be 2–30 pixels, got {markerSize}.");
         }
 
-        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, x.Count, errorMinus, errorPlus);
         Name = name;
         X = [.. x];
         Y = [.. y];
@@ -56,25 +55,14 @@ public sealed class LineSeries
         Pattern = pattern;
         LineWidth = lineWidth;
         MarkerSize = markerSize;
+        (ErrorMinus, ErrorPlus) = ErrorBars.Copy(name, x.Count, errorMinus, errorPlus);
     }
 
     /// <summary>Legend text (empty: not in the legend).</summary>
     public string Name { get; }
 
-    /// <summary>X coordinates, as given.</summary>
-    public IReadOnlyList<double> X { get; }
-
-    /// <summary>Y coordinates, as given.</summary>
-    public IReadOnlyList<double> Y { get; }
-
     /// <summary>Line and marker colour.</summary>
     public PlotColor Color { get; }
-
-    /// <summary>Distances of the error bars' lower ends below Y, or null for no error bars.</summary>
-    public IReadOnlyList<double>? ErrorMinus { get; }
-
-    /// <summary>Distances of the error bars' upper ends above Y, or null for no error bars.</summary>
-    public IReadOnlyList<double>? ErrorPlus { get; }
 
     /// <summary>Marker drawn at each point.</summary>
     public MarkerShape Marker { get; }
@@ -87,4 +75,16 @@ public sealed class LineSeries
 
     /// <summary>Marker diameter in pixels at 800×600.</summary>
     public double MarkerSize { get; }
+
+    /// <summary>X coordinates, as given.</summary>
+    public IReadOnlyList<double> X { get; }
+
+    /// <summary>Y coordinates, as given.</summary>
+    public IReadOnlyList<double> Y { get; }
+
+    /// <summary>Distances of the error bars' lower ends below Y, or null for no error bars.</summary>
+    public IReadOnlyList<double>? ErrorMinus { get; }
+
+    /// <summary>Distances of the error bars' upper ends above Y, or null for no error bars.</summary>
+    public IReadOnlyList<double>? ErrorPlus { get; }
 }

@@ -9,9 +9,6 @@ namespace DivCon.Reporting.Plotting;
 /// <param name="A">Opacity, 0 (transparent) – 255 (opaque).</param>
 public readonly record struct PlotColor(byte R, byte G, byte B, byte A = 255)
 {
-    /// <summary>Opaque black, the axis frame and text.</summary>
-    public static PlotColor Black => new(0, 0, 0);
-
     /// <summary>Parses <c>#RRGGBB</c> or <c>#RRGGBBAA</c> (the <c>#</c> is optional).</summary>
     /// <exception cref="ArgumentException">The text is not 6 or 8 hexadecimal digits.</exception>
     public static PlotColor FromHex(string hex)

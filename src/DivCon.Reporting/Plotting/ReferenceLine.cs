@@ -23,12 +23,9 @@ public sealed class ReferenceLine
         Label = label;
         Slope = slope;
         Intercept = intercept;
-        Color = color ?? DefaultColor;
+        Color = color ?? new(80, 80, 80);
         Pattern = pattern;
     }
-
-    /// <summary>The colour of reference lines when none is given.</summary>
-    public static PlotColor DefaultColor => new(80, 80, 80);
 
     /// <summary>A horizontal line at <paramref name="y"/>.</summary>
     public static ReferenceLine Horizontal(double y, string label = "", PlotColor? color = null) => new(label, 0, y, color);

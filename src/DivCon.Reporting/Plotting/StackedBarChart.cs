@@ -44,13 +44,13 @@ public sealed class StackedBarChart : CategoryChart
     }
 
     private protected override FigureModel ToModel() =>
-        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames], [.. _segments.Select(ToModel)]);
+        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames], [.. _segments]);
 
     internal static StackedBarChart FromModel(StackedBarModel model)
     {
         var chart = new StackedBarChart(model.Title, model.Categories, model.XLabel);
         Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeriesModel segment in model.Segments)
+        foreach (BarSeries segment in model.Segments)
         {
             chart.AddSegment(segment.Name, segment.Values, segment.Color);
         }

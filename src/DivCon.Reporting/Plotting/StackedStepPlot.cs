@@ -11,7 +11,6 @@ public sealed class StackedStepPlot : Figure
 {
     private readonly double[] _times;
     private readonly List<StepLayer> _layers = [];
-    private readonly List<ReferenceLine> _referenceLines = [];
 
     /// <summary>A plot over the intervals between consecutive <paramref name="times"/>.</summary>
     /// <exception cref="ArgumentException">Fewer than two times, a time that is not finite, or times that
@@ -74,12 +73,7 @@ public sealed class StackedStepPlot : Figure
         // Stable sort by time keeps "last listed wins" for simultaneous changes of one layer.
         StepChange[] ordered = [.. changes.OrderBy(c => c.Time)];
         double[] times = [.. ordered.Select(c => c.Time).Append(endTime).Distinct()];
-        var values = new double[layerNames.Count][];
-        for (int layer = 0; layer < values.Length; layer++)
-        {
-            values[layer] = new double[times.Length - 1];
-        }
-
+        double[][] values = [.. layerNames.Select(_ => new double[times.Length - 1])];
         var current = new double[layerNames.Count];
         int next = 0;
         for (int i = 0; i < times.Length - 1; i++)
@@ -117,9 +111,6 @@ public sealed class StackedStepPlot : Figure
     /// <summary>The layers, bottom to top.</summary>
     public IReadOnlyList<StepLayer> Layers => _layers;
 
-    /// <summary>Horizontal reference lines.</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
-
     /// <summary>Adds a layer on top of the previous ones, in the next palette colour unless given.</summary>
     /// <exception cref="ArgumentException">Not one value per interval (Times.Count − 1), or a value that is
     /// negative or infinite.</exception>
@@ -143,31 +134,22 @@ public sealed class StackedStepPlot : Figure
     }
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. the number of cores).</summary>
-    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null)
-    {
-        var line = ReferenceLine.Horizontal(y, label, color);
-        _referenceLines.Add(line);
-        return line;
-    }
+    public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
-        [.. _layers.Select(l => new StepLayerModel(l.Name, l.Color, [.. l.Values]))], [.. _referenceLines.Select(ToModel)]);
+        [.. _layers], ReferenceLineModels());
 
     internal static StackedStepPlot FromModel(StackedStepModel model)
     {
         var plot = new StackedStepPlot(model.Title, model.Times);
         Apply(model.XAxis, plot.XAxis);
         Apply(model.YAxis, plot.YAxis);
-        foreach (StepLayerModel layer in model.Layers)
+        foreach (StepLayer layer in model.Layers)
         {
             plot.AddLayer(layer.Name, layer.Values, layer.Color);
         }
 
-        foreach (ReferenceLineModel line in model.ReferenceLines)
-        {
-            plot.AddHorizontalLine(line.Intercept, line.Label, line.Color);
-        }
-
+        plot.AddLines(model.ReferenceLines);
         return plot;
     }
 
@@ -232,12 +214,8 @@ public sealed class StackedStepPlot : Figure
             legend.AvoidSegment(t, 0, t, below[i]);
         }
 
-        foreach (ReferenceLine line in _referenceLines)
-        {
-            FigureStyle.HorizontalLine(plot, line, legend, xMin, xMax);
-        }
-
-        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, below.Concat(_referenceLines.Select(r => r.Intercept)));
+        FigureStyle.HorizontalLines(plot, ReferenceLines, legend, xMin, xMax);
+        var (yMin, yMax) = AxisRendering.ZeroBasedLimits(YAxis, below.Concat(ReferenceLines.Select(r => r.Intercept)));
         plot.Axes.SetLimits(xMin, xMax, yMin, yMax);
         plot.Grid.XAxisStyle.IsVisible = false;
         AxisRendering.Configure(plot.Axes.Bottom, XAxis, xMin, xMax);

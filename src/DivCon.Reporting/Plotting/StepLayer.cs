@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace DivCon.Reporting.Plotting;
 
 /// <summary>One layer of a <see cref="StackedStepPlot"/>: a value held over each time interval (e.g. the cores
@@ -5,7 +7,8 @@ namespace DivCon.Reporting.Plotting;
 /// (nothing drawn for that interval).</summary>
 public sealed class StepLayer
 {
-    internal StepLayer(string name, double[] values, PlotColor color)
+    [JsonConstructor]
+    internal StepLayer(string name, IReadOnlyList<double> values, PlotColor color)
     {
         Name = name;
         Values = values;
@@ -15,9 +18,9 @@ public sealed class StepLayer
     /// <summary>Legend text (empty: not in the legend).</summary>
     public string Name { get; }
 
-    /// <summary>The value over interval i, [Times[i], Times[i + 1]), as given.</summary>
-    public IReadOnlyList<double> Values { get; }
-
     /// <summary>Fill colour.</summary>
     public PlotColor Color { get; }
+
+    /// <summary>The value over interval i, [Times[i], Times[i + 1]), as given.</summary>
+    public IReadOnlyList<double> Values { get; }
 }

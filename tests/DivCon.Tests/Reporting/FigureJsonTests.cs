@@ -91,7 +91,7 @@ public sealed class FigureJsonTests
                 return bar;
             case "single":
                 var single = new BarChart("ANTT", ["ANTT"]) { ShowLegend = false };
-                single.AddSeries("tpl", [3], [0.2]);
+                single.AddSeries("tpl", [3], [0.2], [0.2]);
                 return single;
             case "stackedBar":
                 var stacked = new StackedBarChart("phases", ["0", "1"], "level", "ms");

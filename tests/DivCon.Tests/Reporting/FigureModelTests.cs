@@ -30,11 +30,11 @@ public sealed class FigureModelTests
         var plot = new LinePlot();
         var a = plot.AddSeries("a", [1], [1]);
         var b = plot.AddSeries("b", [1], [1]);
-        var c = plot.AddSeries("c", [1], [1], MarkerShape.None, LinePattern.Dashed, PlotColor.Black);
+        var c = plot.AddSeries("c", [1], [1], MarkerShape.None, LinePattern.Dashed, new PlotColor(0, 0, 0));
 
         Assert.NotEqual(a.Color, b.Color);
         Assert.Equal((MarkerShape.Circle, MarkerShape.Square), (a.Marker, b.Marker));
-        Assert.Equal((MarkerShape.None, LinePattern.Dashed, PlotColor.Black), (c.Marker, c.Pattern, c.Color));
+        Assert.Equal((MarkerShape.None, LinePattern.Dashed, new PlotColor(0, 0, 0)), (c.Marker, c.Pattern, c.Color));
     }
 
     [Fact]
@@ -45,7 +45,7 @@ public sealed class FigureModelTests
         var mismatch = Assert.Throws<ArgumentException>(() => plot.AddSeries("s", [1, 2], [1]));
         Assert.Contains("X has 2 values but Y has 1", mismatch.Message, StringComparison.Ordinal);
         Assert.Throws<ArgumentException>(() => plot.AddSeries("s", [], []));
-        Assert.Throws<ArgumentOutOfRangeException>(() => new LineSeries("s", [1], [1], PlotColor.Black, lineWidth: 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LineSeries("s", [1], [1], new PlotColor(0, 0, 0), lineWidth: 0));
         Assert.Empty(plot.Series);
     }
 
@@ -69,7 +69,7 @@ public sealed class FigureModelTests
         var chart = new BarChart("NTT", ["fib", "sort"], "program", "NTT");
 
         BarSeries s = chart.AddSeries("equi", [1.5, double.NaN], [0.1, 0.2], [0.3, double.NaN]);
-        BarSeries sym = chart.AddSeries("tpl", [2, 3], [0.5, 0.25]);
+        BarSeries sym = chart.AddSeries("tpl", [2, 3], [0.5, 0.25], [0.5, 0.25]);
         ReferenceLine one = chart.AddHorizontalLine(1, "NTT = 1");
 
         Assert.Equal(["fib", "sort"], chart.Groups);
@@ -88,10 +88,10 @@ public sealed class FigureModelTests
 
         var wrongCount = Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2]));
         Assert.Contains("one per group", wrongCount.Message, StringComparison.Ordinal);
-        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, -0.1, 0.1]));
-        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, 0.1]));
+        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, -0.1, 0.1], [0.1, 0.1, 0.1]));
+        Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, 2, 3], [0.1, 0.1], [0.1, 0.1]));
         Assert.Throws<ArgumentException>(() => chart.AddSeries("s", [1, double.PositiveInfinity, 3]));
-        Assert.Throws<ArgumentException>(() => new BarSeries("s", [1], PlotColor.Black, [0.1], null));
+        Assert.Throws<ArgumentException>(() => new BarSeries("s", [1], new PlotColor(0, 0, 0), [0.1], null));
         Assert.Throws<ArgumentException>(() => new BarChart("", []));
         Assert.Empty(chart.Series);
     }

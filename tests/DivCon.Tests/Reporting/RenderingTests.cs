@@ -207,7 +207,7 @@ public sealed class RenderingTests
         plot.XAxis.Scale = AxisScale.Log2;
         plot.YAxis.Scale = AxisScale.Log2;
         plot.AddSeries("s", [1, 16], [1, 4], MarkerShape.None, LinePattern.None);
-        ReferenceLine identity = plot.AddReferenceLine(new ReferenceLine("linear", 1, 0, PlotColor.Black, LinePattern.Solid));
+        ReferenceLine identity = plot.AddReferenceLine(new ReferenceLine("linear", 1, 0, new PlotColor(0, 0, 0), LinePattern.Solid));
 
         using var r = new Rendered(plot);
 

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reporting;
 
@@ -64,12 +63,9 @@ internal static class AnalyzeCommand
                 }
             }
 
-            if (results.Count > 1)
+            for (int k = 1; k < results.Count; k++)
             {
-                for (int k = 1; k < results.Count; k++)
-                {
-                    problems.AddIf(!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration), $"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
-                }
+                problems.AddIf(!ProcessInvocationLauncher.SameConfiguration(results[0].Configuration, results[k].Configuration), $"--from '{paths[k]}' ran another configuration than '{paths[0]}' (programs, schemes, size, duration, C^SP settings, processors, seed); only results of one configuration pool.");
             }
 
             AnalysisOptions? options = results.Count > 0 ? results[0].Analysis : null;

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Metrics;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -30,9 +29,6 @@ internal static class CommandInput
         return option;
     }
 
-    /// <summary><c>--programs</c>: names, comma- or space-separated.</summary>
-    public static Option<string[]> Programs(string description, IReadOnlyList<string> defaults) => List("--programs", description, defaults);
-
     /// <summary><c>--size</c> with its default.</summary>
     public static Option<string> Size(string defaultSize = "medium", string allowed = "small, medium or thesis") =>
         Declare("--size", $"Problem size: {allowed}.", defaultSize);
@@ -46,15 +42,6 @@ internal static class CommandInput
     public static Option<bool> OverBudget() => Declare<bool>("--over-budget",
         "Allow more cores or workers than the CPU budget (refused without it): the run goes ahead, a cgroup quota throttles the workers "
         + "in turns, and the throttling is reported beside the figures.");
-
-    /// <summary><c>--seed</c>.</summary>
-    public static Option<int> Seed(string description, int defaultSeed = 1) => Declare("--seed", description, defaultSeed);
-
-    /// <summary><c>--warmup</c>.</summary>
-    public static Option<int> Warmup(string description) => Declare("--warmup", description, 1);
-
-    /// <summary><c>--runs</c>.</summary>
-    public static Option<int> Runs(string description, int defaultRuns) => Declare("--runs", description, defaultRuns);
 
     /// <summary><c>--out</c> with its default folder.</summary>
     public static Option<string> Out(string defaultFolder) => Declare("--out", "Folder for the result files (created if missing).", defaultFolder);
@@ -88,10 +75,6 @@ internal static class CommandInput
         problems.AddRange(names.Where(n => !all.Contains(n)).Select(unknown));
         return names;
     }
-
-    /// <summary>The programs <paramref name="option"/> names, checked against <paramref name="catalog"/>.</summary>
-    public static IReadOnlyList<ProgramEntry> ReadPrograms(ParseResult parse, Option<string[]> option, ProgramCatalog catalog, List<string> problems, int minimum = 1, string? duplicateHint = null) =>
-        catalog.Resolve(SplitNames(parse.GetValue(option)), problems, option.Name, minimum, duplicateHint);
 
     /// <summary>The size <paramref name="option"/> names; one of <paramref name="allowed"/> (default: every size).</summary>
     public static WorkloadSize ReadSize(ParseResult parse, Option<string> option, List<string> problems, params WorkloadSize[] allowed)
@@ -129,50 +112,54 @@ internal static class CommandInput
     }
 
     /// <summary>
-    /// The processors <c>--cores</c> selects: the first N of the affinity mask, N at most the CPU budget unless
-    /// <c>--over-budget</c> (<see cref="CheckBudget"/>); by default the budget's own selection
+    /// One reading of the CPU budget for the whole run (the option checks, every scheduler and the result use it), and
+    /// the processors <c>--cores</c> selects: the first N of the affinity mask, N at most the CPU budget unless
+    /// <c>--over-budget</c> (<see cref="CheckBudget"/>, which adds the notes); by default the budget's own selection
     /// (<see cref="CpuBudget.SelectProcessors()"/>: every allowed processor, or under a quota that allows fewer, as
     /// many packed into as few cache groups as possible).
     /// </summary>
-    public static IReadOnlyList<int> ReadCores(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    public static (CpuBudget Budget, IReadOnlyList<int> Processors, List<string> Notes) ReadCores(
+        ParseResult parse, Option<int?> option, Option<bool> overBudget, List<string> problems)
     {
-        ArgumentNullException.ThrowIfNull(budget);
+        CpuBudget budget = CpuBudget.Detect();
         IReadOnlyList<int> affinity = budget.AllowedProcessors;
         int? cores = parse.GetValue(option);
-        if (cores is not { } c)
-        {
-            return budget.SelectProcessors();
-        }
-
-        if (c <= 0 || c > affinity.Count)
+        var notes = new List<string>();
+        if (cores is { } c && (c <= 0 || c > affinity.Count))
         {
             problems.Add($"{option.Name} must be between 1 and {affinity.Count} (the processors this process may use); got {c}.");
-            return affinity;
+            return (budget, affinity, notes);
         }
 
-        CheckBudget(option.Name, c, budget, overBudget, problems, notes);
-        return affinity.Take(c).ToArray();
+        if (cores is { } n)
+        {
+            CheckBudget(option.Name, n, budget, parse.GetValue(overBudget), problems, notes);
+        }
+
+        return (budget, cores is { } k ? affinity.Take(k).ToArray() : budget.SelectProcessors(), notes);
     }
 
     /// <summary>
-    /// The worker count <paramref name="option"/> asks for (unpinned workers: <c>--max-workers</c>, <c>--workers</c>):
-    /// the budget's cores by default, at least 1 and at most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>,
-    /// and above the budget only with <paramref name="overBudget"/> (<see cref="CheckBudget"/>).
+    /// One reading of the CPU budget for the whole run, and the worker count <paramref name="option"/> asks for
+    /// (unpinned workers: <c>--max-workers</c>, <c>--workers</c>): the budget's cores by default, at least 1 and at
+    /// most <see cref="WorkStealingSchedulerOptions.MaxWorkerCount"/>, and above the budget only with
+    /// <paramref name="overBudget"/> (<see cref="CheckBudget"/>, which adds the notes).
     /// </summary>
-    public static int ReadWorkers(ParseResult parse, Option<int?> option, CpuBudget budget, bool overBudget, List<string> problems, List<string> notes)
+    public static (CpuBudget Budget, int Workers, List<string> Notes) ReadWorkers(ParseResult parse, Option<int?> option, Option<bool> overBudget, List<string> problems)
     {
-        ArgumentNullException.ThrowIfNull(budget);
+        CpuBudget budget = CpuBudget.Detect();
         int workers = parse.GetValue(option) ?? budget.Cores;
+        var notes = new List<string>();
         if (workers < 1 || workers > WorkStealingSchedulerOptions.MaxWorkerCount)
         {
             problems.Add($"{option.Name} must be between 1 and {budget.Cores} (the CPU budget; up to {WorkStealingSchedulerOptions.MaxWorkerCount} with --over-budget); got {workers}.");
         }
         else
         {
-            CheckBudget(option.Name, workers, budget, overBudget, problems, notes);
+            CheckBudget(option.Name, workers, budget, parse.GetValue(overBudget), problems, notes);
         }
 
-        return workers;
+        return (budget, workers, notes);
     }
 
     /// <summary>

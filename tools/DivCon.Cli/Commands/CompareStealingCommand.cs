@@ -25,7 +25,7 @@ internal static class CompareStealingCommand
         CpuTopology? topology = null;
         CpuTopology Topology() => topology ??= CpuTopology.Detect();
 
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Programs (rows of the design, at least 2), comma- or space-separated (default: {string.Join(",", s_defaultPrograms)}). Known: {catalog.Names}.", s_defaultPrograms);
         var replicationsOption = CommandInput.Declare<int>("--replications", "Runs per program and scope, at least 2 (default 5).", 5);
         var workersOption = CommandInput.Declare<int?>("--workers",
@@ -46,11 +46,9 @@ internal static class CompareStealingCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programsOption, catalog, problems, minimum: 2);
+            IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programsOption)), problems, minimum: 2);
             int replications = CommandInput.AtLeast(parse, replicationsOption, 2, problems, " (the ANOVA's error needs replications)");
-            CpuBudget budget = CpuBudget.Detect(); // one reading: the default and check of --workers, the schedulers, the result
-            var notes = new List<string>();
-            int workers = CommandInput.ReadWorkers(parse, workersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, workers, notes) = CommandInput.ReadWorkers(parse, workersOption, overBudgetOption, problems);
 
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems, WorkloadSize.Small, WorkloadSize.Medium);
             FactoredStealing? stealing = FactoredStealing.Parse(

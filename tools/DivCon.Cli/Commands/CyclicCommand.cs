@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Cli.Programs;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
@@ -19,7 +18,7 @@ internal static class CyclicCommand
 {
     public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
     {
-        var programs = CommandInput.Programs(
+        var programs = CommandInput.List("--programs",
             $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",
             ProgramCatalog.DefaultCyclicWorkload);
         var command = new Command("cyclic",
@@ -34,7 +33,7 @@ internal static class CyclicCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            IReadOnlyList<ProgramEntry> entries = CommandInput.ReadPrograms(parse, programs, catalog, problems,
+            IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems,
                 duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
             return shared.RunAsync(parse, "cyclic", problems, (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(),
                 ["--programs", string.Join(",", entries.Select(e => e.Name))], registry, timelines, ct);

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -8,7 +7,6 @@ using DivCon.Harness.Progress;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
 using DivCon.Metrics.Schemes;
-using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -31,7 +29,8 @@ internal sealed class CyclicOptions
     private readonly Option<int> _spRuns = CommandInput.Declare<int>("--sp-runs",
         "C^SP per invocation: the last this-many runs of a program alone, once steady (also the window --steady-cv judges).", 5);
 
-    private readonly Option<int> _warmup = CommandInput.Warmup("Runs per program alone before the C^SP window may start (recorded as warm-up).");
+    private readonly Option<int> _warmup = CommandInput.Declare("--warmup",
+        "Runs per program alone before the C^SP window may start (recorded as warm-up).", 1);
 
     private readonly Option<string> _steadyCv = CommandInput.Declare<string>("--steady-cv",
         "Steady state: the C^SP window's coefficient of variation must not exceed this (e.g. 3%).", "3%");
@@ -68,7 +67,8 @@ internal sealed class CyclicOptions
         $"Scheme that measures C^SP (default: {SchemeCatalog.OversubscribedFree}, i.e. one work-stealing scheduler with a worker per core, the program alone).",
         SchemeCatalog.OversubscribedFree);
 
-    private readonly Option<int> _seed = CommandInput.Seed("Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.");
+    private readonly Option<int> _seed = CommandInput.Declare("--seed",
+        "Seeds the programs' inputs (the same in every invocation) and, with each invocation's number, the order of the schemes.", 1);
     private readonly Option<string> _plots = CommandInput.Plots();
     private readonly Option<string> _out;
 
@@ -133,10 +133,7 @@ internal sealed class CyclicOptions
         problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
-        // One reading of the CPU budget for the whole test: the option checks, every scheduler and the result use it.
-        CpuBudget budget = CpuBudget.Detect();
-        var notes = new List<string>();
-        IReadOnlyList<int> processors = CommandInput.ReadCores(parse, _cores, budget, parse.GetValue(_overBudget), problems, notes);
+        var (budget, processors, notes) = CommandInput.ReadCores(parse, _cores, _overBudget, problems);
         bool png = CommandInput.ReadPlots(parse, _plots, problems);
         (int Invocation, int Of)? child = ReadChild(parse, problems);
         problems.AddIf(problems.Count == 0 && child is null && (count.IsAuto || count.Fixed > 1) && _self is null, "--repeat above 1 starts this command again as a child process, and this process cannot tell how it was started; run it as 'divcon' or 'dotnet DivCon.Cli.dll'.");
@@ -288,11 +285,7 @@ internal sealed class CyclicOptions
         if (string.Equals(text, "auto", StringComparison.OrdinalIgnoreCase))
         {
             var count = new InvocationCount(0, detect, pilot, max);
-            foreach (string p in count.Validate())
-            {
-                problems.Add($"--repeat auto: {p}");
-            }
-
+            problems.AddRange(count.Validate().Select(p => $"--repeat auto: {p}"));
             return count;
         }
 

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Diagnostics;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
@@ -30,16 +29,16 @@ internal static class FactoredCommand
     public static Command Create(ProgramCatalog catalog, Func<IFactoredMeasurementSource>? sourceFactory = null)
     {
         ArgumentNullException.ThrowIfNull(catalog);
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Programs, comma- or space-separated (default: {string.Join(",", ProgramCatalog.FullSuite)}). Known: {catalog.Names}.", ProgramCatalog.FullSuite);
         var sizeOption = CommandInput.Size();
-        var runsOption = CommandInput.Runs("Timed runs of each kind per worker count (means over them).", 5);
-        var warmupOption = CommandInput.Warmup("Untimed runs of each kind before the timed ones.");
+        var runsOption = CommandInput.Declare("--runs", "Timed runs of each kind per worker count (means over them).", 5);
+        var warmupOption = CommandInput.Declare("--warmup", "Untimed runs of each kind before the timed ones.", 1);
         var maxWorkersOption = CommandInput.Declare<int?>("--max-workers",
             "Largest P (default: the CPU budget, i.e. the processors this process may use lowered to a cgroup CPU quota or DOTNET_PROCESSOR_COUNT; "
             + "see 'divcon topology'); P = 1 … N are measured. Above the budget only with --over-budget.");
         var overBudgetOption = CommandInput.OverBudget();
-        var seedOption = CommandInput.Seed("Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
+        var seedOption = CommandInput.Declare("--seed", "Seeds the programs' inputs.", SampleCatalog.DefaultSeed);
         var outOption = CommandInput.Out(Path.Combine("results", "factored"));
         var plotsOption = CommandInput.Plots();
         var stealingOption = CommandInput.Declare<string>("--stealing",
@@ -72,10 +71,7 @@ internal static class FactoredCommand
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);
-            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers, the result.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            int maxWorkers = CommandInput.ReadWorkers(parse, maxWorkersOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, maxWorkers, notes) = CommandInput.ReadWorkers(parse, maxWorkersOption, overBudgetOption, problems);
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
@@ -121,37 +117,21 @@ internal static class FactoredCommand
         return command;
     }
 
-    // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
     /// <summary>The <c>--nested</c> value: null when not given (each program's default), else on or off.</summary>
     private static bool? ReadNested(string? value, List<string> problems)
     {
-        switch (value?.Trim().ToLowerInvariant())
-        {
-            case null:
-                return null;
-            case "on":
-                return true;
-            case "off":
-                return false;
-            default:
-                problems.Add($"--nested '{value}' is not allowed; use on or off.");
-                return null;
-        }
+        bool? nested = value?.Trim().ToLowerInvariant() switch { "on" => true, "off" => false, _ => null };
+        problems.AddIf(value is not null && nested is null, $"--nested '{value}' is not allowed; use on or off.");
+        return nested;
     }
 
+    // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.
     private static ProgramCatalog TransformCatalog(ProgramCatalog catalog, string[] names, int? grain, int? windowSize, List<string> problems)
     {
         WindowMode[] modes = names.Select(SequenceTransform.ModeOf).OfType<WindowMode>().ToArray();
-        if (grain is int g && g < 1)
-        {
-            problems.Add($"--grain must be at least 1; got {g}.");
-        }
-
-        if (windowSize is int m && m < Math.Max(1, grain ?? SequenceTransform.DefaultGrain))
-        {
-            problems.Add($"--window-size must be at least the grain ({grain ?? SequenceTransform.DefaultGrain}); got {m}.");
-        }
-
+        problems.AddIf(grain < 1, $"--grain must be at least 1; got {grain}.");
+        problems.AddIf(windowSize < Math.Max(1, grain ?? SequenceTransform.DefaultGrain),
+            $"--window-size must be at least the grain ({grain ?? SequenceTransform.DefaultGrain}); got {windowSize}.");
         problems.AddIf(grain is not null && modes.Length == 0, $"--grain applies only to {string.Join(", ", SequenceTransform.Names)}; none of them is in --programs.");
         problems.AddIf(windowSize is not null && !modes.Any(mode => mode != WindowMode.None), "--window-size applies only to transform-static and transform-sliding; neither is in --programs.");
 

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Progress;
@@ -87,14 +86,14 @@ internal static class IsolatedCommands
     private static Command Create<T>(string name, string description, Option own, ResultKind<T> kind, Func<ParseResult, List<string>, Experiment<T>> read)
         where T : ExperimentFile
     {
-        var programsOption = CommandInput.Programs(
+        var programsOption = CommandInput.List("--programs",
             $"Sample programs, comma- or space-separated (default: all). Known: {SamplePrograms.Skeletons.Names}.", SamplePrograms.Skeletons.All.Select(e => e.Name).ToArray());
         var sizeOption = CommandInput.Size();
-        var runsOption = CommandInput.Runs("Recorded runs per measured point (mean and 99 % interval over them).", 3);
-        var warmupOption = CommandInput.Warmup("Unrecorded runs before each measured point's runs.");
+        var runsOption = CommandInput.Declare("--runs", "Recorded runs per measured point (mean and 99 % interval over them).", 3);
+        var warmupOption = CommandInput.Declare("--warmup", "Unrecorded runs before each measured point's runs.", 1);
         var coresOption = CommandInput.Cores();
         var overBudget = CommandInput.OverBudget();
-        var seed = CommandInput.Seed("Seeds the programs' inputs.");
+        var seed = CommandInput.Declare("--seed", "Seeds the programs' inputs.", 1);
         var plots = CommandInput.Plots();
         var outOption = CommandInput.Out(Path.Combine("results", name));
         var command = new Command(name, description) { own, programsOption, sizeOption, runsOption, warmupOption, coresOption, overBudget, seed, outOption, plots };
@@ -102,13 +101,11 @@ internal static class IsolatedCommands
         {
             var problems = new List<string>();
             Experiment<T> run = read(parse, problems);
-            IReadOnlyList<ProgramEntry> programs = CommandInput.ReadPrograms(parse, programsOption, SamplePrograms.Skeletons, problems);
+            IReadOnlyList<ProgramEntry> programs = SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programsOption)), problems);
             WorkloadSize size = CommandInput.ReadSize(parse, sizeOption, problems);
             int runs = CommandInput.AtLeast(parse, runsOption, 1, problems);
             int warmup = CommandInput.AtLeast(parse, warmupOption, 0, problems);
-            CpuBudget budget = CpuBudget.Detect(); // one reading: the option checks, the schedulers and the result's machine record
-            var notes = new List<string>();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, coresOption, overBudget, problems);
             bool png = CommandInput.ReadPlots(parse, plots, problems);
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             var settings = new ExperimentSettings(programs.Select(p => p.Name).ToArray(), size, runs, warmup, processors, parse.GetValue(seed), TimeSpan.FromMinutes(10))

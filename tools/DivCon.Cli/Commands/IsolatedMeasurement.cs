@@ -2,7 +2,6 @@ using DivCon.Harness.Factored;
 using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Progress;
-using DivCon.Metrics.Factored;
 
 namespace DivCon.Cli.Commands;
 

@@ -1,11 +1,9 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Harness.Open;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Metrics.Schemes;
-using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
 
@@ -32,7 +30,7 @@ internal static class OpenCommand
             "Arrivals from a file instead (one job per line: 'seconds class'; '#' comments); replaces --rate and --duration.");
         var repeatOption = CommandInput.Declare<int>("--repeat",
             "Repetitions: each a new arrival sequence run by every scheme; 99 % intervals need at least 2 (default 3).", 3);
-        var seedOption = CommandInput.Seed("Seeds the arrival sequences, the order of the schemes and the programs' inputs.");
+        var seedOption = CommandInput.Declare("--seed", "Seeds the arrival sequences, the order of the schemes and the programs' inputs.", 1);
         var schemesOption = CommandInput.List("--schemes",
             $"Schemes, comma- or space-separated (default: {string.Join(",", s_defaultSchemes)}). Allowed: {string.Join(", ", SchemeCatalog.All.Where(OpenExperiment.Supports).Select(s => s.Name))}.",
             s_defaultSchemes);
@@ -63,7 +61,6 @@ internal static class OpenCommand
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            var notes = new List<string>();
             string? tracePath = parse.GetValue(traceOption);
             double? rate = parse.GetValue(rateOption);
             string? durationText = parse.GetValue(durationOption);
@@ -97,8 +94,7 @@ internal static class OpenCommand
             ProgramEntry? batch = catalog.Find(batchName);
             problems.AddIf(batch is null, $"--batch-program: unknown program '{batchName}'; known: {catalog.Names}.");
 
-            CpuBudget budget = CpuBudget.Detect();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, coresOption, budget, parse.GetValue(overBudgetOption), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, coresOption, overBudgetOption, problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
 
             string loops = (parse.GetValue(loopsOption) ?? OpenLoops.Parallel).ToLowerInvariant();
@@ -107,11 +103,7 @@ internal static class OpenCommand
             IReadOnlyList<OpenJobClass> classes = batch is null || !loopsKnown ? [] : OpenMix.Create(batch, size, seed, weights, loops).Where(c => c.Weight > 0).ToArray();
             problems.AddIf(batch is not null && loopsKnown && classes.Count == 0, "--mix leaves no class with a positive weight.");
 
-            IReadOnlyList<Arrival>? trace = null;
-            if (tracePath is not null)
-            {
-                trace = ReadTrace(tracePath, classes.Select(c => c.Name).ToArray(), problems);
-            }
+            IReadOnlyList<Arrival>? trace = tracePath is null ? null : ReadTrace(tracePath, classes.Select(c => c.Name).ToArray(), problems);
 
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             var settings = new OpenSettings(

@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
-using DivCon.Metrics;
 using DivCon.Harness.Plans;
 using DivCon.Harness.Reporting;
 using DivCon.Partitioning;
@@ -40,8 +39,6 @@ public static class PlanCommand
         };
         command.SetAction(async (parseResult, cancellationToken) =>
         {
-            TextWriter output = parseResult.InvocationConfiguration.Output;
-            TextWriter error = parseResult.InvocationConfiguration.Error;
             var request = Parse(
                 parseResult.GetValue(cores),
                 parseResult.GetValue(speedups) ?? string.Empty,
@@ -49,20 +46,15 @@ public static class PlanCommand
                 parseResult.GetValue(tables),
                 parseResult.GetValue(policy) ?? TaskAvailabilityPolicy.PolicyName,
                 out var problems);
-            if (request is null)
+            if (await ExperimentRunner.ReportAsync(parseResult, "divcon plan", problems))
             {
-                foreach (string problem in problems)
-                {
-                    await error.WriteLineAsync($"divcon plan: {problem}");
-                }
-
                 return CliApp.UsageError;
             }
 
             string text = parseResult.GetValue(json)
-                ? JsonSerializer.Serialize(PlanReport.Record(request), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
-                : PlanReport.Text(request);
-            await output.WriteAsync(text.AsMemory(), cancellationToken);
+                ? JsonSerializer.Serialize(PlanReport.Record(request!), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
+                : PlanReport.Text(request!);
+            await parseResult.InvocationConfiguration.Output.WriteAsync(text.AsMemory(), cancellationToken);
             return 0;
         });
         return command;
@@ -74,43 +66,19 @@ public static class PlanCommand
         problems = [];
         problems.AddIf(cores <= 0, $"--cores must be a positive number of cores; got {cores}.");
 
-        var s = new List<double>();
         string[] speedupTokens = Split(speedups, ',');
         problems.AddIf(speedupTokens.Length == 0, "--speedups needs at least one value, e.g. --speedups 15.18,10.43,9.71.");
-
-        for (int i = 0; i < speedupTokens.Length; i++)
-        {
-            if (!double.TryParse(speedupTokens[i], NumberStyles.Float, CultureInfo.InvariantCulture, out double x))
-            {
-                problems.Add($"--speedups value {i + 1} ('{speedupTokens[i]}') is not a number.");
-            }
-            else if (!(x > 0) || double.IsInfinity(x))
-            {
-                problems.Add($"--speedups value {i + 1} must be a positive finite speedup; got {speedupTokens[i]}.");
-            }
-            else
-            {
-                s.Add(x);
-            }
-        }
+        double[] s = Values(speedupTokens, "--speedups", "a number", problems,
+            (string text, out double x) => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out x),
+            (text, x) => x > 0 && !double.IsInfinity(x) ? null : $"must be a positive finite speedup; got {text}");
 
         int[]? t = null;
         if (tasks is not null)
         {
             string[] taskTokens = Split(tasks, ',');
-            t = new int[taskTokens.Length];
-            for (int i = 0; i < taskTokens.Length; i++)
-            {
-                if (!int.TryParse(taskTokens[i], NumberStyles.Integer, CultureInfo.InvariantCulture, out t[i]))
-                {
-                    problems.Add($"--tasks value {i + 1} ('{taskTokens[i]}') is not a whole number.");
-                }
-                else if (t[i] < 0)
-                {
-                    problems.Add($"--tasks value {i + 1} must not be negative; got {t[i]}.");
-                }
-            }
-
+            t = Values(taskTokens, "--tasks", "a whole number", problems,
+                (string text, out int n) => int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out n),
+                (_, n) => n >= 0 ? null : $"must not be negative; got {n}");
             problems.AddIf(taskTokens.Length != speedupTokens.Length, $"--tasks has {taskTokens.Length} values but --speedups has {speedupTokens.Length}; give one of each per program.");
         }
         else if (policy is TaskAvailabilityPolicy.PolicyName or IdleLendingPolicy.PolicyName)
@@ -128,6 +96,20 @@ public static class PlanCommand
         var programs = s.Select((x, i) => new ProgramLoad(i + 1, x, t?[i] ?? 0, parsedTables?[i])).ToArray();
         return new PlanRequest(policy, new PartitioningInput(cores, programs));
     }
+
+    private delegate bool TryParse<T>(string text, out T value);
+
+    /// <summary>
+    /// Each token parsed as a value of <paramref name="kind"/> and checked (null: fine, else what is wrong with it); one
+    /// problem line per bad token.
+    /// </summary>
+    private static T[] Values<T>(string[] tokens, string option, string kind, List<string> problems, TryParse<T> parse, Func<string, T, string?> check) =>
+        [.. tokens.Select((token, i) =>
+        {
+            string? wrong = parse(token, out T value) ? check(token, value) : $"('{token}') is not {kind}";
+            problems.AddIf(wrong is not null, $"{option} value {i + 1} {wrong}.");
+            return value;
+        })];
 
     private static ScalabilityTable?[] ParseTables(string tables, int programs, List<string> problems)
     {

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Text.Json;
-using DivCon.Metrics;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Reporting;
 using DivCon.Reporting.Plotting;

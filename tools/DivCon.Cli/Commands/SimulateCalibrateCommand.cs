@@ -1,13 +1,10 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Factored;
-using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
-using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Samples.WorkInflation;
 using DivCon.Simulation;
@@ -71,10 +68,7 @@ internal static class SimulateCalibrateCommand
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);
             int gCores = CommandInput.AtLeast(parse, granularityCores, 1, problems);
             int rounds = CommandInput.AtLeast(parse, factoredRuns, 1, problems);
-            // One reading of the CPU budget for the whole run: the default and the check of N, the schedulers.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            int workers = CommandInput.ReadWorkers(parse, maxWorkers, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, workers, notes) = CommandInput.ReadWorkers(parse, maxWorkers, overBudget, problems);
             problems.AddIf(workers == 1, $"--max-workers must be at least 2: work inflation needs two workers{(budget.Cores < 2 ? $" (the CPU budget is {budget.Cores})" : string.Empty)}.");
 
             string profileSource = parse.GetValue(profiles) ?? Measure;
@@ -206,10 +200,7 @@ internal static class SimulateCalibrateCommand
 
         problems.AddIf(result.Size != CommandInput.Name(size), $"--factored '{value}' was measured at size {result.Size}, not {CommandInput.Name(size)}.");
 
-        foreach (ProgramEntry e in entries.Where(e => result.Programs.All(r => r.Program != e.Name)))
-        {
-            problems.Add($"--factored '{value}' has no measurement of {e.Name}.");
-        }
+        problems.AddRange(entries.Where(e => result.Programs.All(r => r.Program != e.Name)).Select(e => $"--factored '{value}' has no measurement of {e.Name}."));
 
         problems.AddIf(result.Settings.WorkerCounts.Max() < 2, $"--factored '{value}' was measured on one worker only: it has no work inflation.");
 

@@ -1,11 +1,9 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Metrics.Schemes;
 using DivCon.Simulation;
-using DivCon.Skeletons;
 
 namespace DivCon.Cli.Commands;
 
@@ -57,23 +55,20 @@ internal static class SimulateCommand
         {
             var problems = new List<string>();
 
-            int[] coreCounts = ParseInts(parse.GetValue(cores), "--cores", problems, defaultValue: 64);
+            string[] coreItems = CommandInput.SplitNames(parse.GetValue(cores));
+            bool IsCount(string item) => int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out int v) && v >= 1;
+            problems.AddRange(coreItems.Where(i => !IsCount(i)).Select(i => $"--cores takes positive integers; got '{i}'."));
+            int[] coreCounts = coreItems.Length == 0 ? [64] : [.. coreItems.Where(IsCount).Select(i => int.Parse(i, CultureInfo.InvariantCulture))];
             string[] programNames = CommandInput.SplitNames(parse.GetValue(programs));
             string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), [.. SchemeCatalog.Simulated.Select(x => x.Name)],
                 name => $"Unknown scheme '{name}'; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.", problems);
 
             string scalabilitySource = parse.GetValue(scalability) ?? "model";
-            if (scalabilitySource is not ("model" or "online"))
-            {
-                problems.Add($"--scalability takes model or online; got '{scalabilitySource}'.");
-            }
+            problems.AddIf(scalabilitySource is not ("model" or "online"), $"--scalability takes model or online; got '{scalabilitySource}'.");
 
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
-            int sp = parse.GetValue(spRuns);
-            problems.AddIf(sp < 1, $"--sp-runs must be at least 1; got {sp}.");
-
-            int repetitions = parse.GetValue(repeat);
-            problems.AddIf(repetitions < 1, $"--repeat must be at least 1; got {repetitions}.");
+            int sp = CommandInput.AtLeast(parse, spRuns, 1, problems);
+            int repetitions = CommandInput.AtLeast(parse, repeat, 1, problems);
 
             SimulationParameters parameters = new();
             parameters = parameters with
@@ -98,10 +93,7 @@ internal static class SimulateCommand
                 : [("suite", ProgramCatalog.FullSuite), ("subset", ProgramCatalog.DefaultCyclicWorkload)];
             var loaded = SimulationModels.LoadAll(workloads.SelectMany(w => w.Programs), modelFolder, _ => problemSize, problems);
 
-            foreach (var dup in programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1))
-            {
-                problems.Add($"Program '{dup.Key}' is listed more than once.");
-            }
+            problems.AddRange(programNames.GroupBy(p => p, StringComparer.Ordinal).Where(g => g.Count() > 1).Select(g => $"Program '{g.Key}' is listed more than once."));
 
             string outDir = CommandInput.ReadOut(parse, output, problems);
             var settings = new Dictionary<string, string>
@@ -154,29 +146,5 @@ internal static class SimulateCommand
                 machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;
-    }
-
-    private static int[] ParseInts(string[]? values, string option, List<string> problems, int defaultValue)
-    {
-        string[] items = CommandInput.SplitNames(values);
-        if (items.Length == 0)
-        {
-            return [defaultValue];
-        }
-
-        var result = new List<int>();
-        foreach (string item in items)
-        {
-            if (int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out int v) && v >= 1)
-            {
-                result.Add(v);
-            }
-            else
-            {
-                problems.Add($"{option} takes positive integers; got '{item}'.");
-            }
-        }
-
-        return result.ToArray();
     }
 }

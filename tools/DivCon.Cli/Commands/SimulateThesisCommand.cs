@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Text;
 using DivCon.Harness.Programs;
-using DivCon.Metrics.Results;
 using DivCon.Simulation;
 using DivCon.Simulation.Validation;
 

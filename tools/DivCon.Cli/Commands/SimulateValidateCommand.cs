@@ -1,15 +1,12 @@
 using System.CommandLine;
 using System.Diagnostics;
-using System.Globalization;
 using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
-using DivCon.Scheduling;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Reporting;
 using DivCon.Harness.Schemes;
-using DivCon.Metrics.Factored;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Schemes;
 using DivCon.Simulation;
@@ -30,30 +27,23 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SimulateValidateCommand
 {
-    /// <summary>The workloads by name: the thesis's 3-program subset (§7.5.2) and 5-program suite (§7.5.1).</summary>
-    public static IReadOnlyDictionary<string, IReadOnlyList<string>> Workloads { get; } = new Dictionary<string, IReadOnlyList<string>>(StringComparer.Ordinal)
-    {
-        ["subset"] = ProgramCatalog.DefaultCyclicWorkload,
-        ["suite"] = ProgramCatalog.FullSuite,
-    };
-
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
-        var programs = CommandInput.Programs(
+        var programs = CommandInput.List("--programs",
             $"Programs measured alone at P = 1 … N (default: {string.Join(",", ProgramCatalog.FullSuite)}).", ProgramCatalog.FullSuite);
         var workloads = CommandInput.List("--workloads",
             "Cyclic workloads: subset (strassen, quicksort, mergesort) and/or suite (all five), or none (default: subset,suite).", ["subset", "suite"]);
         var schemes = CommandInput.List("--schemes",
             $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SimulationValidation.ComparableSchemes)}.", ["all"]);
         var size = CommandInput.Size();
-        var runs = CommandInput.Runs("Timed runs per P alone (means over them); also the simulated runs per P.", 3);
-        var warmup = CommandInput.Warmup("Untimed runs before the timed ones (alone and before C^SP).");
+        var runs = CommandInput.Declare("--runs", "Timed runs per P alone (means over them); also the simulated runs per P.", 3);
+        var warmup = CommandInput.Declare("--warmup", "Untimed runs before the timed ones (alone and before C^SP).", 1);
         var duration = CommandInput.Declare<string>("--duration", "Each scheme's multiprogram phase, measured and simulated (default 10s).", "10s");
         var spRuns = CommandInput.Declare<int>("--sp-runs", "C^SP runs per program (default 5).", 5);
         var cores = CommandInput.Cores();
         var overBudget = CommandInput.OverBudget();
-        var seed = CommandInput.Seed("Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
+        var seed = CommandInput.Declare("--seed", "Seeds the programs' inputs, the order of the schemes and the simulator.", SimulationModels.SamplesSeed);
         var models = CommandInput.Declare<string?>("--models", "Folder of <program>.json models and machine.json (default: the shipped ones).");
         var contention = CommandInput.Declare<double?>("--memory-contention", "Memory contention β of the simulator (default: the models' machine.json).");
         var measured = CommandInput.Declare<string?>("--measured",
@@ -75,11 +65,17 @@ internal static class SimulateValidateCommand
             double? beta = SimulationModels.CheckContention(parse.GetValue(contention), problems);
 
             Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
-            IReadOnlyList<ProgramEntry> entries = earlier is null ? CommandInput.ReadPrograms(parse, programs, SamplePrograms.Skeletons, problems, minimum: 0) : [];
-            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name =>
-                name == "none" ? []
-                : Workloads.TryGetValue(name, out IReadOnlyList<string>? list) ? [(name, list)]
-                : CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."));
+            IReadOnlyList<ProgramEntry> entries = earlier is null
+                ? SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems, minimum: 0)
+                : [];
+            // The thesis's 3-program subset (§7.5.2) and 5-program suite (§7.5.1).
+            List<(string Name, IReadOnlyList<string> Programs)> workloadList = CommandInput.ReadEach(parse, workloads, name => name switch
+            {
+                "none" => [],
+                "subset" => [(name, ProgramCatalog.DefaultCyclicWorkload)],
+                "suite" => [(name, ProgramCatalog.FullSuite)],
+                _ => CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."),
+            });
 
             string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
                 name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);
@@ -89,10 +85,7 @@ internal static class SimulateValidateCommand
             int warmupCount = CommandInput.AtLeast(parse, warmup, 0, problems);
             int sp = CommandInput.AtLeast(parse, spRuns, 1, problems);
             long? durationNs = DurationParser.Nanoseconds(parse.GetValue(duration), "--duration", problems);
-            // One reading of the CPU budget for the whole run: the option checks, every scheduler and the result use it.
-            CpuBudget budget = CpuBudget.Detect();
-            var notes = new List<string>();
-            IReadOnlyList<int> processors = CommandInput.ReadCores(parse, cores, budget, parse.GetValue(overBudget), problems, notes);
+            var (budget, processors, notes) = CommandInput.ReadCores(parse, cores, overBudget, problems);
             problems.AddIf(earlier is null && entries.Count == 0 && workloadList.Count == 0, "Nothing to validate: give --programs or --workloads.");
 
             string sizeName = earlier?.Settings.Size ?? CommandInput.Name(problemSize);

@@ -1,5 +1,4 @@
 using System.Globalization;
-using DivCon.Metrics;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
 using DivCon.Simulation;
@@ -61,11 +60,7 @@ internal static class SimulationModels
     /// <summary><paramref name="beta"/> as a memory contention (null: none given), with a problem line when it is negative or not finite.</summary>
     public static double? CheckContention(double? beta, List<string> problems)
     {
-        if (beta is { } b && (!(b >= 0) || !double.IsFinite(b)))
-        {
-            problems.Add($"--memory-contention must be 0 or more; got {b.ToString(CultureInfo.InvariantCulture)}.");
-        }
-
+        problems.AddIf(beta is { } b && (!(b >= 0) || !double.IsFinite(b)), $"--memory-contention must be 0 or more; got {beta?.ToString(CultureInfo.InvariantCulture)}.");
         return beta;
     }
 

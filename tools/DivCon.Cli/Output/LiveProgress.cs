@@ -30,7 +30,12 @@ internal sealed class LiveProgress(ProgressContext context, int descriptionWidth
     {
         lock (_lock)
         {
-            Finish();
+            if (_task is not null)
+            {
+                _task.Value = _task.MaxValue;
+                _task.StopTask();
+            }
+
             _task = context.AddTask(Markup.Escape(Fit(name)), maxValue: Math.Max(total, 1e-9));
         }
     }
@@ -59,15 +64,6 @@ internal sealed class LiveProgress(ProgressContext context, int descriptionWidth
             }
 
             _task!.Description = Markup.Escape(Shorten(line));
-        }
-    }
-
-    private void Finish()
-    {
-        if (_task is not null)
-        {
-            _task.Value = _task.MaxValue;
-            _task.StopTask();
         }
     }
 

@@ -3,18 +3,18 @@ using DivCon.Samples;
 
 namespace DivCon.Cli.Programs;
 
-/// <summary>A sample program as the harness sees it, optionally under another name (a symmetric test's instance).</summary>
-internal class SampleWorkload(ISampleProgram program, string? name = null) : IWorkloadProgram
+/// <summary>A sample program as the harness sees it.</summary>
+internal class SampleWorkload(ISampleProgram program) : IWorkloadProgram
 {
     /// <summary>The wrapped program.</summary>
     public ISampleProgram Program { get; } = program;
 
     /// <inheritdoc/>
-    public string Name { get; } = name ?? program.Name;
+    public string Name => Program.Name;
 
     /// <summary>Wraps <paramref name="program"/>: a skeleton sample as an <see cref="ISkeletonProgram"/>.</summary>
-    public static IWorkloadProgram Of(ISampleProgram program, string? name = null) =>
-        program is IDivConSample skeleton ? new SkeletonSample(skeleton, name) : new SampleWorkload(program, name);
+    public static IWorkloadProgram Of(ISampleProgram program) =>
+        program is IDivConSample skeleton ? new SkeletonSample(skeleton) : new SampleWorkload(program);
 
     /// <inheritdoc/>
     public void Initialize()

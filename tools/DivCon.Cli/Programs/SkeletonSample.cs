@@ -5,7 +5,7 @@ using DivCon.Skeletons;
 namespace DivCon.Cli.Programs;
 
 /// <summary>A sample program written on the skeleton as an <see cref="ISkeletonProgram"/>.</summary>
-internal sealed class SkeletonSample(IDivConSample sample, string? name = null) : SampleWorkload(sample, name), ISkeletonProgram
+internal sealed class SkeletonSample(IDivConSample sample) : SampleWorkload(sample), ISkeletonProgram
 {
     /// <inheritdoc/>
     public int BranchingFactor => sample.BranchingFactor;

@@ -36,26 +36,12 @@ internal static class AxisRendering
             throw new InvalidOperationException($"The {name} axis is logarithmic, so its limits must be above zero; got min {axis.Min}.");
         }
 
-        double lo = double.PositiveInfinity, hi = double.NegativeInfinity;
-        foreach (double v in plotValues.Where(double.IsFinite))
+        double[] finite = [.. plotValues.Where(double.IsFinite)];
+        double lo = finite.Length == 0 ? 0 : finite.Min(), hi = finite.Length == 0 ? 1 : finite.Max();
+        if (finite.Length > 0)
         {
-            lo = Math.Min(lo, v);
-            hi = Math.Max(hi, v);
-        }
-
-        if (lo > hi)
-        {
-            (lo, hi) = (0, 1);
-        }
-        else if (hi - lo <= 0)
-        {
-            // One value: ±10 % (±1 around 0) on a linear axis, a factor 2 or 10 either way on a log axis.
-            double half = axis.Scale != AxisScale.Linear ? 1 : lo == 0 ? 1 : Math.Abs(lo) * 0.1;
-            (lo, hi) = (lo - half, hi + half);
-        }
-        else
-        {
-            double pad = (hi - lo) * 0.05;
+            // A span: 5 % each side. One value: ±10 % (±1 around 0) on a linear axis, a factor 2 or 10 either way on a log axis.
+            double pad = hi - lo > 0 ? (hi - lo) * 0.05 : axis.Scale != AxisScale.Linear ? 1 : lo == 0 ? 1 : Math.Abs(lo) * 0.1;
             (lo, hi) = (lo - pad, hi + pad);
         }
 
@@ -72,13 +58,8 @@ internal static class AxisRendering
             throw new InvalidOperationException($"Axis '{axis.Label}': bars and stacked areas grow from zero, so their value axis must be linear.");
         }
 
-        double lo = 0, hi = 0;
-        foreach (double v in values.Where(double.IsFinite))
-        {
-            lo = Math.Min(lo, v);
-            hi = Math.Max(hi, v);
-        }
-
+        double[] finite = [.. values.Where(double.IsFinite).Prepend(0)];
+        double lo = finite.Min(), hi = finite.Max();
         hi = hi - lo <= 0 ? 1 : hi;
         double pad = (hi - lo) * 0.1;
         return (axis.Min ?? (lo < 0 ? lo - pad : 0), axis.Max ?? (hi > 0 ? hi + pad : 0));

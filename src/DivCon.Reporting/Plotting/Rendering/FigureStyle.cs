@@ -55,12 +55,14 @@ internal static class FigureStyle
         _ => ScottPlot.LinePattern.Solid,
     };
 
-    /// <summary>A horizontal guide line across the plot (e.g. NTT = 1).</summary>
-    public static void HorizontalLine(Plot plot, ReferenceLine line, LegendPlacer legend, double xMin, double xMax)
+    /// <summary>Horizontal guide lines across the plot at the lines' intercepts (e.g. NTT = 1).</summary>
+    public static void HorizontalLines(Plot plot, IEnumerable<ReferenceLine> lines, LegendPlacer legend, double xMin, double xMax)
     {
-        var h = plot.Add.HorizontalLine(line.Intercept, 1.4f, Color(line.Color), Pattern(line.Pattern));
-        h.LegendText = line.Label;
-        legend.AvoidSegment(xMin, line.Intercept, xMax, line.Intercept);
+        foreach (ReferenceLine line in lines)
+        {
+            plot.Add.HorizontalLine(line.Intercept, 1.4f, Color(line.Color), Pattern(line.Pattern)).LegendText = line.Label;
+            legend.AvoidSegment(xMin, line.Intercept, xMax, line.Intercept);
+        }
     }
 
     /// <summary>Category names under the x axis at 0, 1, 2, …: side by side when they fit, on two alternating
