@@ -145,29 +145,13 @@ public static class CyclicAnalysis
 
     private static IEnumerable<(SchemeResult A, SchemeResult B)> Pairs(IReadOnlyList<SchemeResult> schemes, string? baseline)
     {
-        if (baseline is not null)
+        if (baseline is null)
         {
-            SchemeResult? reference = schemes.FirstOrDefault(s => string.Equals(s.Scheme, baseline, StringComparison.OrdinalIgnoreCase));
-            if (reference is null)
-            {
-                yield break;
-            }
-
-            foreach (SchemeResult s in schemes.Where(s => !ReferenceEquals(s, reference)))
-            {
-                yield return (s, reference);
-            }
-
-            yield break;
+            return schemes.SelectMany((a, i) => schemes.Skip(i + 1).Select(b => (a, b)));
         }
 
-        for (int a = 0; a < schemes.Count; a++)
-        {
-            for (int b = a + 1; b < schemes.Count; b++)
-            {
-                yield return (schemes[a], schemes[b]);
-            }
-        }
+        SchemeResult? reference = schemes.FirstOrDefault(s => string.Equals(s.Scheme, baseline, StringComparison.OrdinalIgnoreCase));
+        return reference is null ? [] : schemes.Where(s => !ReferenceEquals(s, reference)).Select(s => (s, reference));
     }
 
     private static IReadOnlyList<MetricInference> Infer(IReadOnlyList<SchemeResult> schemes, int familySize, AnalysisOptions options)

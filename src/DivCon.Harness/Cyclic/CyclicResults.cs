@@ -51,8 +51,7 @@ public static class CyclicResults
             (scheme, i) => CyclicExperiment.NoRunWarning(Last(scheme).Schedulers, programs[i], i, Last(scheme).LimitSeconds),
             options);
 
-        IsolatedTimes?[] isolated = Enumerable.Range(0, n).Select(i => Isolated(invocations, i)).ToArray();
-        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i], i => isolated[i]);
+        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i], i => Isolated(invocations, i));
         SchemeResult[] schemes = analysis.Schemes
             .Select(x => x with { Schedulers = Last(x.Scheme).Schedulers })
             .Select(x => Accounting(invocations, x.Scheme) is { } a

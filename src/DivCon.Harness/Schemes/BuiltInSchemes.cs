@@ -49,7 +49,7 @@ public static class BuiltInSchemes
         try
         {
             TaskScheduler[] schedulers = context.Programs
-                .Select(p => pool.AddProgram(p.Name, context.OnlineScalability ? null : p.Scalability ?? throw new ArgumentException($"Program '{p.Name}' has no scalability.")))
+                .Select(p => pool.AddProgram(p.Name, context.OnlineScalability ? null : p.Scalability)) // SchemeDescriptor.Create checked they have one
                 .ToArray();
             return new SchedulerArrangement(schedulers, () => [.. schedulers.Select((_, i) => pool.StatsFor(i))], pool.Dispose, pool.OnRunStopping);
         }
@@ -71,7 +71,7 @@ public static class BuiltInSchemes
         {
             foreach (SchemeProgramInfo program in context.Programs)
             {
-                handles.Add(create(new SchedulerRequest(program.Name, context.Cores, pinned ? context.Processors : null, context.Budget)));
+                handles.Add(create(new SchedulerRequest(program.Name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
             }
         }
         catch
@@ -92,7 +92,7 @@ public static class BuiltInSchemes
     private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerHandle> create)
     {
         int n = context.Programs.Count;
-        SchedulerHandle shared = create(new SchedulerRequest("shared", context.Cores, context.Processors, context.Budget));
+        SchedulerHandle shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
         return new SchedulerArrangement(
             Enumerable.Repeat(shared.Scheduler, n).ToArray(), () => Enumerable.Repeat(shared.Stats(), n).ToArray(), () => shared.Lifetime?.Dispose());
     }
