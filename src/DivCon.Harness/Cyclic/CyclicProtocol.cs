@@ -85,13 +85,8 @@ public static class CyclicProtocol
     /// <param name="stopGrace">How long runs may take to stop once canceled at the limit (or after a failure).</param>
     /// <param name="progress">Called on the harness's context after each run ends; may be null.</param>
     /// <param name="cancellationToken">Abandons the phase (every run is stopped; then <see cref="OperationCanceledException"/>).</param>
-    public static async Task<PhaseResult> RunMultiprogramAsync(
-        IReadOnlyList<PhaseProgram> programs,
-        TimeSpan limit,
-        TimeProvider clock,
-        TimeSpan stopGrace,
-        Action<PhaseProgress>? progress = null,
-        CancellationToken cancellationToken = default)
+    public static async Task<PhaseResult> RunMultiprogramAsync(IReadOnlyList<PhaseProgram> programs, TimeSpan limit, TimeProvider clock, TimeSpan stopGrace,
+        Action<PhaseProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(clock);

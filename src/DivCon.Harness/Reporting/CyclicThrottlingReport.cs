@@ -60,11 +60,8 @@ public static class CyclicThrottlingReport
         var b = new StringBuilder("\n## CPU budget and throttling\n\n");
         foreach (string line in Lines(result))
         {
-            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? "- " + line.TrimStart() : line).Append('\n');
-            if (!line.StartsWith("  ", StringComparison.Ordinal))
-            {
-                b.Append('\n');
-            }
+            // An indented line is an item of the list above it; every other line is a paragraph.
+            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? $"- {line.TrimStart()}\n" : $"{line}\n\n");
         }
 
         return b.ToString();
