@@ -245,11 +245,8 @@ public static class CyclicAnalysis
         var reps = new RepetitionMetrics[count];
         for (int r = 0; r < count; r++)
         {
-            var ntts = new double?[n];
-            for (int i = 0; i < n; i++)
-            {
-                ntts[i] = cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : null;
-            }
+            double?[] ntts = Enumerable.Range(0, n)
+                .Select(i => cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : (double?)null).ToArray();
 
             if (ntts.All(x => x.HasValue))
             {
@@ -288,18 +285,8 @@ public static class CyclicAnalysis
 
         double[] Statistics(int[] picks)
         {
-            var ntt = new double[n];
-            for (int i = 0; i < n; i++)
-            {
-                double num = 0, den = 0;
-                foreach (int k in picks)
-                {
-                    num += cmpMeans[i][complete[k]]!.Value;
-                    den += cspMeans[i][complete[k]];
-                }
-
-                ntt[i] = num / den;
-            }
+            double[] ntt = Enumerable.Range(0, n)
+                .Select(i => picks.Sum(k => cmpMeans[i][complete[k]]!.Value) / picks.Sum(k => cspMeans[i][complete[k]])).ToArray();
 
             return [MultiprogramMetrics.Antt(ntt), MultiprogramMetrics.Mntt(ntt), MultiprogramMetrics.Stp(ntt.Select(v => 1 / v).ToArray())];
         }

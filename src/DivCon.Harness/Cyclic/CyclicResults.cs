@@ -126,16 +126,11 @@ public static class CyclicResults
         Estimate csp = runs.Length >= 2 ? Descriptive.Summarize(runs.Select(p => p.SpSeconds.Average()).ToArray()) : Descriptive.Summarize(runs[0].SpSeconds.ToArray());
         double[] sequential = runs.SelectMany(p => p.SequentialSeconds).ToArray();
         double[] scalability = runs.Select(p => p.Scalability).OfType<double>().ToArray();
-        var online = new Dictionary<string, double>();
-        foreach (string scheme in invocations[0].Schemes.Select(s => s.Scheme))
-        {
-            double[] estimates = invocations.Select(inv => inv.Schemes.First(s => s.Scheme == scheme).Schedulers)
-                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray();
-            if (estimates.Length > 0)
-            {
-                online[scheme] = estimates.Average();
-            }
-        }
+        var online = invocations[0].Schemes
+            .Select(s => (s.Scheme, Estimates: invocations.Select(inv => inv.Schemes.First(x => x.Scheme == s.Scheme).Schedulers)
+                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray()))
+            .Where(x => x.Estimates.Length > 0)
+            .ToDictionary(x => x.Scheme, x => x.Estimates.Average());
 
         return new ProgramBaseline(program, csp, sequential.Length > 0 ? sequential.Average() : null,
             scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState))
