@@ -215,13 +215,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <summary>The allocation timeline so far, with the programs' names and the current assignment of every worker.</summary>
     public SchemeTimeline CaptureTimeline()
     {
-        var names = new Dictionary<int, string>();
-        foreach (ProgramHandle program in _programs)
-        {
-            names[program.Id] = program.Name;
-        }
-
-        return new SchemeTimeline(
-            _scheme, _scheduler.Timeline, _scheduler.WorkerCount, names, Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms);
+        return new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
+            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms);
     }
 }
