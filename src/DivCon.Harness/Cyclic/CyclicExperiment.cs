@@ -27,18 +27,12 @@ namespace DivCon.Harness.Cyclic;
 /// result; the cgroup's throttling counters are read around every timed run alone and every phase
 /// (<see cref="CyclicInvocation.Throttling"/>).
 /// </summary>
-public sealed class CyclicExperiment
+/// <param name="clock">The clock every run and phase is timed on.</param>
+/// <param name="progress">Where progress goes (none: nowhere).</param>
+public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress = null)
 {
-    private readonly TimeProvider _clock;
-    private readonly IRunProgress _progress;
-
-    /// <summary>Creates a runner on <paramref name="clock"/> that reports to <paramref name="progress"/> (none: nowhere).</summary>
-    public CyclicExperiment(TimeProvider clock, IRunProgress? progress = null)
-    {
-        ArgumentNullException.ThrowIfNull(clock);
-        _clock = clock;
-        _progress = progress ?? LineProgress.None;
-    }
+    private readonly TimeProvider _clock = clock ?? throw new ArgumentNullException(nameof(clock));
+    private readonly IRunProgress _progress = progress ?? LineProgress.None;
 
     /// <summary>
     /// Reads the throttling counters for a budget (default <see cref="CpuBudget.ReadThrottling()"/>); tests replace it
