@@ -145,29 +145,13 @@ public static class CyclicAnalysis
 
     private static IEnumerable<(SchemeResult A, SchemeResult B)> Pairs(IReadOnlyList<SchemeResult> schemes, string? baseline)
     {
-        if (baseline is not null)
+        if (baseline is null)
         {
-            SchemeResult? reference = schemes.FirstOrDefault(s => string.Equals(s.Scheme, baseline, StringComparison.OrdinalIgnoreCase));
-            if (reference is null)
-            {
-                yield break;
-            }
-
-            foreach (SchemeResult s in schemes.Where(s => !ReferenceEquals(s, reference)))
-            {
-                yield return (s, reference);
-            }
-
-            yield break;
+            return schemes.SelectMany((a, i) => schemes.Skip(i + 1).Select(b => (a, b)));
         }
 
-        for (int a = 0; a < schemes.Count; a++)
-        {
-            for (int b = a + 1; b < schemes.Count; b++)
-            {
-                yield return (schemes[a], schemes[b]);
-            }
-        }
+        SchemeResult? reference = schemes.FirstOrDefault(s => string.Equals(s.Scheme, baseline, StringComparison.OrdinalIgnoreCase));
+        return reference is null ? [] : schemes.Where(s => !ReferenceEquals(s, reference)).Select(s => (s, reference));
     }
 
     private static IReadOnlyList<MetricInference> Infer(IReadOnlyList<SchemeResult> schemes, int familySize, AnalysisOptions options)
@@ -261,11 +245,8 @@ public static class CyclicAnalysis
         var reps = new RepetitionMetrics[count];
         for (int r = 0; r < count; r++)
         {
-            var ntts = new double?[n];
-            for (int i = 0; i < n; i++)
-            {
-                ntts[i] = cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : null;
-            }
+            double?[] ntts = Enumerable.Range(0, n)
+                .Select(i => cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : (double?)null).ToArray();
 
             if (ntts.All(x => x.HasValue))
             {
@@ -304,18 +285,8 @@ public static class CyclicAnalysis
 
         double[] Statistics(int[] picks)
         {
-            var ntt = new double[n];
-            for (int i = 0; i < n; i++)
-            {
-                double num = 0, den = 0;
-                foreach (int k in picks)
-                {
-                    num += cmpMeans[i][complete[k]]!.Value;
-                    den += cspMeans[i][complete[k]];
-                }
-
-                ntt[i] = num / den;
-            }
+            double[] ntt = Enumerable.Range(0, n)
+                .Select(i => picks.Sum(k => cmpMeans[i][complete[k]]!.Value) / picks.Sum(k => cspMeans[i][complete[k]])).ToArray();
 
             return [MultiprogramMetrics.Antt(ntt), MultiprogramMetrics.Mntt(ntt), MultiprogramMetrics.Stp(ntt.Select(v => 1 / v).ToArray())];
         }

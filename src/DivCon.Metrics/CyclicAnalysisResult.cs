@@ -9,12 +9,4 @@ public sealed record CyclicAnalysisResult(
     IReadOnlyList<SchemeResult> Schemes,
     IReadOnlyList<SchemeComparison> Comparisons,
     IReadOnlyList<MetricInference> Metrics,
-    AnalysisOptions Options)
-{
-    /// <summary>The schemes and the comparisons (what a caller that needs nothing else takes).</summary>
-    public void Deconstruct(out IReadOnlyList<SchemeResult> schemes, out IReadOnlyList<SchemeComparison> comparisons)
-    {
-        schemes = Schemes;
-        comparisons = Comparisons;
-    }
-}
+    AnalysisOptions Options);

@@ -14,14 +14,6 @@ public static class MultiprogramMetrics
         return cmp / csp;
     }
 
-    /// <summary>Normalized progress of one program: C^SP / C^MP = 1 / NTT.</summary>
-    public static double Np(double cmp, double csp)
-    {
-        RequirePositive(cmp, nameof(cmp));
-        RequirePositive(csp, nameof(csp));
-        return csp / cmp;
-    }
-
     /// <summary>Average normalized turnaround time: the arithmetic mean of the programs' NTTs.</summary>
     public static double Antt(IReadOnlyCollection<double> ntts) => RequireNonEmpty(ntts, nameof(ntts)).Average();
 

@@ -51,7 +51,7 @@ public static class CyclicSimulator
             isolatedPerRepetition[r].Select(iso => (IReadOnlyList<double>)iso.CspRunsNs.Select(Seconds).ToArray()).ToArray(),
             request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
                 .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
-        var (schemes, comparisons) = CyclicAnalysis.Analyze(
+        var (schemes, comparisons, _, _) = CyclicAnalysis.Analyze(
             request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))

@@ -27,24 +27,12 @@ namespace DivCon.Harness.Cyclic;
 /// result; the cgroup's throttling counters are read around every timed run alone and every phase
 /// (<see cref="CyclicInvocation.Throttling"/>).
 /// </summary>
-public sealed class CyclicExperiment
+/// <param name="clock">The clock every run and phase is timed on.</param>
+/// <param name="progress">Where progress goes (none: nowhere).</param>
+public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress = null)
 {
-    private readonly TimeProvider _clock;
-    private readonly IRunProgress _progress;
-
-    /// <summary>Creates a runner on <paramref name="clock"/> that reports to <paramref name="progress"/>.</summary>
-    public CyclicExperiment(TimeProvider clock, IRunProgress? progress)
-    {
-        ArgumentNullException.ThrowIfNull(clock);
-        _clock = clock;
-        _progress = progress ?? LineProgress.None;
-    }
-
-    /// <summary>Creates a runner on <paramref name="clock"/>; <paramref name="log"/> receives every progress line.</summary>
-    public CyclicExperiment(TimeProvider clock, Action<string>? log = null)
-        : this(clock, log is null ? null : new LineProgress(log))
-    {
-    }
+    private readonly TimeProvider _clock = clock ?? throw new ArgumentNullException(nameof(clock));
+    private readonly IRunProgress _progress = progress ?? LineProgress.None;
 
     /// <summary>
     /// Reads the throttling counters for a budget (default <see cref="CpuBudget.ReadThrottling()"/>); tests replace it
@@ -62,11 +50,9 @@ public sealed class CyclicExperiment
         ArgumentNullException.ThrowIfNull(plan);
         CpuBudget budget = plan.Settings.Budget ?? CpuBudget.Detect();
         plan = plan with { Settings = plan.Settings with { Budget = budget } };
-        DateTimeOffset startedUtc = _clock.GetUtcNow();
-        long started = _clock.GetTimestamp();
         CyclicInvocation invocation = await RunInvocationAsync(plan, 1, 1, cancellationToken);
         return CyclicResults.Build(CyclicPlanRecord.From(plan, repeat: 1), [invocation], Describe(plan), options ?? new AnalysisOptions(),
-            MachineInfo.Capture(budget), startedUtc, Seconds(_clock.GetTimestamp() - started));
+            MachineInfo.Capture(budget), invocation.StartedUtc, invocation.ElapsedSeconds);
     }
 
     /// <summary>The schemes' descriptions by name, for <see cref="CyclicResults.Build"/>.</summary>
@@ -94,25 +80,19 @@ public sealed class CyclicExperiment
         IReadOnlyList<IWorkloadProgram> programs = plan.Programs;
         int n = programs.Count;
         string tag = $"inv {invocation}/{of}";
-        var alone = new (IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)[n];
+        var measured = new InvocationProgram[n];
         for (int i = 0; i < n; i++)
         {
-            alone[i] = await MeasureAloneAsync(plan, i, tag, invocation, started, throttling, cancellationToken);
+            measured[i] = await MeasureAloneAsync(plan, i, tag, invocation, started, throttling, cancellationToken);
         }
 
-        var sequentialWarmup = new IReadOnlyList<double>[n];
-        var sequential = new IReadOnlyList<double>[n];
-        Array.Fill(sequentialWarmup, []);
-        Array.Fill(sequential, []);
-        var scalability = new double?[n];
         if (plan.Schemes.Any(x => x.RequiresScalability))
         {
             _progress.Phase($"{tag} T_seq (scalability)", n * (s.SequentialRuns + 1));
             for (int i = 0; i < n; i++)
             {
-                (sequentialWarmup[i], sequential[i]) = MeasureSequential(programs[i], invocation, s.SequentialRuns, throttling, "tseq");
-                scalability[i] = sequential[i].Average() / alone[i].Window.Average();
-                Log(started, $"{tag} seq  {programs[i].Name,-16} T_seq {sequential[i].Average():0.000} s ({s.SequentialRuns} runs), scalability {scalability[i]:0.00}");
+                measured[i] = MeasureSequential(measured[i], programs[i], invocation, s.SequentialRuns, throttling, "tseq");
+                Log(started, $"{tag} seq  {programs[i].Name,-16} T_seq {measured[i].SequentialSeconds.Average():0.000} s ({s.SequentialRuns} runs), scalability {measured[i].Scalability:0.00}");
             }
         }
 
@@ -124,7 +104,7 @@ public sealed class CyclicExperiment
             order.Add(scheme.Name);
             CollectGarbage();
             var context = new SchemeContext(
-                programs.Select((p, i) => new SchemeProgramInfo(p.Name, scalability[i])).ToArray(), s.Processors, budget, s.OnlineScalability);
+                measured.Select(p => new SchemeProgramInfo(p.Program, p.Scalability)).ToArray(), s.Processors, budget, s.OnlineScalability);
             // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
             // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
             // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
@@ -160,22 +140,13 @@ public sealed class CyclicExperiment
             phases[scheme.Name] = new InvocationScheme(scheme.Name, phase.ProgramRuns(), phase.LimitSeconds, Seconds(windowEnd - windowStart), stats);
         }
 
-        var oneWorker = new IReadOnlyList<double>[n];
-        Array.Fill(oneWorker, []);
         if (phases.Values.Any(p => p.Schedulers.Any(x => x.CoreSeconds is not null)))
         {
-            await MeasureIsolatedTimesAsync(plan, tag, invocation, sequentialWarmup, sequential, oneWorker, started, throttling, cancellationToken);
+            await MeasureIsolatedTimesAsync(plan, tag, invocation, measured, started, throttling, cancellationToken);
         }
 
         return new CyclicInvocation(
-            invocation,
-            Environment.ProcessId,
-            startedUtc,
-            Seconds(_clock.GetTimestamp() - started),
-            order,
-            Enumerable.Range(0, n).Select(i => new InvocationProgram(programs[i].Name, alone[i].Warmup, alone[i].Window, alone[i].Steady, alone[i].Cv,
-                sequentialWarmup[i], sequential[i], oneWorker[i])).ToArray(),
-            plan.Schemes.Select(x => phases[x.Name]).ToArray())
+            invocation, Environment.ProcessId, startedUtc, Seconds(_clock.GetTimestamp() - started), order, measured, [.. plan.Schemes.Select(x => phases[x.Name])])
         {
             Throttling = throttling.Result(),
         };
@@ -188,8 +159,8 @@ public sealed class CyclicExperiment
     /// scalability, the same way as those. The programs' inputs were made before any timing; the JIT is warm from the
     /// C^SP runs.
     /// </summary>
-    private async Task MeasureIsolatedTimesAsync(CyclicPlan plan, string tag, int invocation, IReadOnlyList<double>[] sequentialWarmup,
-        IReadOnlyList<double>[] sequential, IReadOnlyList<double>[] oneWorker, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
+    private async Task MeasureIsolatedTimesAsync(
+        CyclicPlan plan, string tag, int invocation, InvocationProgram[] measured, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
         long t0 = _clock.GetTimestamp();
@@ -197,9 +168,9 @@ public sealed class CyclicExperiment
         for (int i = 0; i < plan.Programs.Count; i++)
         {
             IWorkloadProgram program = plan.Programs[i];
-            if (sequential[i].Count == 0)
+            if (measured[i].SequentialSeconds.Count == 0)
             {
-                (sequentialWarmup[i], sequential[i]) = MeasureSequential(program, invocation, s.SequentialRuns, throttling, "ts");
+                measured[i] = MeasureSequential(measured[i], program, invocation, s.SequentialRuns, throttling, "ts");
             }
 
             CollectGarbage();
@@ -214,7 +185,8 @@ public sealed class CyclicExperiment
             var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             try
             {
-                oneWorker[i] = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.OneWorkerRuns, _clock, s.RunTimeout, cancellationToken);
+                IReadOnlyList<double> runs = await CyclicProtocol.RunIsolatedAsync(phaseProgram, s.OneWorkerRuns, _clock, s.RunTimeout, cancellationToken);
+                measured[i] = measured[i] with { OneWorkerSeconds = runs };
             }
             catch (ProgramRunException e)
             {
@@ -223,18 +195,19 @@ public sealed class CyclicExperiment
 
             Guard(program.Name, "the check of its result on one worker", invocation, program.Verify);
             throttling.Alone(program.Name, "t1", invocation, t1Throttling);
-            Log(started, $"{tag} t1   {program.Name,-16} T_s {sequential[i].Average():0.000} s, T_1 {oneWorker[i].Average():0.000} s ({sequential[i].Count} + {oneWorker[i].Count} runs)");
+            (IReadOnlyList<double> ts, IReadOnlyList<double> t1) = (measured[i].SequentialSeconds, measured[i].OneWorkerSeconds);
+            Log(started, $"{tag} t1   {program.Name,-16} T_s {ts.Average():0.000} s, T_1 {t1.Average():0.000} s ({ts.Count} + {t1.Count} runs)");
         }
 
         Log(started, $"{tag} isolated T_s / T_1 for the factored speedups took {Seconds(_clock.GetTimestamp() - t0):0.0} s");
     }
 
     /// <summary>
-    /// One warm-up run, then <paramref name="runs"/> timed runs of the sequential baseline, with the throttling of the
-    /// timed ones recorded as <paramref name="measure"/>.
+    /// One warm-up run, then <paramref name="runs"/> timed runs of the sequential baseline, added to
+    /// <paramref name="measured"/>, with the throttling of the timed ones recorded as <paramref name="measure"/>.
     /// </summary>
-    private (IReadOnlyList<double> Warmup, IReadOnlyList<double> Runs) MeasureSequential(IWorkloadProgram program, int invocation, int runs,
-        ThrottlingRecorder throttling, string measure)
+    private InvocationProgram MeasureSequential(
+        InvocationProgram measured, IWorkloadProgram program, int invocation, int runs, ThrottlingRecorder throttling, string measure)
     {
         var all = new List<double>();
         var samples = new List<ThrottlingSample?>();
@@ -253,12 +226,12 @@ public sealed class CyclicExperiment
         }
 
         throttling.Alone(program.Name, measure, invocation, samples);
-        return (all.Take(1).ToArray(), all.Skip(1).ToArray());
+        return measured with { SequentialWarmupSeconds = all.Take(1).ToArray(), SequentialSeconds = all.Skip(1).ToArray() };
     }
 
     private void MarkStop(long[] firstStop) => Interlocked.CompareExchange(ref firstStop[0], Math.Max(1, _clock.GetTimestamp()), 0);
 
-    private async Task<(IReadOnlyList<double> Warmup, IReadOnlyList<double> Window, bool Steady, double? Cv)> MeasureAloneAsync(
+    private async Task<InvocationProgram> MeasureAloneAsync(
         CyclicPlan plan, int i, string tag, int invocation, long started, ThrottlingRecorder throttling, CancellationToken cancellationToken)
     {
         CyclicSettings s = plan.Settings;
@@ -290,7 +263,7 @@ public sealed class CyclicExperiment
             double? cv = SteadyState.WindowCv(runs, s.SpRuns);
             bool steady = decision == SteadyState.Decision.Steady;
             Log(started, $"{tag} sp {program.Name,-16} {s.SpRuns} runs on {plan.SpScheme.Name} after {runs.Count - s.SpRuns} warm-up: mean {window.Average():0.000} s (min {window.Min():0.000}, max {window.Max():0.000}, CV {cv:0.0%}{(steady ? string.Empty : ", NOT steady: warm-up cap reached")})");
-            return (runs.Take(runs.Count - s.SpRuns).ToArray(), window, steady, cv);
+            return new InvocationProgram(program.Name, runs.Take(runs.Count - s.SpRuns).ToArray(), window, steady, cv, [], [], []);
         }
         catch (ProgramRunException e)
         {

@@ -85,13 +85,8 @@ public static class CyclicProtocol
     /// <param name="stopGrace">How long runs may take to stop once canceled at the limit (or after a failure).</param>
     /// <param name="progress">Called on the harness's context after each run ends; may be null.</param>
     /// <param name="cancellationToken">Abandons the phase (every run is stopped; then <see cref="OperationCanceledException"/>).</param>
-    public static async Task<PhaseResult> RunMultiprogramAsync(
-        IReadOnlyList<PhaseProgram> programs,
-        TimeSpan limit,
-        TimeProvider clock,
-        TimeSpan stopGrace,
-        Action<PhaseProgress>? progress = null,
-        CancellationToken cancellationToken = default)
+    public static async Task<PhaseResult> RunMultiprogramAsync(IReadOnlyList<PhaseProgram> programs, TimeSpan limit, TimeProvider clock, TimeSpan stopGrace,
+        Action<PhaseProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(clock);
@@ -172,13 +167,11 @@ public static class CyclicProtocol
                 if (IsFailure(current[i]) || current[i].IsCanceled)
                 {
                     failure = (names[i], current[i], "a multiprogram run");
-                    runs.Add(Record(i, starts[i], end, recorded: false));
+                    Record(i, end);
                     break;
                 }
 
-                bool inTime = end <= limitTimestamp && current[i].IsCompletedSuccessfully;
-                runs.Add(Record(i, starts[i], end, inTime));
-                if (inTime)
+                if (Record(i, end))
                 {
                     recorded[i]++;
                 }
@@ -228,8 +221,7 @@ public static class CyclicProtocol
                     failure = (names[i], current[i], "a multiprogram run (while being stopped)");
                 }
 
-                bool inTime = end <= limitTimestamp && current[i].IsCompletedSuccessfully;
-                runs.Add(Record(i, starts[i], end, inTime));
+                Record(i, end);
             }
         }
 
@@ -250,8 +242,13 @@ public static class CyclicProtocol
 
         return new PhaseResult(names, limit.TotalSeconds, runs);
 
-        RunRecord Record(int program, long start, long end, bool recorded) =>
-            new(program, ToSeconds(start - phaseStart, clock), ToSeconds(end - phaseStart, clock), recorded);
+        // Adds program i's run that ended at end; it counts iff it completed successfully by the limit.
+        bool Record(int i, long end)
+        {
+            bool inTime = end <= limitTimestamp && current[i].IsCompletedSuccessfully;
+            runs.Add(new RunRecord(i, ToSeconds(starts[i] - phaseStart, clock), ToSeconds(end - phaseStart, clock), inTime));
+            return inTime;
+        }
     }
 
     private static (Task Run, Task<long> Ended, long Start) Start(PhaseProgram program, TimeProvider clock, CancellationToken token)

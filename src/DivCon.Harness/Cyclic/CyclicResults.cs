@@ -51,8 +51,7 @@ public static class CyclicResults
             (scheme, i) => CyclicExperiment.NoRunWarning(Last(scheme).Schedulers, programs[i], i, Last(scheme).LimitSeconds),
             options);
 
-        IsolatedTimes?[] isolated = Enumerable.Range(0, n).Select(i => Isolated(invocations, i)).ToArray();
-        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i], i => isolated[i]);
+        var byName = Enumerable.Range(0, n).ToDictionary(i => programs[i], i => Isolated(invocations, i));
         SchemeResult[] schemes = analysis.Schemes
             .Select(x => x with { Schedulers = Last(x.Scheme).Schedulers })
             .Select(x => Accounting(invocations, x.Scheme) is { } a
@@ -125,21 +124,14 @@ public static class CyclicResults
     {
         InvocationProgram[] runs = invocations.Select(inv => inv.Programs[i]).ToArray();
         Estimate csp = runs.Length >= 2 ? Descriptive.Summarize(runs.Select(p => p.SpSeconds.Average()).ToArray()) : Descriptive.Summarize(runs[0].SpSeconds.ToArray());
-        double[] sequential = runs.SelectMany(p => p.SequentialSeconds).ToArray();
-        double[] scalability = runs.Select(p => p.Scalability).OfType<double>().ToArray();
-        var online = new Dictionary<string, double>();
-        foreach (string scheme in invocations[0].Schemes.Select(s => s.Scheme))
-        {
-            double[] estimates = invocations.Select(inv => inv.Schemes.First(s => s.Scheme == scheme).Schedulers)
-                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray();
-            if (estimates.Length > 0)
-            {
-                online[scheme] = estimates.Average();
-            }
-        }
+        var online = invocations[0].Schemes
+            .Select(s => (s.Scheme, Estimates: invocations.Select(inv => inv.Schemes.First(x => x.Scheme == s.Scheme).Schedulers)
+                .Select(x => i < x.Count ? x[i].OnlineScalability : null).OfType<double>().ToArray()))
+            .Where(x => x.Estimates.Length > 0)
+            .ToDictionary(x => x.Scheme, x => x.Estimates.Average());
 
-        return new ProgramBaseline(program, csp, sequential.Length > 0 ? sequential.Average() : null,
-            scalability.Length > 0 ? scalability.Average() : null, runs.Count(p => !p.SteadyState))
+        return new ProgramBaseline(program, csp, Mean(runs.SelectMany(p => p.SequentialSeconds).ToArray()),
+            Mean(runs.Select(p => p.Scalability).OfType<double>().ToArray()), runs.Count(p => !p.SteadyState))
         {
             OnlineScalability = online.Count > 0 ? online : null,
         };
@@ -148,10 +140,12 @@ public static class CyclicResults
     /// <summary>T_s and T_1 of program <paramref name="i"/>: means of every invocation's runs; null when neither was measured.</summary>
     private static IsolatedTimes? Isolated(IReadOnlyList<CyclicInvocation> invocations, int i)
     {
-        double[] ts = invocations.SelectMany(inv => inv.Programs[i].SequentialSeconds).ToArray();
-        double[] t1 = invocations.SelectMany(inv => inv.Programs[i].OneWorkerSeconds).ToArray();
-        return ts.Length == 0 && t1.Length == 0 ? null : new IsolatedTimes(ts.Length > 0 ? ts.Average() : null, t1.Length > 0 ? t1.Average() : null, null);
+        double? ts = Mean(invocations.SelectMany(inv => inv.Programs[i].SequentialSeconds).ToArray());
+        double? t1 = Mean(invocations.SelectMany(inv => inv.Programs[i].OneWorkerSeconds).ToArray());
+        return ts is null && t1 is null ? null : new IsolatedTimes(ts, t1, null);
     }
+
+    private static double? Mean(double[] values) => values.Length > 0 ? values.Average() : null;
 
     /// <summary>
     /// One scheme's per-program core-seconds and idle seconds summed over the invocations' statistics windows, and the

@@ -33,18 +33,7 @@ public static class HarnessThread
             }
 
             context.RunUntilComplete(task);
-            if (task.IsCanceled)
-            {
-                result.TrySetCanceled();
-            }
-            else if (task.IsFaulted)
-            {
-                result.TrySetException(task.Exception!.InnerExceptions);
-            }
-            else
-            {
-                result.TrySetResult(task.Result);
-            }
+            result.TrySetFromTask(task);
         })
         {
             IsBackground = true,

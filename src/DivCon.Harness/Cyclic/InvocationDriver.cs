@@ -12,18 +12,12 @@ namespace DivCon.Harness.Cyclic;
 /// rest, never more than the cap (Kalibera and Jones 2013: size the experiment from an initial one). One invocation
 /// failing abandons the test: no partial result.
 /// </summary>
-public sealed class InvocationDriver
+/// <param name="launcher">Starts each invocation.</param>
+/// <param name="progress">Where progress lines go (none: nowhere).</param>
+public sealed class InvocationDriver(IInvocationLauncher launcher, IRunProgress? progress = null)
 {
-    private readonly IInvocationLauncher _launcher;
-    private readonly IRunProgress _progress;
-
-    /// <summary>Creates a driver that starts invocations with <paramref name="launcher"/> and reports to <paramref name="progress"/>.</summary>
-    public InvocationDriver(IInvocationLauncher launcher, IRunProgress? progress = null)
-    {
-        ArgumentNullException.ThrowIfNull(launcher);
-        _launcher = launcher;
-        _progress = progress ?? LineProgress.None;
-    }
+    private readonly IInvocationLauncher _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
+    private readonly IRunProgress _progress = progress ?? LineProgress.None;
 
     /// <summary>
     /// Runs the invocations <paramref name="count"/> asks for; <paramref name="infer"/> analyzes the pilot (auto only).

@@ -1,24 +1,11 @@
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>The runs of one multiprogram phase of the cyclic test.</summary>
-public sealed class PhaseResult
+/// <param name="Programs">Program names, by index.</param>
+/// <param name="LimitSeconds">The time limit of the phase, in seconds.</param>
+/// <param name="Runs">Every run, recorded or discarded, in the order they ended.</param>
+public sealed record PhaseResult(IReadOnlyList<string> Programs, double LimitSeconds, IReadOnlyList<RunRecord> Runs)
 {
-    internal PhaseResult(IReadOnlyList<string> programs, double limitSeconds, IReadOnlyList<RunRecord> runs)
-    {
-        Programs = programs;
-        LimitSeconds = limitSeconds;
-        Runs = runs;
-    }
-
-    /// <summary>Program names, by index.</summary>
-    public IReadOnlyList<string> Programs { get; }
-
-    /// <summary>The time limit of the phase, in seconds.</summary>
-    public double LimitSeconds { get; }
-
-    /// <summary>Every run, recorded or discarded, in the order they ended.</summary>
-    public IReadOnlyList<RunRecord> Runs { get; }
-
     /// <summary>The durations (seconds) of program <paramref name="program"/>'s recorded runs: the sample behind C^MP.</summary>
     public IReadOnlyList<double> RecordedDurations(int program) =>
         Runs.Where(r => r.Program == program && r.Recorded).Select(r => r.DurationSeconds).ToArray();

@@ -1,15 +1,11 @@
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>A scheme could not build its schedulers (for example pinning is impossible here); the test is abandoned.</summary>
-public sealed class SchemeSetupException : Exception
+/// <param name="scheme">The scheme that failed.</param>
+/// <param name="message">What failed.</param>
+/// <param name="inner">Why.</param>
+public sealed class SchemeSetupException(string scheme, string message, Exception inner) : Exception(message, inner)
 {
-    /// <summary>Creates the exception.</summary>
-    public SchemeSetupException(string scheme, string message, Exception inner)
-        : base(message, inner)
-    {
-        Scheme = scheme;
-    }
-
     /// <summary>The scheme that failed.</summary>
-    public string Scheme { get; }
+    public string Scheme { get; } = scheme;
 }

@@ -58,11 +58,6 @@ public static class SteadyState
             return Decision.Continue;
         }
 
-        if (WindowCv(runs, window) <= maxCv)
-        {
-            return Decision.Steady;
-        }
-
-        return counted >= window + maxExtra ? Decision.Capped : Decision.Continue;
+        return WindowCv(runs, window) <= maxCv ? Decision.Steady : counted >= window + maxExtra ? Decision.Capped : Decision.Continue;
     }
 }

@@ -27,15 +27,10 @@ public static class CyclicTextReport
         b.Append(ScalabilityLines(result, string.Empty));
         b.Append(CultureInfo.InvariantCulture, $"[ ] = 99 % interval, {IntervalBasis(result)}; times in seconds.\n\n");
         b.Append(CultureInfo.InvariantCulture, $"{"scheme",-22} {"program",-16} {"C^SP",8} {"C^MP",8} {"runs",5}  {"NTT [99 % CI]",-24} {"NP [99 % CI]",-24}\n");
-        foreach (SchemeResult s in result.Schemes)
+        foreach (var (s, p) in SchemePrograms(result))
         {
-            bool first = true;
-            foreach (ProgramResult p in s.Programs)
-            {
-                b.Append(CultureInfo.InvariantCulture,
-                    $"{(first ? s.Scheme : string.Empty),-22} {p.Program,-16} {Format.Number(p.Csp.Mean),8} {Format.Number(p.Cmp?.Mean),8} {p.Runs,5}  {Format.Interval(p.Ntt),-24} {Format.Interval(p.Np),-24}\n");
-                first = false;
-            }
+            b.Append(CultureInfo.InvariantCulture,
+                $"{(ReferenceEquals(p, s.Programs[0]) ? s.Scheme : string.Empty),-22} {p.Program,-16} {Format.Number(p.Csp.Mean),8} {Format.Number(p.Cmp?.Mean),8} {p.Runs,5}  {Format.Interval(p.Ntt),-24} {Format.Interval(p.Np),-24}\n");
         }
 
         b.Append('\n');
@@ -75,13 +70,10 @@ public static class CyclicTextReport
 
         b.Append(CultureInfo.InvariantCulture, $"## Per program\n\nTimes in seconds; [ ] is the 99 % interval, {IntervalBasis(result)}.\n\n");
         var programs = new TextTable("scheme", "program", "C^SP", "C^MP", "runs", "discarded", "NTT", "NP", "RSD", "Fieller g").Align("llllrrllrr");
-        foreach (SchemeResult s in result.Schemes)
+        foreach (var (s, p) in SchemePrograms(result))
         {
-            foreach (ProgramResult p in s.Programs)
-            {
-                programs.Row(s.Scheme, p.Program, Format.Interval(p.Csp), Format.Interval(p.Cmp), p.Runs, p.Discarded, Format.Interval(p.Ntt), Format.Interval(p.Np),
-                    Format.Percent(p.Ntt?.RelativeStandardDeviation), Format.Number(p.Ntt?.G, "0.000"));
-            }
+            programs.Row(s.Scheme, p.Program, Format.Interval(p.Csp), Format.Interval(p.Cmp), p.Runs, p.Discarded, Format.Interval(p.Ntt), Format.Interval(p.Np),
+                Format.Percent(p.Ntt?.RelativeStandardDeviation), Format.Number(p.Ntt?.G, "0.000"));
         }
 
         b.Append(programs.Markdown());
@@ -99,18 +91,8 @@ public static class CyclicTextReport
         AppendInference(b, result, markdown: true);
         AppendWarnings(b, result, bullet: "- ");
         AppendInvocations(b, result);
-        b.Append("\n## Method\n\n");
-        foreach (var (key, text) in CyclicResult.MethodNotes)
-        {
-            b.Append(CultureInfo.InvariantCulture, $"- **{key}**: {text}\n");
-        }
-
-        b.Append("\n## Schemes\n\n");
-        foreach (SchemeResult s in result.Schemes)
-        {
-            b.Append(CultureInfo.InvariantCulture, $"- **{s.Scheme}**: {s.Description}\n");
-        }
-
+        b.Append("\n## Method\n\n").AppendJoin(string.Empty, CyclicResult.MethodNotes.Select(x => $"- **{x.Key}**: {x.Value}\n"));
+        b.Append("\n## Schemes\n\n").AppendJoin(string.Empty, result.Schemes.Select(s => $"- **{s.Scheme}**: {s.Description}\n"));
         AppendSchedulers(b, result);
         AppendFactored(b, result);
         return b.ToString();
@@ -127,26 +109,26 @@ public static class CyclicTextReport
             + "Only the partitioned schemes keep this accounting.\n\n");
         var table = new TextTable("scheme", "program", "P", "T_MP s", "T_s s", "T_1 s", "I s", "F s [99 % CI]", "linear", "maximal", "idle-specific",
             "inflation-specific", "actual [99 % CI]").Align("llrrrrrlrrrrl");
-        foreach (SchemeResult s in result.Schemes)
+        foreach (var (s, p) in SchemePrograms(result))
         {
-            foreach (ProgramResult p in s.Programs)
+            if (p.Factored?.Point is { } f && p.Factored.Accounting is { } a)
             {
-                if (p.Factored?.Point is { } f && p.Factored.Accounting is { } a)
-                {
-                    FactoredSpeedups x = f.Speedups;
-                    table.Row(s.Scheme, p.Program, Format.Number(f.P, "0.00"), Format.Number(f.Tp), Format.Number(a.SequentialSeconds), Format.Number(a.OneWorkerSeconds),
-                        Format.Number(f.Ip), Format.Interval(f.Fp, f.Ci99?.Fp), Format.Number(x.Linear, "0.00"), Format.Number(x.Maximal, "0.00"),
-                        Format.Number(x.IdleSpecific, "0.00"), Format.Number(x.InflationSpecific, "0.00"), Format.Interval(x.Actual, f.Ci99?.Actual, "0.00"));
-                }
-                else
-                {
-                    table.Row([s.Scheme, p.Program, $"n/a: {p.Factored?.Reason ?? MultiprogramFactored.NoAccountingReason}", .. Enumerable.Repeat(string.Empty, 10)]);
-                }
+                FactoredSpeedups x = f.Speedups;
+                table.Row(s.Scheme, p.Program, Format.Number(f.P, "0.00"), Format.Number(f.Tp), Format.Number(a.SequentialSeconds), Format.Number(a.OneWorkerSeconds),
+                    Format.Number(f.Ip), Format.Interval(f.Fp, f.Ci99?.Fp), Format.Number(x.Linear, "0.00"), Format.Number(x.Maximal, "0.00"),
+                    Format.Number(x.IdleSpecific, "0.00"), Format.Number(x.InflationSpecific, "0.00"), Format.Interval(x.Actual, f.Ci99?.Actual, "0.00"));
+            }
+            else
+            {
+                table.Row([s.Scheme, p.Program, $"n/a: {p.Factored?.Reason ?? MultiprogramFactored.NoAccountingReason}", .. Enumerable.Repeat(string.Empty, 10)]);
             }
         }
 
         b.Append(table.Markdown());
     }
+
+    private static IEnumerable<(SchemeResult Scheme, ProgramResult Program)> SchemePrograms(CyclicResult r) =>
+        r.Schemes.SelectMany(s => s.Programs.Select(p => (s, p)));
 
     private static string Title(CyclicPlanRecord c) =>
         string.Create(CultureInfo.InvariantCulture,
@@ -305,16 +287,7 @@ public static class CyclicTextReport
             return;
         }
 
-        b.Append("\nWarnings:\n");
-        if (bullet.Length > 0)
-        {
-            b.Append('\n');
-        }
-
-        foreach (string w in warnings)
-        {
-            b.Append(CultureInfo.InvariantCulture, $"{bullet}{w}\n");
-        }
+        b.Append(bullet.Length > 0 ? "\nWarnings:\n\n" : "\nWarnings:\n").AppendJoin(string.Empty, warnings.Select(w => $"{bullet}{w}\n"));
     }
 
     /// <summary>What each scheme's schedulers reported at the end of its (last) phase: the arrangement as it ran.</summary>

@@ -31,22 +31,10 @@ public static class CyclicThrottlingReport
 
         lines.Add("CPU throttling by the CPU quota: the times of these runs and phases include time the kernel held the process back "
             + "(Θ = throttled core-seconds, cpu.stat), which is not the scheme's or the program's doing:");
-        foreach (AloneThrottling a in t.Alone)
-        {
-            if (a.Summary is { WasThrottled: true } s)
-            {
-                lines.Add($"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {Format.Throttled(s)}");
-            }
-        }
-
-        foreach (PhaseThrottling p in t.Phases)
-        {
-            if (p.Phase is { WasThrottled: true } s)
-            {
-                lines.Add(string.Create(CultureInfo.InvariantCulture,
-                    $"  phase {p.Scheme} (repetition {p.Repetition}): Θ {s.ThrottledSeconds:0.000} s, {s.ThrottledPeriods} of {s.Periods} periods"));
-            }
-        }
+        lines.AddRange(t.Alone.Where(a => a.Summary is { WasThrottled: true })
+            .Select(a => $"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {Format.Throttled(a.Summary!)}"));
+        lines.AddRange(t.Phases.Where(p => p.Phase is { WasThrottled: true }).Select(p => string.Create(CultureInfo.InvariantCulture,
+            $"  phase {p.Scheme} (repetition {p.Repetition}): Θ {p.Phase!.ThrottledSeconds:0.000} s, {p.Phase.ThrottledPeriods} of {p.Phase.Periods} periods")));
 
         return lines;
     }
@@ -60,11 +48,8 @@ public static class CyclicThrottlingReport
         var b = new StringBuilder("\n## CPU budget and throttling\n\n");
         foreach (string line in Lines(result))
         {
-            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? "- " + line.TrimStart() : line).Append('\n');
-            if (!line.StartsWith("  ", StringComparison.Ordinal))
-            {
-                b.Append('\n');
-            }
+            // An indented line is an item of the list above it; every other line is a paragraph.
+            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? $"- {line.TrimStart()}\n" : $"{line}\n\n");
         }
 
         return b.ToString();

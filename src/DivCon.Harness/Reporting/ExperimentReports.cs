@@ -39,12 +39,9 @@ public static class ExperimentReports
     {
         ArgumentNullException.ThrowIfNull(r);
         var table = new TextTable("program", "size/gran", "granularity", "muscles/core", "time (s)", "T_s (s)");
-        foreach (GranularityProgramResult p in r.Programs)
+        foreach (var (p, pt) in r.Programs.SelectMany(p => p.Points.Select(pt => (p, pt))))
         {
-            foreach (GranularityPoint pt in p.Points)
-            {
-                table.Row(p.Program, pt.Divisor, pt.Granularity, Format.Number(pt.MusclesPerCore, "0.###"), Format.Number(pt.Time.Mean, "0.0000"), Format.Number(p.Ts.Mean, "0.0000"));
-            }
+            table.Row(p.Program, pt.Divisor, pt.Granularity, Format.Number(pt.MusclesPerCore, "0.###"), Format.Number(pt.Time.Mean, "0.0000"), Format.Number(p.Ts.Mean, "0.0000"));
         }
 
         return table.Text();
@@ -55,13 +52,10 @@ public static class ExperimentReports
     {
         ArgumentNullException.ThrowIfNull(r);
         var csv = new CsvTable("program", "problem_size", "divisor", "granularity", "muscles_per_core", "time_mean", "time_sd", "time_ci99_lo", "time_ci99_hi", "ts_mean");
-        foreach (GranularityProgramResult p in r.Programs)
+        foreach (var (p, pt) in r.Programs.SelectMany(p => p.Points.Select(pt => (p, pt))))
         {
-            foreach (GranularityPoint pt in p.Points)
-            {
-                csv.Row(p.Program, p.ProblemSize, pt.Divisor, pt.Granularity, pt.MusclesPerCore, pt.Time.Mean, pt.Time.Summary.StandardDeviation,
-                    pt.Time.Summary.Ci99?.Lower, pt.Time.Summary.Ci99?.Upper, p.Ts.Mean);
-            }
+            csv.Row(p.Program, p.ProblemSize, pt.Divisor, pt.Granularity, pt.MusclesPerCore, pt.Time.Mean, pt.Time.Summary.StandardDeviation,
+                pt.Time.Summary.Ci99?.Lower, pt.Time.Summary.Ci99?.Upper, p.Ts.Mean);
         }
 
         return csv;
@@ -72,13 +66,10 @@ public static class ExperimentReports
     {
         ArgumentNullException.ThrowIfNull(r);
         var table = new TextTable("program", "level", "splits", "split (s)", "executes", "execute (s)", "merges", "merge (s)");
-        foreach (PhaseProgramResult p in r.Programs)
+        foreach (var (p, l) in r.Programs.SelectMany(p => p.Levels.Select(l => (p, l))))
         {
-            foreach (PhaseLevel l in p.Levels)
-            {
-                table.Row(p.Program, l.Level, Format.Number(l.SplitCount, "0.#"), Format.Number(l.SplitSeconds, "0.000000"), Format.Number(l.ExecuteCount, "0.#"),
-                    Format.Number(l.ExecuteSeconds, "0.000000"), Format.Number(l.MergeCount, "0.#"), Format.Number(l.MergeSeconds, "0.000000"));
-            }
+            table.Row(p.Program, l.Level, Format.Number(l.SplitCount, "0.#"), Format.Number(l.SplitSeconds, "0.000000"), Format.Number(l.ExecuteCount, "0.#"),
+                Format.Number(l.ExecuteSeconds, "0.000000"), Format.Number(l.MergeCount, "0.#"), Format.Number(l.MergeSeconds, "0.000000"));
         }
 
         return table.Text();
@@ -89,12 +80,9 @@ public static class ExperimentReports
     {
         ArgumentNullException.ThrowIfNull(r);
         var csv = new CsvTable("program", "level", "split_count", "split_seconds", "execute_count", "execute_seconds", "merge_count", "merge_seconds");
-        foreach (PhaseProgramResult p in r.Programs)
+        foreach (var (p, l) in r.Programs.SelectMany(p => p.Levels.Select(l => (p, l))))
         {
-            foreach (PhaseLevel l in p.Levels)
-            {
-                csv.Row(p.Program, l.Level, l.SplitCount, l.SplitSeconds, l.ExecuteCount, l.ExecuteSeconds, l.MergeCount, l.MergeSeconds);
-            }
+            csv.Row(p.Program, l.Level, l.SplitCount, l.SplitSeconds, l.ExecuteCount, l.ExecuteSeconds, l.MergeCount, l.MergeSeconds);
         }
 
         return csv;

@@ -76,11 +76,11 @@ public static class ResultKinds
         Plots = OpenPlots.Of,
     };
 
-    /// <summary>Every kind, for reading a file whose kind is not known in advance.</summary>
-    public static IReadOnlyList<IResultKind> All { get; } = [Cyclic, Factored, Scalability, Granularity, Phases, CompareStealing, Open];
-
     /// <summary>The kinds that have figures, by name.</summary>
-    public static IEnumerable<string> Plotted => [.. Cyclic.Names, .. Factored.Names, .. Scalability.Names, .. Granularity.Names, .. Phases.Names, .. Open.Names];
+    public static IEnumerable<string> Plotted => s_plotted.SelectMany(k => k.Names);
+
+    // The kinds with figures, for reading a file whose kind is not known in advance.
+    private static readonly IResultKind[] s_plotted = [Cyclic, Factored, Scalability, Granularity, Phases, Open];
 
     private static ResultKind<T> Isolated<T>(string name, JsonTypeInfo<T> json, Func<T, string> table, Func<T, CsvTable> csv, Func<T, IReadOnlyList<NamedFigure>> plots)
         where T : ResultFile => new() { Names = [name], Json = json, Table = table, Csv = csv, Plots = plots };
@@ -90,12 +90,7 @@ public static class ResultKinds
     public static IReadOnlyList<NamedFigure> Figures(string json)
     {
         ResultHeader header = ResultJson.Header(json);
-        IResultKind? kind = All.FirstOrDefault(k => header.Kind is not null && k.Names.Contains(header.Kind));
-        if (kind is null || !Plotted.Contains(header.Kind))
-        {
-            ResultJson.CheckVersion(header, Plotted.ToArray());
-        }
-
-        return kind!.Figures(json);
+        ResultJson.CheckVersion(header, Plotted.ToArray());
+        return s_plotted.First(k => k.Names.Contains(header.Kind)).Figures(json);
     }
 }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace DivCon.Harness.Reporting;
 
@@ -47,48 +46,18 @@ internal sealed class TextTable
     /// <summary>The table as Markdown or as padded columns, each line ending in <c>\n</c>.</summary>
     public string Render(bool markdown) => markdown ? Markdown() : Text();
 
-    /// <summary>The header, the alignment row, then the rows, each as <c>| a | b |</c>.</summary>
+    /// <summary>The header, the alignment row, then the rows, each as <c>| a | b |</c> (an empty cell as <c>| |</c>).</summary>
     public string Markdown()
     {
-        var b = new StringBuilder();
-        AppendMarkdownRow(b, _rows[0]);
-        b.Append('|');
-        foreach (char a in _alignment)
-        {
-            b.Append(a == 'r' ? "---:|" : "---|");
-        }
-
-        b.Append('\n');
-        foreach (string[] row in _rows.Skip(1))
-        {
-            AppendMarkdownRow(b, row);
-        }
-
-        return b.ToString();
+        string[] lines = [.. _rows.Select(row => "|" + string.Concat(row.Select(cell => cell.Length == 0 ? " |" : $" {cell} |")))];
+        string alignment = "|" + string.Concat(_alignment.Select(a => a == 'r' ? "---:|" : "---|"));
+        return string.Concat(lines.Take(1).Append(alignment).Concat(lines.Skip(1)).Select(line => line + "\n"));
     }
 
     /// <summary>The header and the rows as columns padded to their widest cell.</summary>
     public string Text()
     {
         int[] widths = Enumerable.Range(0, _alignment.Length).Select(i => _rows.Max(r => r[i].Length)).ToArray();
-        var b = new StringBuilder();
-        foreach (string[] row in _rows)
-        {
-            b.Append(string.Join("  ", row.Select((cell, i) => i == 0 ? cell.PadRight(widths[i]) : cell.PadLeft(widths[i]))).TrimEnd()).Append('\n');
-        }
-
-        return b.ToString();
-    }
-
-    // "| a | b |", an empty cell as "| |".
-    private static void AppendMarkdownRow(StringBuilder b, string[] row)
-    {
-        b.Append('|');
-        foreach (string cell in row)
-        {
-            b.Append(cell.Length == 0 ? " |" : $" {cell} |");
-        }
-
-        b.Append('\n');
+        return string.Concat(_rows.Select(row => string.Join("  ", row.Select((cell, i) => i == 0 ? cell.PadRight(widths[i]) : cell.PadLeft(widths[i]))).TrimEnd() + "\n"));
     }
 }

@@ -10,12 +10,4 @@ namespace DivCon.Harness.Reporting;
 /// <param name="CacheGroups">Processors sharing a last-level cache, with its level and size (null when unknown).</param>
 /// <param name="NumaNodes">The NUMA nodes and their processors.</param>
 /// <param name="Budget">The CPU budget (allowed processors, cgroup quota, <c>DOTNET_PROCESSOR_COUNT</c>, the core count and why); null when not read.</param>
-public sealed record TopologyRecord(IReadOnlyList<int> Processors, IReadOnlyList<CacheGroup> CacheGroups, IReadOnlyList<NumaNode> NumaNodes, CpuBudget? Budget = null)
-{
-    /// <summary>The record of <paramref name="topology"/> and <paramref name="budget"/>.</summary>
-    public static TopologyRecord From(CpuTopology topology, CpuBudget? budget = null)
-    {
-        ArgumentNullException.ThrowIfNull(topology);
-        return new TopologyRecord(topology.Processors, topology.CacheGroups, topology.NumaNodes, budget);
-    }
-}
+public sealed record TopologyRecord(IReadOnlyList<int> Processors, IReadOnlyList<CacheGroup> CacheGroups, IReadOnlyList<NumaNode> NumaNodes, CpuBudget? Budget = null);

@@ -29,12 +29,84 @@ public static class BuiltInSchemes
         ArgumentNullException.ThrowIfNull(createPool);
         return new SchemeDescriptor(info, info.Arrangement switch
         {
-            SchemeArrangement.OversubscribedFree => context => new SeparateSchedulersArrangement(context, pinned: false, workStealing),
-            SchemeArrangement.OversubscribedPinned => context => new SeparateSchedulersArrangement(context, pinned: true, workStealing),
-            SchemeArrangement.Shared => context => new SharedSchedulerArrangement(context, workStealing),
-            SchemeArrangement.ThreadPool => context => new TplDefaultArrangement(context),
-            SchemeArrangement.Partitioned => context => new PartitionedArrangement(context, createPool),
+            SchemeArrangement.OversubscribedFree => context => Separate(context, pinned: false, workStealing),
+            SchemeArrangement.OversubscribedPinned => context => Separate(context, pinned: true, workStealing),
+            SchemeArrangement.Shared => context => Shared(context, workStealing),
+            SchemeArrangement.ThreadPool => Default,
+            SchemeArrangement.Partitioned => context => Partitioned(context, createPool),
             _ => throw new ArgumentOutOfRangeException(nameof(info), info.Arrangement, "Unknown arrangement."),
         });
+    }
+
+    /// <summary>
+    /// Partitioned multiprogramming (§5.3): one MultiProgramScheduler pool over the processors; each program registers
+    /// with its scalability (none when estimated online) and gets its own TaskScheduler; the pool's policy divides the
+    /// cores (fixed shares, or repartitioned by task availability, or any further policy).
+    /// </summary>
+    internal static ISchedulerArrangement Partitioned(SchemeContext context, Func<SchemeContext, IMultiprogramPool> createPool)
+    {
+        IMultiprogramPool pool = createPool(context);
+        try
+        {
+            TaskScheduler[] schedulers = context.Programs
+                .Select(p => pool.AddProgram(p.Name, context.OnlineScalability ? null : p.Scalability)) // SchemeDescriptor.Create checked they have one
+                .ToArray();
+            return new SchedulerArrangement(schedulers, () => [.. schedulers.Select((_, i) => pool.StatsFor(i))], pool.Dispose, pool.OnRunStopping);
+        }
+        catch
+        {
+            pool.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Oversubscribed multiprogramming (§5.2.1–5.2.2): one standalone work-stealing scheduler per program, each with a
+    /// worker per processor, free or pinned; n programs put n threads on every core.
+    /// </summary>
+    private static SchedulerArrangement Separate(SchemeContext context, bool pinned, Func<SchedulerRequest, SchedulerHandle> create)
+    {
+        var handles = new List<SchedulerHandle>(context.Programs.Count);
+        try
+        {
+            foreach (SchemeProgramInfo program in context.Programs)
+            {
+                handles.Add(create(new SchedulerRequest(program.Name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
+            }
+        }
+        catch
+        {
+            // Do not leak the worker threads of the schedulers already made.
+            handles.ForEach(h => h.Lifetime?.Dispose());
+            throw;
+        }
+
+        return new SchedulerArrangement(
+            handles.Select(h => h.Scheduler).ToArray(), () => handles.Select(h => h.Stats()).ToArray(), () => handles.ForEach(h => h.Lifetime?.Dispose()));
+    }
+
+    /// <summary>
+    /// Shared-scheduler multiprogramming (§5.2.3): one work-stealing scheduler with a worker pinned to each processor;
+    /// every program inserts its tasks into the same global queue.
+    /// </summary>
+    private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerHandle> create)
+    {
+        int n = context.Programs.Count;
+        SchedulerHandle shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
+        return new SchedulerArrangement(
+            Enumerable.Repeat(shared.Scheduler, n).ToArray(), () => Enumerable.Repeat(shared.Stats(), n).ToArray(), () => shared.Lifetime?.Dispose());
+    }
+
+    /// <summary>
+    /// Default-scheduler multiprogramming (§5.2.4): every program issues its tasks to <see cref="TaskScheduler.Default"/>,
+    /// the .NET thread pool, which is shared, unpinned, and injects threads as it sees fit. Nothing to create or
+    /// dispose; the pool's thread count changes with injection and is reported as-is, not as a fixed worker count.
+    /// </summary>
+    private static SchedulerArrangement Default(SchemeContext context)
+    {
+        int n = context.Programs.Count;
+        var stats = () => new SchedulerStats(
+            "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount);
+        return new SchedulerArrangement(Enumerable.Repeat(TaskScheduler.Default, n).ToArray(), () => Enumerable.Repeat(stats(), n).ToArray(), static () => { });
     }
 }

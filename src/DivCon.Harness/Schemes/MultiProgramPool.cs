@@ -34,6 +34,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     private static int s_nextPoolId;
 
     private readonly object _lock = new();
+    private readonly MultiProgramScheduler _scheduler;
     private readonly List<ProgramHandle> _programs = [];  // written by AddProgram before the phase starts
     private readonly string _kind;
     private readonly SchemeTimelineCollector? _timelines;
@@ -62,7 +63,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     {
         ArgumentNullException.ThrowIfNull(processors);
         ArgumentNullException.ThrowIfNull(policy);
-        Scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        _scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = processors,
             Budget = budget,
@@ -96,16 +97,13 @@ public sealed class MultiProgramPool : IMultiprogramPool
         _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(repartitionOnDemand ? " and on demand" : string.Empty)}{(idleLending || policy is IIdleLendingPolicy ? ", idle lending" : string.Empty)}, no blocking compensation)";
     }
 
-    /// <summary>The scheduler underneath (for tests and reports).</summary>
-    public MultiProgramScheduler Scheduler { get; }
-
     /// <summary>A number unique to this pool within the process (<see cref="SchedulerStats.PoolId"/>).</summary>
     public int Id { get; }
 
     /// <inheritdoc/>
     public TaskScheduler AddProgram(string name, double? scalability)
     {
-        ProgramHandle handle = Scheduler.AddProgram(name, scalability);
+        ProgramHandle handle = _scheduler.AddProgram(name, scalability);
         _programs.Add(handle);
         return handle.Scheduler;
     }
@@ -115,7 +113,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     {
         lock (_lock)
         {
-            return _frozen is not null ? _frozen[program] : LiveStats(program, Scheduler.GetSnapshot());
+            return _frozen is not null ? _frozen[program] : LiveStats(program, _scheduler.GetSnapshot());
         }
     }
 
@@ -131,12 +129,12 @@ public sealed class MultiProgramPool : IMultiprogramPool
 
             // One snapshot for every program: with idle lending a worker can move between two reads, and separate
             // snapshots would then count its processor for two programs.
-            MultiProgramSnapshot snapshot = Scheduler.GetSnapshot();
+            MultiProgramSnapshot snapshot = _scheduler.GetSnapshot();
             _frozen = Enumerable.Range(0, _programs.Count).Select(i => LiveStats(i, snapshot)).ToArray();
             try
             {
                 // The setter repartitions at once (under the scheduler's lock); the timer re-evaluates as runs drain.
-                Scheduler.Policy = new TaskAvailabilityPolicy();
+                _scheduler.Policy = new TaskAvailabilityPolicy();
             }
             catch (ObjectDisposedException)
             {
@@ -151,7 +149,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     {
         try
         {
-            Scheduler.Repartition();
+            _scheduler.Repartition();
         }
         catch (ObjectDisposedException)
         {
@@ -163,15 +161,15 @@ public sealed class MultiProgramPool : IMultiprogramPool
     {
         ProgramHandle handle = _programs[program];
         ProgramStatistics s = handle.GetStatistics();
-        IReadOnlyList<int> pinnedTo = Scheduler.PinnedProcessors;
-        int[]? processors = Scheduler.IsPinned
+        IReadOnlyList<int> pinnedTo = _scheduler.PinnedProcessors;
+        int[]? processors = _scheduler.IsPinned
             ? Enumerable.Range(0, snapshot.WorkerPrograms.Count).Where(slot => snapshot.WorkerPrograms[slot] == handle.Id).Select(slot => pinnedTo[slot]).ToArray()
             : null;
         return new SchedulerStats(
             _kind,
             handle.Scheduler.Id,
             snapshot.CoresByProgram.TryGetValue(handle.Id, out int cores) ? cores : 0,
-            Scheduler.IsPinned,
+            _scheduler.IsPinned,
             processors,
             IdleSeconds: s.IdleTime.TotalSeconds,
             TasksExecuted: s.TasksExecuted,
@@ -179,10 +177,10 @@ public sealed class MultiProgramPool : IMultiprogramPool
             CoreSeconds: s.CoreTime.TotalSeconds,
             BusySeconds: s.BusyTime.TotalSeconds,
             PoolId: Id,
-            PoolWorkers: Scheduler.WorkerCount,
+            PoolWorkers: _scheduler.WorkerCount,
             MovesIn: s.MovesIn,
             MovesOut: s.MovesOut,
-            Repartitions: Scheduler.Repartitions)
+            Repartitions: _scheduler.Repartitions)
         {
             OnlineScalability = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Scalability : null,
             ScalabilityConfidence = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Confidence : null,
@@ -211,19 +209,13 @@ public sealed class MultiProgramPool : IMultiprogramPool
 
         // The phase is over: leave the allocation timeline (moves, reasons, final assignment) for the plots.
         _timelines?.Add(CaptureTimeline());
-        Scheduler.Dispose();
+        _scheduler.Dispose();
     }
 
     /// <summary>The allocation timeline so far, with the programs' names and the current assignment of every worker.</summary>
     public SchemeTimeline CaptureTimeline()
     {
-        var names = new Dictionary<int, string>();
-        foreach (ProgramHandle program in _programs)
-        {
-            names[program.Id] = program.Name;
-        }
-
-        return new SchemeTimeline(
-            _scheme, Scheduler.Timeline, Scheduler.WorkerCount, names, Stopwatch.GetTimestamp(), Scheduler.GetSnapshot().WorkerPrograms);
+        return new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
+            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms);
     }
 }

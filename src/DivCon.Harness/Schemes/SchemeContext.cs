@@ -10,8 +10,4 @@ namespace DivCon.Harness.Schemes;
 /// more processors than it warns in its statistics); null: each scheduler detects it.
 /// </param>
 /// <param name="OnlineScalability">Partitioned schemes add their programs without a scalability (estimated online by the scheduler).</param>
-public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors, CpuBudget? Budget = null, bool OnlineScalability = false)
-{
-    /// <summary>Number of processors.</summary>
-    public int Cores => Processors.Count;
-}
+public sealed record SchemeContext(IReadOnlyList<SchemeProgramInfo> Programs, IReadOnlyList<int> Processors, CpuBudget? Budget = null, bool OnlineScalability = false);

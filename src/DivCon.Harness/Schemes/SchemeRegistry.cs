@@ -2,7 +2,7 @@ namespace DivCon.Harness.Schemes;
 
 /// <summary>
 /// The schemes a run can name, in report order (<see cref="BuiltInSchemes.CreateRegistry"/> wires every scheme of the
-/// catalogue). Immutable: <see cref="With"/> returns a registry with one scheme replaced or added.
+/// catalogue). Immutable.
 /// </summary>
 public sealed class SchemeRegistry
 {
@@ -16,11 +16,4 @@ public sealed class SchemeRegistry
 
     /// <summary>Looks a scheme up by name (case-insensitive).</summary>
     public SchemeDescriptor? Find(string name) => _schemes.Find(name);
-
-    /// <summary>A registry with <paramref name="scheme"/> replacing the one of the same name (kept in place) or appended.</summary>
-    public SchemeRegistry With(SchemeDescriptor scheme)
-    {
-        ArgumentNullException.ThrowIfNull(scheme);
-        return new SchemeRegistry(_schemes.With(scheme));
-    }
 }

@@ -41,26 +41,20 @@ public sealed class CsvTable
     /// <summary>The CSV as UTF-8 bytes.</summary>
     public byte[] ToUtf8() => Encoding.UTF8.GetBytes(_text.ToString());
 
-    /// <summary>One cell as it is written (before escaping).</summary>
-    public static string Cell(object? value) => value switch
-    {
-        null => string.Empty,
-        double d => double.IsFinite(d) ? d.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
-        float f => float.IsFinite(f) ? f.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
-        bool b => b ? "true" : "false",
-        IFormattable x => x.ToString(null, CultureInfo.InvariantCulture),
-        _ => value.ToString() ?? string.Empty,
-    };
+    private void Append(IEnumerable<object?> cells) => _text.AppendJoin(',', cells.Select(Cell)).Append('\n');
 
-    /// <summary>RFC 4180: quoted when it holds a comma, quote, CR or LF, with its quotes doubled.</summary>
-    public static string Escape(string field)
+    // One cell as written: quoted when it holds a comma, quote, CR or LF, with its quotes doubled (RFC 4180).
+    private static string Cell(object? value)
     {
-        ArgumentNullException.ThrowIfNull(field);
+        string field = value switch
+        {
+            null => string.Empty,
+            double d => double.IsFinite(d) ? d.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
+            float f => float.IsFinite(f) ? f.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
+            bool b => b ? "true" : "false",
+            IFormattable x => x.ToString(null, CultureInfo.InvariantCulture),
+            _ => value.ToString() ?? string.Empty,
+        };
         return field.AsSpan().IndexOfAny(",\"\r\n") >= 0 ? "\"" + field.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : field;
-    }
-
-    private void Append(IEnumerable<object?> cells)
-    {
-        _text.AppendJoin(',', cells.Select(c => Escape(Cell(c)))).Append('\n');
     }
 }

@@ -35,10 +35,7 @@ public static class ResultFolder
         {
             foreach (var (temp, _) in temporary)
             {
-                if (File.Exists(temp))
-                {
-                    File.Delete(temp);
-                }
+                File.Delete(temp); // no-op once renamed into place
             }
         }
     }

@@ -73,7 +73,7 @@ internal static class TopologyCommand
 
     /// <summary>The JSON form (see the <c>--json</c> option's description), followed by a newline.</summary>
     internal static string ToJson(CpuTopology topology, CpuBudget? budget = null) =>
-        JsonSerializer.Serialize(TopologyRecord.From(topology, budget), HarnessJsonContext.Files.TopologyRecord) + Environment.NewLine;
+        JsonSerializer.Serialize(new TopologyRecord(topology.Processors, topology.CacheGroups, topology.NumaNodes, budget), HarnessJsonContext.Files.TopologyRecord) + Environment.NewLine;
 
     /// <summary>Bytes in the largest binary unit that divides them exactly (sysfs sizes are whole KiB), e.g. 32 MiB.</summary>
     internal static string FormatSize(long bytes)
