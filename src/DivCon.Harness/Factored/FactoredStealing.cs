@@ -87,10 +87,6 @@ public sealed record FactoredStealing
             : new FactoredStealing(parsedScope, Format(parsedGroups), parsedGroups);
     }
 
-    /// <summary>Scope <paramref name="scope"/> with <see cref="PerWorkerGroups"/> or <see cref="DetectedGroups"/>.</summary>
-    public static FactoredStealing WithNamedGroups(StealingScope scope, bool perWorker) =>
-        new(scope, perWorker ? PerWorkerGroups : DetectedGroups, null);
-
     /// <summary>The explicit groups a <paramref name="workers"/>-worker scheduler gets, or null for detected groups.</summary>
     public IReadOnlyList<IReadOnlyList<int>>? GroupsFor(int workers)
     {

@@ -39,9 +39,6 @@ public sealed class TwoFactorAnovaResult
     /// <summary>The two-sided Student-t quantile used for every interval (ab(r − 1) degrees of freedom).</summary>
     public required double TQuantile { get; init; }
 
-    /// <summary>The table line named <paramref name="source"/> (e.g. "SSA").</summary>
-    public AnovaSource this[string source] => Table.Single(s => s.Source == source);
-
     /// <summary>
     /// The contrast β_first − β_second between two columns (seed 002 Table 5: locality − regular runtime), with
     /// s = s_e √(Σh²/(ar)) = s_e √(2/(ar)) (Jain §22.6, contrast coefficients +1, −1 over the column factor).
