@@ -55,13 +55,4 @@ public sealed record ExperimentSettings(
 
         return problems;
     }
-
-    internal void ThrowIfInvalid()
-    {
-        IReadOnlyList<string> problems = Validate();
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException("Invalid experiment settings: " + string.Join(" ", problems));
-        }
-    }
 }
