@@ -28,11 +28,13 @@ public sealed record FactoredStealing
     /// <summary>The name of the one-worker-per-group synthetic groups.</summary>
     public const string PerWorkerGroups = "per-worker";
 
+    private readonly IReadOnlyList<IReadOnlyList<int>>? _explicitGroups; // null for detected and per-worker
+
     private FactoredStealing(StealingScope scope, string groups, IReadOnlyList<IReadOnlyList<int>>? explicitGroups)
     {
         Scope = scope;
         Groups = groups;
-        ExplicitGroups = explicitGroups;
+        _explicitGroups = explicitGroups;
     }
 
     /// <summary>Every scheduler's default: scope All, detected groups.</summary>
@@ -43,9 +45,6 @@ public sealed record FactoredStealing
 
     /// <summary><see cref="DetectedGroups"/>, <see cref="PerWorkerGroups"/> or the explicit groups' text (normalised).</summary>
     public string Groups { get; }
-
-    /// <summary>The explicit groups, or null for detected and per-worker.</summary>
-    public IReadOnlyList<IReadOnlyList<int>>? ExplicitGroups { get; }
 
     /// <summary>The number of last-level cache groups this machine reported, when known (recorded with the result).</summary>
     public int? DetectedCacheGroups { get; init; }
@@ -96,7 +95,7 @@ public sealed record FactoredStealing
             return Enumerable.Range(0, workers).Select(w => (IReadOnlyList<int>)new[] { w }).ToArray();
         }
 
-        return ExplicitGroups?
+        return _explicitGroups?
             .Select(g => (IReadOnlyList<int>)g.Where(w => w < workers).ToArray())
             .Where(g => g.Count > 0)
             .ToArray();
