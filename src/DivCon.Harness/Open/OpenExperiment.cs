@@ -68,12 +68,8 @@ public static class OpenExperiment
             .Select(r => trace ?? Arrivals.Poisson(settings.Rate!.Value, settings.DurationSeconds!.Value,
                 classes.Select(c => (c.Name, c.Weight)).ToArray(), Arrivals.SeedOf(settings.Seed, r)))
             .ToList();
-        var pools = classes.ToDictionary(c => c.Name, c => new InstancePool(c));
-        foreach (OpenJobClass c in classes)
-        {
-            // Enough instances of a class that cannot run two jobs at once for every job of it in a repetition.
-            pools[c.Name].Prepare(arrivalsByRepetition.Max(a => a.Count(x => x.Class == c.Name)));
-        }
+        // Enough instances of a class that cannot run two jobs at once for every job of it in a repetition.
+        var pools = classes.ToDictionary(c => c.Name, c => new InstancePool(c, arrivalsByRepetition.Max(a => a.Count(x => x.Class == c.Name))));
 
         var infos = new List<OpenClassInfo>();
         foreach (OpenJobClass c in classes)
@@ -272,30 +268,19 @@ public static class OpenExperiment
         }
     }
 
-    /// <summary>Instances of one class: one shared instance when reentrant, else one per concurrently running job.</summary>
-    private sealed class InstancePool(OpenJobClass jobClass)
+    /// <summary>
+    /// Instances of one class, each made and initialised here: one shared instance when reentrant, else one per
+    /// concurrently running job (<paramref name="jobs"/> of them, more on demand).
+    /// </summary>
+    private sealed class InstancePool(OpenJobClass jobClass, int jobs)
     {
-        private readonly ConcurrentBag<IWorkloadProgram> _free = [];
+        private readonly IWorkloadProgram? _shared = jobClass.Reentrant ? Make(jobClass) : null;
+        private readonly ConcurrentBag<IWorkloadProgram> _free = new(jobClass.Reentrant ? [] : Enumerable.Range(0, Math.Max(jobs, 1)).Select(_ => Make(jobClass)));
         private readonly HashSet<IWorkloadProgram> _used = [];   // under the lock: instances that ran a job
-        private IWorkloadProgram? _shared;
-
-        public void Prepare(int jobs)
-        {
-            if (jobClass.Reentrant)
-            {
-                _shared = Make();
-                return;
-            }
-
-            for (int i = 0; i < Math.Max(jobs, 1); i++)
-            {
-                _free.Add(Make());
-            }
-        }
 
         public IWorkloadProgram Take()
         {
-            IWorkloadProgram program = _shared ?? (_free.TryTake(out IWorkloadProgram? p) ? p : Make());
+            IWorkloadProgram program = _shared ?? (_free.TryTake(out IWorkloadProgram? p) ? p : Make(jobClass));
             lock (_used)
             {
                 _used.Add(program);
@@ -324,7 +309,7 @@ public static class OpenExperiment
             }
         }
 
-        private IWorkloadProgram Make()
+        private static IWorkloadProgram Make(OpenJobClass jobClass)
         {
             IWorkloadProgram p = jobClass.Create();
             p.Initialize();
