@@ -32,7 +32,10 @@ public static class CyclicFactored
 
         return scheme with
         {
-            Programs = [.. scheme.Programs.Select((p, i) => p with { Factored = Factor(p, i < accounting.Count ? accounting[i] : null, windowSeconds, isolated) })],
+            Programs =
+            [
+                .. scheme.Programs.Select((p, i) => p with { Factored = Factor(p, i < accounting.Count ? accounting[i] : null, windowSeconds, isolated) }),
+            ],
         };
     }
 

@@ -13,7 +13,8 @@ public sealed record FactoredSettings(IReadOnlyList<int> WorkerCounts, int Runs,
     {
         var problems = new List<string>();
         problems.AddIf(WorkerCounts is null || WorkerCounts.Count == 0, "At least one worker count is needed.");
-        problems.AddIf(WorkerCounts is not null && WorkerCounts.Any(p => p < 1), $"Worker counts must be at least 1; got {string.Join(", ", WorkerCounts ?? [])}.");
+        problems.AddIf(WorkerCounts is not null && WorkerCounts.Any(p => p < 1),
+            $"Worker counts must be at least 1; got {string.Join(", ", WorkerCounts ?? [])}.");
         problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
         problems.AddIf(WarmupRuns < 0, $"Warm-up runs must be 0 or more; got {WarmupRuns}.");
 

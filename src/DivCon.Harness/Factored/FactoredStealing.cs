@@ -158,21 +158,14 @@ public sealed record FactoredStealing
             var group = new List<int>();
             foreach (string item in part.Split(','))
             {
-                if (!int.TryParse(item.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out int worker))
+                string? problem = !int.TryParse(item.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out int worker)
+                    ? $"'{item.Trim()}' is not a worker index; {allowed}."
+                    : worker >= maxWorkers ? $"worker {worker} does not exist with at most {maxWorkers} workers; {allowed}."
+                    : !seen.Add(worker) ? $"worker {worker} is in more than one place; each worker must be in exactly one group."
+                    : null;
+                if (problem is not null)
                 {
-                    problems.Add($"{option} '{text}': '{item.Trim()}' is not a worker index; {allowed}.");
-                    return null;
-                }
-
-                if (worker >= maxWorkers)
-                {
-                    problems.Add($"{option} '{text}': worker {worker} does not exist with at most {maxWorkers} workers; {allowed}.");
-                    return null;
-                }
-
-                if (!seen.Add(worker))
-                {
-                    problems.Add($"{option} '{text}': worker {worker} is in more than one place; each worker must be in exactly one group.");
+                    problems.Add($"{option} '{text}': {problem}");
                     return null;
                 }
 

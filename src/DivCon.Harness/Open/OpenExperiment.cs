@@ -119,10 +119,11 @@ public static class OpenExperiment
         IWorkloadProgram program = pool.Take();
         try
         {
-            double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
-            progress.Advance(settings.AloneRuns, $"alone {c.Name}: median {Median(all):0.0} ms on {settings.Processors.Count} workers");
-            double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
-            progress.Advance(2 * settings.AloneRuns, $"alone {c.Name}: median {Median(one):0.0} ms on 1 worker");
+            int runs = settings.AloneRuns;
+            double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", runs, budget, cancellationToken).ConfigureAwait(true);
+            progress.Advance(runs, $"alone {c.Name}: median {Median(all):0.0} ms on {settings.Processors.Count} workers");
+            double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", runs, budget, cancellationToken).ConfigureAwait(true);
+            progress.Advance(2 * runs, $"alone {c.Name}: median {Median(one):0.0} ms on 1 worker");
             double alone = Median(all);
             double oneWorker = Median(one);
             return new OpenClassInfo(c.Name, c.Role, c.Description, c.Weight, alone, oneWorker, oneWorker / alone, all, one);
@@ -275,7 +276,8 @@ public static class OpenExperiment
     private sealed class InstancePool(OpenJobClass jobClass, int jobs)
     {
         private readonly IWorkloadProgram? _shared = jobClass.Reentrant ? Make(jobClass) : null;
-        private readonly ConcurrentBag<IWorkloadProgram> _free = new(jobClass.Reentrant ? [] : Enumerable.Range(0, Math.Max(jobs, 1)).Select(_ => Make(jobClass)));
+        private readonly ConcurrentBag<IWorkloadProgram> _free =
+            new(jobClass.Reentrant ? [] : Enumerable.Range(0, Math.Max(jobs, 1)).Select(_ => Make(jobClass)));
         private readonly HashSet<IWorkloadProgram> _used = [];   // under the lock: instances that ran a job
 
         public IWorkloadProgram Take()
@@ -342,7 +344,8 @@ public static class OpenExperiment
                         ThreadName = $"open {scheme.Name}",
                     });
                     // Each job is a program of its own, added on arrival and removed when it ends.
-                    return new Host((name, scalability, start, token) => programs.RunProgramAsync(name, t => start(TaskScheduler.Current, t), scalability, token), programs);
+                    return new Host(
+                        (name, scalability, start, token) => programs.RunProgramAsync(name, t => start(TaskScheduler.Current, t), scalability, token), programs);
                 default:
                     throw new ArgumentOutOfRangeException(nameof(scheme), scheme.Arrangement, "Not an open-workload scheme.");
             }
