@@ -36,6 +36,18 @@ namespace DivCon.Multiprogramming;
 /// <summary>Applies repartitionings (see the file header); every member needs the scheduler's lock.</summary>
 internal sealed class Mover
 {
+#if DEBUG
+    /// <summary>
+    /// Tests only: Apply keeps the demand mark of a program it leaves with no worker (the code before the reset), so that
+    /// the explorer can show the stranded task it caused. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_keepDemandMarksForTests;
+
+    private static bool KeepDemandMarks => s_keepDemandMarksForTests;
+#else
+    private const bool KeepDemandMarks = false;
+#endif
+
     // Programs whose serving and task counts a lender keeps on its stack; more use per-slot buffers (Lender.cs).
     internal const int StackallocPrograms = 128;
 
@@ -235,7 +247,7 @@ internal sealed class Mover
         // ever with no periodic ticks). Cleared before the moves are published: a producer that still read the mark set
         // published its task before this clear, and the leaving worker's re-check after its process-wide barrier
         // (Worker.SwitchTo) sees that task; a producer that reads it clear sets it and signals (IsStarved).
-        for (int i = 0; i < programs.Length; i++)
+        for (int i = 0; i < programs.Length && !KeepDemandMarks; i++)
         {
             if (allocation.CoresOf(programs[i].Id) == 0)
             {

@@ -71,16 +71,7 @@ public sealed partial class MultiProgramScheduler
     /// <exception cref="InvalidOperationException">The program was already removed (or is being removed).</exception>
     public Task RemoveProgramAsync(ProgramHandle program, ProgramRemoval mode = ProgramRemoval.WaitForTasks)
     {
-        ArgumentNullException.ThrowIfNull(program);
-        if (!ReferenceEquals(program.Owner, this))
-        {
-            throw new ArgumentException($"Program {program} belongs to another MultiProgramScheduler.", nameof(program));
-        }
-
-        if (!Enum.IsDefined(mode))
-        {
-            throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
-        }
+        CheckRemoval(program, mode);
 
         if (program.IsRemoving || program.IsRemoved)
         {

@@ -283,16 +283,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// <exception cref="InvalidOperationException">The program was already removed (or is being removed), or the call comes from a task running on this scheduler's workers.</exception>
     public void RemoveProgram(ProgramHandle program, ProgramRemoval mode = ProgramRemoval.WaitForTasks)
     {
-        ArgumentNullException.ThrowIfNull(program);
-        if (!ReferenceEquals(program.Owner, this))
-        {
-            throw new ArgumentException($"Program {program} belongs to another MultiProgramScheduler.", nameof(program));
-        }
-
-        if (!Enum.IsDefined(mode))
-        {
-            throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
-        }
+        CheckRemoval(program, mode);
 
         // Any worker of the pool (compensating ones too), or any thread running one of the program's own tasks (a
         // LongRunning one on its dedicated thread, a late one on the thread pool): the removal would wait for itself.
@@ -304,6 +295,21 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
         BeginRemoval(program, mode);
         FinishRemoval(program);
+    }
+
+    // The argument checks RemoveProgram and RemoveProgramAsync share.
+    private void CheckRemoval(ProgramHandle program, ProgramRemoval mode)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        if (!ReferenceEquals(program.Owner, this))
+        {
+            throw new ArgumentException($"Program {program} belongs to another MultiProgramScheduler.", nameof(program));
+        }
+
+        if (!Enum.IsDefined(mode))
+        {
+            throw new ArgumentOutOfRangeException(nameof(mode), mode, "Use ProgramRemoval.WaitForTasks or ProgramRemoval.CancelTasks.");
+        }
     }
 
     /// <summary>Runs the policy now (trigger <see cref="RepartitionTrigger.Manual"/>).</summary>

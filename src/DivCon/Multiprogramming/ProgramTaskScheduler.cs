@@ -23,22 +23,9 @@ internal sealed class ProgramTaskScheduler : TaskScheduler, ITaskExecutor
 
     public override int MaximumConcurrencyLevel => _queues.SlotCount;
 
-    protected override void QueueTask(Task task)
-    {
-        ArgumentNullException.ThrowIfNull(task);
-        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _queues.TryRunDedicated(task))
-        {
-            return;
-        }
+    protected override void QueueTask(Task task) => _queues.Schedule(task);
 
-        _queues.Enqueue(task);
-    }
-
-    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
-    {
-        ArgumentNullException.ThrowIfNull(task);
-        return _queues.TryExecuteInline(task, taskWasPreviouslyQueued);
-    }
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) => _queues.TryExecuteInline(task, taskWasPreviouslyQueued);
 
     protected override IEnumerable<Task> GetScheduledTasks() => _queues.GetScheduledTasks();
 

@@ -335,6 +335,19 @@ internal sealed class WorkQueueSet
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ref WorkerCounters CountersOf(int slot) => ref _counters[slot];
 
+    /// <summary>
+    /// A scheduler's QueueTask: a LongRunning task on a dedicated thread when <see cref="TryRunDedicated"/> takes it,
+    /// any other task through <see cref="Enqueue"/>.
+    /// </summary>
+    public void Schedule(Task task)
+    {
+        ArgumentNullException.ThrowIfNull(task);
+        if ((task.CreationOptions & TaskCreationOptions.LongRunning) == 0 || !TryRunDedicated(task))
+        {
+            Enqueue(task);
+        }
+    }
+
     /// <summary>Producer: queues a task (see the header for where it goes).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Enqueue(Task task)
@@ -849,6 +862,7 @@ internal sealed class WorkQueueSet
     /// <summary>Inlining on a worker serving this set; false anywhere else (never inline on an outside thread).</summary>
     public bool TryExecuteInline(Task task, bool taskWasPreviouslyQueued)
     {
+        ArgumentNullException.ThrowIfNull(task);
         Worker? worker = Worker.Current;
         if (worker is null || !ReferenceEquals(worker.Serving, this))
         {

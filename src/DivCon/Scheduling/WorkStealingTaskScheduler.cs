@@ -150,23 +150,10 @@ public sealed partial class WorkStealingTaskScheduler : TaskScheduler, IDisposab
     }
 
     /// <inheritdoc/>
-    protected override void QueueTask(Task task)
-    {
-        ArgumentNullException.ThrowIfNull(task);
-        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _queues.TryRunDedicated(task))
-        {
-            return;
-        }
-
-        _queues.Enqueue(task);
-    }
+    protected override void QueueTask(Task task) => _queues.Schedule(task);
 
     /// <inheritdoc/>
-    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
-    {
-        ArgumentNullException.ThrowIfNull(task);
-        return _queues.TryExecuteInline(task, taskWasPreviouslyQueued);
-    }
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) => _queues.TryExecuteInline(task, taskWasPreviouslyQueued);
 
     /// <inheritdoc/>
     protected override IEnumerable<Task> GetScheduledTasks() => _queues.GetScheduledTasks();

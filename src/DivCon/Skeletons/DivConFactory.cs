@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace DivCon.Skeletons;
 
 /// <summary>
@@ -35,10 +37,7 @@ public static class DivConFactory
         TaskScheduler? taskScheduler = null,
         Func<TParam, long>? problemSize = null)
     {
-        ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(split);
-        ArgumentNullException.ThrowIfNull(executeMuscle);
-        ArgumentNullException.ThrowIfNull(merge);
+        RequireMuscles(shouldSplit, split, executeMuscle, merge);
         return new SynchronousDivCon<TParam, TResult>(
             taskScheduler,
             (p, _) => shouldSplit(p),
@@ -68,10 +67,7 @@ public static class DivConFactory
         TaskScheduler? taskScheduler = null,
         Func<TParam, long>? problemSize = null)
     {
-        ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(split);
-        ArgumentNullException.ThrowIfNull(executeMuscle);
-        ArgumentNullException.ThrowIfNull(merge);
+        RequireMuscles(shouldSplit, split, executeMuscle, merge);
         return new AsynchronousDivCon<TParam, TResult>(
             taskScheduler, shouldSplit, (p, c) => SplitInTwo(split(p, c)), executeMuscle, (r, c) => merge(r[0], r[1], c), problemSize);
     }
@@ -92,10 +88,7 @@ public static class DivConFactory
         TaskScheduler? taskScheduler = null,
         Func<TParam, long>? problemSize = null)
     {
-        ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(split);
-        ArgumentNullException.ThrowIfNull(executeMuscle);
-        ArgumentNullException.ThrowIfNull(merge);
+        RequireMuscles(shouldSplit, split, executeMuscle, merge);
         return new AsynchronousDivCon<TParam, TResult>(taskScheduler, shouldSplit, split, executeMuscle, merge, problemSize);
     }
 
@@ -113,10 +106,7 @@ public static class DivConFactory
         Func<TParam, int, TResult> executeMuscle,
         Func<TResult[], int, TResult> merge)
     {
-        ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(split);
-        ArgumentNullException.ThrowIfNull(executeMuscle);
-        ArgumentNullException.ThrowIfNull(merge);
+        RequireMuscles(shouldSplit, split, executeMuscle, merge);
         return new SynchronousDivCon<TParam, TResult>(
             taskScheduler,
             (p, c) => shouldSplit(p, c.Level),
@@ -140,10 +130,7 @@ public static class DivConFactory
         Func<TParam, TResult> executeMuscle,
         Func<TResult[], TResult> merge)
     {
-        ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(split);
-        ArgumentNullException.ThrowIfNull(executeMuscle);
-        ArgumentNullException.ThrowIfNull(merge);
+        RequireMuscles(shouldSplit, split, executeMuscle, merge);
         return new SynchronousDivCon<TParam, TResult>(
             taskScheduler, (p, c) => shouldSplit(p, c.Level), (p, _) => split(p), (p, _) => executeMuscle(p), (r, _) => merge(r), problemSize: null);
     }
@@ -216,5 +203,22 @@ public static class DivConFactory
     {
         size = problemSize is null ? 0 : problemSize(problem);
         return problemSize is not null;
+    }
+
+    // Each factory's null checks, with the caller's parameter names (ArgumentNullException.ParamName).
+    private static void RequireMuscles(
+        object shouldSplit,
+        object split,
+        object executeMuscle,
+        object merge,
+        [CallerArgumentExpression(nameof(shouldSplit))] string? shouldSplitName = null,
+        [CallerArgumentExpression(nameof(split))] string? splitName = null,
+        [CallerArgumentExpression(nameof(executeMuscle))] string? executeMuscleName = null,
+        [CallerArgumentExpression(nameof(merge))] string? mergeName = null)
+    {
+        ArgumentNullException.ThrowIfNull(shouldSplit, shouldSplitName);
+        ArgumentNullException.ThrowIfNull(split, splitName);
+        ArgumentNullException.ThrowIfNull(executeMuscle, executeMuscleName);
+        ArgumentNullException.ThrowIfNull(merge, mergeName);
     }
 }

@@ -9,10 +9,11 @@ namespace DivCon.Tests.Exploration;
 /// <summary>
 /// Work conservation's protocol explored schedule by schedule (ScheduleExplorer, as ProtocolExplorationTests): recall
 /// of a lent worker at a task boundary, lending an idle core at once (a parked worker woken by another program's
-/// producer), and demand-driven repartitioning (the repartitioner thread, woken by a program that gets work, under the
-/// explorer too). Real MultiProgramScheduler code, ticks off, compensation off, two workers. In each scenario the
+/// producer), demand-driven repartitioning (the repartitioner thread, woken by a program that gets work, under the
+/// explorer too), and the starved trigger of a program whose workers were moved away while it was marked. Real MultiProgramScheduler code, ticks off, compensation off, two workers. In each scenario the
 /// mechanism under test is the only way the waiting task can ever run, so a broken one shows up as a schedule that
-/// never finishes: the deliberately broken recall (Worker.s_recallOffForTests) is found that way.
+/// never finishes: the deliberately broken recall (Worker.s_recallOffForTests) and the mover without its reset of demand
+/// marks (Mover.s_keepDemandMarksForTests: Focused seeds 3 and 5 deadlock) are found that way.
 /// </summary>
 [Collection(nameof(NotParallel))]
 public sealed class WorkConservationExplorationTests
@@ -145,14 +146,70 @@ public sealed class WorkConservationExplorationTests
     }
 
     /// <summary>
+    /// The starved trigger after a move (RepartitionWhenStarved, no ticks, no lending, no demand-driven decisions): b holds
+    /// both workers and runs two tasks; a third is queued while both run, so b is marked as wanting workers, and taken by
+    /// the first worker freed. While those two run, a policy that gives b a core only when it has available tasks
+    /// (CoreOnlyWithTasksPolicy) moves both workers to a at their next task boundary. Then b gets one more task, with no
+    /// worker: only a decision taken because b is starved can give it a core, and b's producer signals one only when it
+    /// sets b's mark. A decision that leaves b no worker must therefore clear the mark (Mover.Apply).
+    /// </summary>
+    [ProcessorTheory(2)]
+    [InlineData(ExplorationStrategy.Focused, 1, 100)]
+    [InlineData(ExplorationStrategy.Pct, 1000, 100)]
+    [InlineData(ExplorationStrategy.StickyRandom, 2000, 100)]
+    public void A_program_whose_workers_left_while_it_wanted_more_gets_a_core_for_its_next_task(ExplorationStrategy strategy, int firstSeed, int schedules)
+    {
+        for (int seed = firstSeed; seed < firstSeed + schedules; seed++)
+        {
+            string? failure = StarvedAfterMoveScenario(seed, strategy);
+            Assert.True(failure is null, Replay(seed, strategy, failure, "starved-mark"));
+        }
+    }
+
+    [StressTheory]
+    [Trait("Category", "Stress")]
+    [InlineData(ExplorationStrategy.Focused, 100_000, 5_000)]
+    [InlineData(ExplorationStrategy.Pct, 200_000, 5_000)]
+    public void Stress_starved_after_move_under_explored_schedules(ExplorationStrategy strategy, int firstSeed, int schedules)
+        => A_program_whose_workers_left_while_it_wanted_more_gets_a_core_for_its_next_task(strategy, firstSeed, schedules);
+
+    /// <summary>
+    /// The same with the reset switched off (Mover.s_keepDemandMarksForTests, Debug only): b's last task finds the mark
+    /// still set, signals nothing and is never run; the explorer must report the schedule as a deadlock.
+    /// </summary>
+    [ProcessorFact(2)]
+    public void With_the_demand_reset_switched_off_the_explorer_finds_the_stranded_task()
+    {
+        string? found = null;
+        int tried = 0;
+        Mover.s_keepDemandMarksForTests = true;
+        try
+        {
+            for (int seed = 1; seed < 1 + 20 && found is null; seed++)
+            {
+                tried++;
+                found = StarvedAfterMoveScenario(seed, ExplorationStrategy.Focused) is { } failure ? $"seed {seed}: {failure}" : null;
+            }
+        }
+        finally
+        {
+            Mover.s_keepDemandMarksForTests = false;
+        }
+
+        Assert.True(found is not null, $"the explorer did not find the stranded task in {tried} schedules");
+        Assert.DoesNotContain("precondition", found, StringComparison.Ordinal);
+    }
+
+    /// <summary>
     /// Replays the schedule named by DIVCON_EXPLORE_SEED / DIVCON_EXPLORE_STRATEGY with DIVCON_EXPLORE_SCENARIO=recall or
-    /// demand (skipped without them); DIVCON_EXPLORE_WITHOUT_RECALL=1 switches the recall off.
+    /// demand, lend-on-stop or starved-mark (skipped without them); DIVCON_EXPLORE_WITHOUT_RECALL=1 switches the recall off,
+    /// DIVCON_EXPLORE_WITHOUT_DEMAND_RESET=1 the mover's reset of demand marks.
     /// </summary>
     [EnvironmentFact("DIVCON_EXPLORE_SEED")]
     public void Replay_one_work_conservation_schedule()
     {
         string? scenario = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SCENARIO");
-        if (scenario is not ("recall" or "demand" or "lend-on-stop"))
+        if (scenario is not ("recall" or "demand" or "lend-on-stop" or "starved-mark"))
         {
             return; // ProtocolExplorationTests.Replay_one_schedule replays the other scenarios
         }
@@ -161,12 +218,14 @@ public sealed class WorkConservationExplorationTests
         var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
         Worker.s_recallOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_RECALL") == "1";
         WorkQueueSet.s_lendOnStopOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_LEND_ON_STOP") == "1";
+        Mover.s_keepDemandMarksForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_DEMAND_RESET") == "1";
         try
         {
             string? failure = scenario switch
             {
                 "recall" => RecallScenario(seed, strategy),
                 "demand" => DemandScenario(seed, strategy),
+                "starved-mark" => StarvedAfterMoveScenario(seed, strategy),
                 _ => LendOnStopScenario(seed, strategy),
             };
             Assert.True(failure is null, Replay(seed, strategy, failure, scenario));
@@ -175,6 +234,7 @@ public sealed class WorkConservationExplorationTests
         {
             Worker.s_recallOffForTests = false;
             WorkQueueSet.s_lendOnStopOffForTests = false;
+            Mover.s_keepDemandMarksForTests = false;
         }
     }
 
@@ -192,7 +252,7 @@ public sealed class WorkConservationExplorationTests
         NewcomerQuantum = TimeSpan.Zero, // the named protocols alone: short jobs first would decide for a starved newcomer
     });
 
-    private static MultiProgramScheduler NewScheduler(IPartitioningPolicy policy, bool onDemand)
+    private static MultiProgramScheduler NewScheduler(IPartitioningPolicy policy, bool onDemand, TimeSpan? starvedGap = null)
         => new(new MultiProgramSchedulerOptions
         {
             Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
@@ -200,6 +260,7 @@ public sealed class WorkConservationExplorationTests
             RepartitionInterval = System.Threading.Timeout.InfiniteTimeSpan,
             Policy = policy,
             RepartitionOnDemand = onDemand,
+            StarvedRepartitionGap = starvedGap ?? new MultiProgramSchedulerOptions().StarvedRepartitionGap,
             CompensateBlocking = false,
             NewcomerQuantum = TimeSpan.Zero, // the named protocols alone: short jobs first would decide for a starved newcomer
         });
@@ -289,6 +350,77 @@ public sealed class WorkConservationExplorationTests
         explorer.Dispose();
         Volatile.Write(ref release, true);
         TearDown(mps, failure is not null, chains);
+        return failure;
+    }
+
+    // See the starved-after-move test. Null when b's last task ran, else the explorer's failure (or a broken precondition).
+    private static string? StarvedAfterMoveScenario(int seed, ExplorationStrategy strategy)
+    {
+        MultiProgramScheduler? mps = null;
+        ProgramHandle? b = null;
+        var chains = new Chains(); // none started: TearDown's signature
+        bool ready = false, firstRelease = false, release = false, moved = false;
+        int started = 0;
+        bool? markedAtDecision = null;
+        Task? last = null;
+        using var explorer = new ScheduleExplorer(seed, strategy, MaxSteps);
+        explorer.Run(
+        [
+            ("mover", () =>
+            {
+                // The gap would sleep outside the explorer; 0 serves a starved program at once.
+                mps = NewScheduler(new EqualSharesPolicy(), onDemand: false, starvedGap: TimeSpan.Zero);
+                ProgramHandle a = mps.AddProgram("a");
+                b = mps.AddProgram("b");
+                mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = 0, [b.Id] = mps.WorkerCount });
+                Volatile.Write(ref ready, true);
+
+                // Both of b's workers in a task, none queued, b marked: the decision leaves b with no core.
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref started) == 3, "b's third task running");
+                markedAtDecision = b.Queues.WantsWorkers;
+                mps.Policy = new CoreOnlyWithTasksPolicy();
+                Volatile.Write(ref release, true);
+                ProgramHandle pb = b;
+                ScheduleExplorer.WaitUntil(() => pb.ServingWorkers == 0, "b's workers gone to a");
+                Volatile.Write(ref moved, true);
+            }),
+            ("b's producer", () =>
+            {
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref ready), "the programs");
+                for (int i = 0; i < 3; i++)
+                {
+                    bool first = i == 0;
+                    Task.Factory.StartNew(() =>
+                    {
+                        Interlocked.Increment(ref started);
+                        ScheduleExplorer.WaitUntil(() => Volatile.Read(ref first ? ref firstRelease : ref release), "released");
+                    }, CancellationToken.None, TaskCreationOptions.None, b!.Scheduler);
+                    if (i == 1)
+                    {
+                        // The third task is queued while both workers run: no worker of b parked, so it marks b.
+                        ScheduleExplorer.WaitUntil(() => Volatile.Read(ref started) == 2, "b's two tasks running");
+                    }
+                }
+
+                // The first worker freed takes the third task straight from the queue (it does not run dry: b stays marked).
+                Volatile.Write(ref firstRelease, true);
+                ScheduleExplorer.WaitUntil(() => Volatile.Read(ref moved), "the move");
+                Task t = Task.Factory.StartNew(() => { }, CancellationToken.None, TaskCreationOptions.None, b!.Scheduler);
+                last = t;
+                ScheduleExplorer.WaitUntil(() => t.IsCompleted, "b's last task ran");
+            }),
+        ],
+        ScheduleTimeout);
+        string? failure = explorer.Failure;
+        explorer.Dispose();
+        Volatile.Write(ref firstRelease, true);
+        Volatile.Write(ref release, true);
+        TearDown(mps, failure is not null, chains);
+        if (failure is null && markedAtDecision != true)
+        {
+            failure = $"scenario precondition broken: b was not marked as wanting workers when the decision left it none (marked: {markedAtDecision})";
+        }
+
         return failure;
     }
 
