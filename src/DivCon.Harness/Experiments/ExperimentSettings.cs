@@ -42,26 +42,10 @@ public sealed record ExperimentSettings(
         problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
         problems.AddIf(Warmup < 0, $"Warmup must be 0 or more; got {Warmup}.");
 
-        if (Processors is null || Processors.Count == 0)
-        {
-            problems.Add("At least one processor is needed.");
-        }
-        else if (Processors.Distinct().Count() != Processors.Count)
-        {
-            problems.Add("Processors must be distinct.");
-        }
-
+        problems.AddIf(Processors is null || Processors.Count == 0, "At least one processor is needed.");
+        problems.AddIf(Processors is not null && Processors.Distinct().Count() != Processors.Count, "Processors must be distinct.");
         problems.AddIf(RunTimeout <= TimeSpan.Zero, $"RunTimeout must be positive; got {RunTimeout}.");
 
         return problems;
-    }
-
-    internal void ThrowIfInvalid()
-    {
-        IReadOnlyList<string> problems = Validate();
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException("Invalid experiment settings: " + string.Join(" ", problems));
-        }
     }
 }

@@ -21,7 +21,11 @@ internal static class IsolatedTiming
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(progress);
-        settings.ThrowIfInvalid();
+        IReadOnlyList<string> problems = settings.Validate();
+        if (problems.Count > 0)
+        {
+            throw new ArgumentException("Invalid experiment settings: " + string.Join(" ", problems));
+        }
     }
 
     /// <summary>

@@ -13,21 +13,11 @@ namespace DivCon.Harness.Factored;
 public static class CyclicFactored
 {
     /// <summary>
-    /// Returns <paramref name="scheme"/> with each program's decomposition: its scheduler's core-seconds held and idle
-    /// seconds over a statistics window of <paramref name="windowSeconds"/> (the arrangement's life: the multiprogram
-    /// phase), its mean C^MP, and its isolated times from <paramref name="isolated"/> (null or missing: not measured).
-    /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="windowSeconds"/> is not finite and positive.</exception>
-    public static SchemeResult Attach(SchemeResult scheme, double windowSeconds, Func<string, IsolatedTimes?> isolated)
-    {
-        ArgumentNullException.ThrowIfNull(scheme);
-        return Attach(scheme, windowSeconds, scheme.Schedulers, isolated);
-    }
-
-    /// <summary>
-    /// As <see cref="Attach(SchemeResult, double, Func{string, IsolatedTimes?})"/>, reading core and idle seconds from
-    /// <paramref name="accounting"/> (one per program, in program order) instead of <see cref="SchemeResult.Schedulers"/>:
-    /// for totals over several repetitions, whose windows sum to <paramref name="windowSeconds"/>.
+    /// Returns <paramref name="scheme"/> with each program's decomposition: the core-seconds held and idle seconds its
+    /// scheduler reported in <paramref name="accounting"/> (one per program, in program order: the scheme's
+    /// <see cref="SchemeResult.Schedulers"/>, or totals over several repetitions) over a statistics window of
+    /// <paramref name="windowSeconds"/> (the arrangement's life: the multiprogram phase; for totals, the windows' sum),
+    /// its mean C^MP, and its isolated times from <paramref name="isolated"/> (null or missing: not measured).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="windowSeconds"/> is not finite and positive.</exception>
     public static SchemeResult Attach(SchemeResult scheme, double windowSeconds, IReadOnlyList<SchedulerStats> accounting, Func<string, IsolatedTimes?> isolated)
@@ -40,32 +30,31 @@ public static class CyclicFactored
             throw new ArgumentOutOfRangeException(nameof(windowSeconds), windowSeconds, "The statistics window must be finite and positive.");
         }
 
-        var programs = new ProgramResult[scheme.Programs.Count];
-        for (int i = 0; i < programs.Length; i++)
+        return scheme with
         {
-            ProgramResult p = scheme.Programs[i];
-            SchedulerStats? stats = i < accounting.Count ? accounting[i] : null;
-            MultiprogramFactored factored;
-            if (stats?.CoreSeconds is not double coreSeconds)
-            {
-                factored = MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason);
-            }
-            else if (stats.IdleSeconds is not double idleSeconds)
-            {
-                factored = MultiprogramFactored.Unavailable("the scheme reported the core-time held but not its workers' idle time");
-            }
-            else
-            {
-                // Idle and core time are read from the same counters at slightly different instants, so idle can exceed
-                // the core-time by a rounding step; clamp rather than reject.
-                IsolatedTimes? times = isolated(p.Program);
-                factored = MultiprogramFactored.Compute(new ProgramCoreAccounting(p.Program, windowSeconds, coreSeconds,
-                    Math.Min(idleSeconds, coreSeconds), p.Cmp?.Mean, times?.Sequential, times?.OneWorker, times?.Elision));
-            }
+            Programs =
+            [
+                .. scheme.Programs.Select((p, i) => p with { Factored = Factor(p, i < accounting.Count ? accounting[i] : null, windowSeconds, isolated) }),
+            ],
+        };
+    }
 
-            programs[i] = p with { Factored = factored };
+    private static MultiprogramFactored Factor(ProgramResult p, SchedulerStats? stats, double windowSeconds, Func<string, IsolatedTimes?> isolated)
+    {
+        if (stats?.CoreSeconds is not double coreSeconds)
+        {
+            return MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason);
         }
 
-        return scheme with { Programs = programs };
+        if (stats.IdleSeconds is not double idleSeconds)
+        {
+            return MultiprogramFactored.Unavailable("the scheme reported the core-time held but not its workers' idle time");
+        }
+
+        // Idle and core time are read from the same counters at slightly different instants, so idle can exceed
+        // the core-time by a rounding step; clamp rather than reject.
+        IsolatedTimes? times = isolated(p.Program);
+        return MultiprogramFactored.Compute(new ProgramCoreAccounting(p.Program, windowSeconds, coreSeconds,
+            Math.Min(idleSeconds, coreSeconds), p.Cmp?.Mean, times?.Sequential, times?.OneWorker, times?.Elision));
     }
 }

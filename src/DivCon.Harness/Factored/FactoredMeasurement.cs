@@ -14,12 +14,8 @@ public static class FactoredMeasurement
 {
     /// <summary>Measures <paramref name="program"/>; <paramref name="progress"/> gets one line per repetition.</summary>
     /// <exception cref="ArgumentException">The settings are invalid (every problem is listed).</exception>
-    public static FactoredProgramResult Measure(
-        IFactoredProgram program,
-        IFactoredMeasurementSource source,
-        FactoredSettings settings,
-        Action<string>? progress = null,
-        CancellationToken cancellationToken = default)
+    public static FactoredProgramResult Measure(IFactoredProgram program, IFactoredMeasurementSource source, FactoredSettings settings,
+        Action<string>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(program);
         ArgumentNullException.ThrowIfNull(source);

@@ -12,15 +12,9 @@ public sealed record FactoredSettings(IReadOnlyList<int> WorkerCounts, int Runs,
     public IReadOnlyList<string> Validate()
     {
         var problems = new List<string>();
-        if (WorkerCounts is null || WorkerCounts.Count == 0)
-        {
-            problems.Add("At least one worker count is needed.");
-        }
-        else if (WorkerCounts.Any(p => p < 1))
-        {
-            problems.Add($"Worker counts must be at least 1; got {string.Join(", ", WorkerCounts)}.");
-        }
-
+        problems.AddIf(WorkerCounts is null || WorkerCounts.Count == 0, "At least one worker count is needed.");
+        problems.AddIf(WorkerCounts is not null && WorkerCounts.Any(p => p < 1),
+            $"Worker counts must be at least 1; got {string.Join(", ", WorkerCounts ?? [])}.");
         problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
         problems.AddIf(WarmupRuns < 0, $"Warm-up runs must be 0 or more; got {WarmupRuns}.");
 

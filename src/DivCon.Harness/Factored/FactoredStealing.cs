@@ -28,11 +28,13 @@ public sealed record FactoredStealing
     /// <summary>The name of the one-worker-per-group synthetic groups.</summary>
     public const string PerWorkerGroups = "per-worker";
 
+    private readonly IReadOnlyList<IReadOnlyList<int>>? _explicitGroups; // null for detected and per-worker
+
     private FactoredStealing(StealingScope scope, string groups, IReadOnlyList<IReadOnlyList<int>>? explicitGroups)
     {
         Scope = scope;
         Groups = groups;
-        ExplicitGroups = explicitGroups;
+        _explicitGroups = explicitGroups;
     }
 
     /// <summary>Every scheduler's default: scope All, detected groups.</summary>
@@ -43,9 +45,6 @@ public sealed record FactoredStealing
 
     /// <summary><see cref="DetectedGroups"/>, <see cref="PerWorkerGroups"/> or the explicit groups' text (normalised).</summary>
     public string Groups { get; }
-
-    /// <summary>The explicit groups, or null for detected and per-worker.</summary>
-    public IReadOnlyList<IReadOnlyList<int>>? ExplicitGroups { get; }
 
     /// <summary>The number of last-level cache groups this machine reported, when known (recorded with the result).</summary>
     public int? DetectedCacheGroups { get; init; }
@@ -87,10 +86,6 @@ public sealed record FactoredStealing
             : new FactoredStealing(parsedScope, Format(parsedGroups), parsedGroups);
     }
 
-    /// <summary>Scope <paramref name="scope"/> with <see cref="PerWorkerGroups"/> or <see cref="DetectedGroups"/>.</summary>
-    public static FactoredStealing WithNamedGroups(StealingScope scope, bool perWorker) =>
-        new(scope, perWorker ? PerWorkerGroups : DetectedGroups, null);
-
     /// <summary>The explicit groups a <paramref name="workers"/>-worker scheduler gets, or null for detected groups.</summary>
     public IReadOnlyList<IReadOnlyList<int>>? GroupsFor(int workers)
     {
@@ -100,7 +95,7 @@ public sealed record FactoredStealing
             return Enumerable.Range(0, workers).Select(w => (IReadOnlyList<int>)new[] { w }).ToArray();
         }
 
-        return ExplicitGroups?
+        return _explicitGroups?
             .Select(g => (IReadOnlyList<int>)g.Where(w => w < workers).ToArray())
             .Where(g => g.Count > 0)
             .ToArray();
@@ -163,21 +158,14 @@ public sealed record FactoredStealing
             var group = new List<int>();
             foreach (string item in part.Split(','))
             {
-                if (!int.TryParse(item.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out int worker))
+                string? problem = !int.TryParse(item.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out int worker)
+                    ? $"'{item.Trim()}' is not a worker index; {allowed}."
+                    : worker >= maxWorkers ? $"worker {worker} does not exist with at most {maxWorkers} workers; {allowed}."
+                    : !seen.Add(worker) ? $"worker {worker} is in more than one place; each worker must be in exactly one group."
+                    : null;
+                if (problem is not null)
                 {
-                    problems.Add($"{option} '{text}': '{item.Trim()}' is not a worker index; {allowed}.");
-                    return null;
-                }
-
-                if (worker >= maxWorkers)
-                {
-                    problems.Add($"{option} '{text}': worker {worker} does not exist with at most {maxWorkers} workers; {allowed}.");
-                    return null;
-                }
-
-                if (!seen.Add(worker))
-                {
-                    problems.Add($"{option} '{text}': worker {worker} is in more than one place; each worker must be in exactly one group.");
+                    problems.Add($"{option} '{text}': {problem}");
                     return null;
                 }
 

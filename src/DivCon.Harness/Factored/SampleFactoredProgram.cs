@@ -35,9 +35,6 @@ public sealed class SampleFactoredProgram : IFactoredProgram
     /// <inheritdoc/>
     public bool HasElision => _skeleton is not null;
 
-    /// <summary>The granularity of the parallel runs (0 for a program that is not a skeleton sample).</summary>
-    public long Granularity => _granularity;
-
     /// <inheritdoc/>
     public void Prepare() => _program.Initialize();
 

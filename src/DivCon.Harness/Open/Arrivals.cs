@@ -31,7 +31,8 @@ public static class Arrivals
             throw new ArgumentOutOfRangeException(nameof(durationSeconds), durationSeconds, "The duration must be positive and finite.");
         }
 
-        double total = mix.Where(m => m.Weight > 0).Sum(m => m.Weight);
+        (string Class, double Weight)[] positive = [.. mix.Where(m => m.Weight > 0)];
+        double total = positive.Sum(m => m.Weight);
         if (!(total > 0 && double.IsFinite(total)))
         {
             throw new ArgumentOutOfRangeException(nameof(mix), "The mix needs at least one class with a positive, finite weight.");
@@ -49,25 +50,15 @@ public static class Arrivals
                 return arrivals;
             }
 
+            // The class whose share of [0, total) holds the draw (the last one for a draw rounded up to total).
             double pick = random.NextDouble() * total;
-            string chosen = mix.Last(m => m.Weight > 0).Class;
-            foreach ((string name, double weight) in mix)
+            int k = 0;
+            while (k < positive.Length - 1 && pick >= positive[k].Weight)
             {
-                if (weight <= 0)
-                {
-                    continue;
-                }
-
-                if (pick < weight)
-                {
-                    chosen = name;
-                    break;
-                }
-
-                pick -= weight;
+                pick -= positive[k++].Weight;
             }
 
-            arrivals.Add(new Arrival(t, chosen));
+            arrivals.Add(new Arrival(t, positive[k].Class));
         }
     }
 

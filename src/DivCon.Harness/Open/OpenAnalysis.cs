@@ -13,12 +13,6 @@ namespace DivCon.Harness.Open;
 /// </summary>
 public static class OpenAnalysis
 {
-    /// <summary>The comparison metric of a class's p99 slowdown.</summary>
-    public static string P99Metric(string jobClass) => $"p99 slowdown {jobClass}";
-
-    /// <summary>The comparison metric of throughput.</summary>
-    public const string ThroughputMetric = "throughput";
-
     /// <summary>The R7 (linear interpolation) quantile <paramref name="p"/> of <paramref name="values"/>; NaN when empty.</summary>
     public static double Quantile(IEnumerable<double> values, double p)
     {
@@ -91,35 +85,23 @@ public static class OpenAnalysis
         ArgumentNullException.ThrowIfNull(classes);
         ArgumentNullException.ThrowIfNull(schemes);
         ArgumentNullException.ThrowIfNull(repetitions);
-        var metrics = new List<(string Name, Func<OpenRepetition, OpenRun, double> Value)>();
-        foreach (OpenClassInfo c in classes)
-        {
-            metrics.Add((P99Metric(c.Name), (r, run) => Quantile(Slowdowns(r, run, c), 0.99)));
-        }
-
-        metrics.Add((ThroughputMetric, (_, run) => Throughput(run)));
+        IEnumerable<(string Metric, Func<OpenRepetition, OpenRun, double> Value)> metrics = classes
+            .Select(c => ($"p99 slowdown {c.Name}", (Func<OpenRepetition, OpenRun, double>)((r, run) => Quantile(Slowdowns(r, run, c), 0.99))))
+            .Append(("throughput", (_, run) => Throughput(run)));
         var comparisons = new List<OpenComparison>();
         foreach ((string metric, Func<OpenRepetition, OpenRun, double> value) in metrics)
         {
             var family = new List<(string Scheme, PairedRatioResult Ratio)>();
             foreach (string scheme in schemes.Where(s => s != baseline))
             {
-                var a = new List<double>();
-                var b = new List<double>();
-                foreach (OpenRepetition r in repetitions)
+                // The repetitions where both values are positive and finite.
+                var pairs = repetitions
+                    .Select(r => (X: value(r, r.Runs.Single(run => run.Scheme == scheme)), Y: value(r, r.Runs.Single(run => run.Scheme == baseline))))
+                    .Where(p => p.X > 0 && p.Y > 0 && double.IsFinite(p.X) && double.IsFinite(p.Y))
+                    .ToArray();
+                if (pairs.Length > 0)
                 {
-                    double x = value(r, r.Runs.Single(run => run.Scheme == scheme));
-                    double y = value(r, r.Runs.Single(run => run.Scheme == baseline));
-                    if (x > 0 && y > 0 && double.IsFinite(x) && double.IsFinite(y))
-                    {
-                        a.Add(x);
-                        b.Add(y);
-                    }
-                }
-
-                if (a.Count > 0)
-                {
-                    family.Add((scheme, PairedRatio.Compare(a, b)));
+                    family.Add((scheme, PairedRatio.Compare([.. pairs.Select(p => p.X)], [.. pairs.Select(p => p.Y)])));
                 }
             }
 

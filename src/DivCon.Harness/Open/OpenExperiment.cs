@@ -68,12 +68,8 @@ public static class OpenExperiment
             .Select(r => trace ?? Arrivals.Poisson(settings.Rate!.Value, settings.DurationSeconds!.Value,
                 classes.Select(c => (c.Name, c.Weight)).ToArray(), Arrivals.SeedOf(settings.Seed, r)))
             .ToList();
-        var pools = classes.ToDictionary(c => c.Name, c => new InstancePool(c));
-        foreach (OpenJobClass c in classes)
-        {
-            // Enough instances of a class that cannot run two jobs at once for every job of it in a repetition.
-            pools[c.Name].Prepare(arrivalsByRepetition.Max(a => a.Count(x => x.Class == c.Name)));
-        }
+        // Enough instances of a class that cannot run two jobs at once for every job of it in a repetition.
+        var pools = classes.ToDictionary(c => c.Name, c => new InstancePool(c, arrivalsByRepetition.Max(a => a.Count(x => x.Class == c.Name))));
 
         var infos = new List<OpenClassInfo>();
         foreach (OpenJobClass c in classes)
@@ -123,20 +119,11 @@ public static class OpenExperiment
         IWorkloadProgram program = pool.Take();
         try
         {
-            double[] all;
-            double[] one;
-            using (var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { Processors = settings.Processors, BestEffortPinning = true, Budget = budget, ThreadName = "open alone" }))
-            {
-                all = await TimeRunsAsync(program, scheduler, settings.AloneRuns, cancellationToken).ConfigureAwait(true);
-            }
-
-            progress.Advance(settings.AloneRuns, $"alone {c.Name}: median {Median(all):0.0} ms on {settings.Processors.Count} workers");
-            using (var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { Processors = settings.Processors.Take(1).ToArray(), BestEffortPinning = true, Budget = budget, ThreadName = "open one" }))
-            {
-                one = await TimeRunsAsync(program, scheduler, settings.AloneRuns, cancellationToken).ConfigureAwait(true);
-            }
-
-            progress.Advance(2 * settings.AloneRuns, $"alone {c.Name}: median {Median(one):0.0} ms on 1 worker");
+            int runs = settings.AloneRuns;
+            double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", runs, budget, cancellationToken).ConfigureAwait(true);
+            progress.Advance(runs, $"alone {c.Name}: median {Median(all):0.0} ms on {settings.Processors.Count} workers");
+            double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", runs, budget, cancellationToken).ConfigureAwait(true);
+            progress.Advance(2 * runs, $"alone {c.Name}: median {Median(one):0.0} ms on 1 worker");
             double alone = Median(all);
             double oneWorker = Median(one);
             return new OpenClassInfo(c.Name, c.Role, c.Description, c.Weight, alone, oneWorker, oneWorker / alone, all, one);
@@ -147,8 +134,11 @@ public static class OpenExperiment
         }
     }
 
-    private static async Task<double[]> TimeRunsAsync(IWorkloadProgram program, TaskScheduler scheduler, int runs, CancellationToken cancellationToken)
+    /// <summary>One warm-up run of <paramref name="program"/>, then <paramref name="runs"/> timed ones, on a scheduler of its own.</summary>
+    private static async Task<double[]> TimeRunsAsync(
+        IWorkloadProgram program, IReadOnlyList<int> processors, string threadName, int runs, CpuBudget budget, CancellationToken cancellationToken)
     {
+        using WorkStealingTaskScheduler scheduler = Pinned(processors, budget, threadName);
         var times = new double[runs];
         for (int i = -1; i < runs; i++)
         {
@@ -162,6 +152,10 @@ public static class OpenExperiment
 
         return times;
     }
+
+    /// <summary>A work-stealing scheduler with a worker pinned (best effort) to each of <paramref name="processors"/>.</summary>
+    private static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, CpuBudget budget, string threadName) =>
+        new(new WorkStealingSchedulerOptions { Processors = processors, BestEffortPinning = true, Budget = budget, ThreadName = threadName });
 
     private static double Median(double[] values) => OpenAnalysis.Quantile(values, 0.5);
 
@@ -275,30 +269,20 @@ public static class OpenExperiment
         }
     }
 
-    /// <summary>Instances of one class: one shared instance when reentrant, else one per concurrently running job.</summary>
-    private sealed class InstancePool(OpenJobClass jobClass)
+    /// <summary>
+    /// Instances of one class, each made and initialised here: one shared instance when reentrant, else one per
+    /// concurrently running job (<paramref name="jobs"/> of them, more on demand).
+    /// </summary>
+    private sealed class InstancePool(OpenJobClass jobClass, int jobs)
     {
-        private readonly ConcurrentBag<IWorkloadProgram> _free = [];
+        private readonly IWorkloadProgram? _shared = jobClass.Reentrant ? Make(jobClass) : null;
+        private readonly ConcurrentBag<IWorkloadProgram> _free =
+            new(jobClass.Reentrant ? [] : Enumerable.Range(0, Math.Max(jobs, 1)).Select(_ => Make(jobClass)));
         private readonly HashSet<IWorkloadProgram> _used = [];   // under the lock: instances that ran a job
-        private IWorkloadProgram? _shared;
-
-        public void Prepare(int jobs)
-        {
-            if (jobClass.Reentrant)
-            {
-                _shared = Make();
-                return;
-            }
-
-            for (int i = 0; i < Math.Max(jobs, 1); i++)
-            {
-                _free.Add(Make());
-            }
-        }
 
         public IWorkloadProgram Take()
         {
-            IWorkloadProgram program = _shared ?? (_free.TryTake(out IWorkloadProgram? p) ? p : Make());
+            IWorkloadProgram program = _shared ?? (_free.TryTake(out IWorkloadProgram? p) ? p : Make(jobClass));
             lock (_used)
             {
                 _used.Add(program);
@@ -327,7 +311,7 @@ public static class OpenExperiment
             }
         }
 
-        private IWorkloadProgram Make()
+        private static IWorkloadProgram Make(OpenJobClass jobClass)
         {
             IWorkloadProgram p = jobClass.Create();
             p.Initialize();
@@ -335,58 +319,38 @@ public static class OpenExperiment
         }
     }
 
-    /// <summary>Where a scheme runs jobs.</summary>
-    private abstract class Host : IDisposable
+    /// <summary>Where a scheme runs jobs: <see cref="Submit"/> starts one (its last function gets the scheduler to run on and the token).</summary>
+    private sealed record Host(Func<string, double, Func<TaskScheduler, CancellationToken, Task>, CancellationToken, Task> Submit, IDisposable? Lifetime)
+        : IDisposable
     {
-        public static Host Create(SchemeInfo scheme, OpenSettings settings, CpuBudget budget) => scheme.Arrangement switch
+        public static Host Create(SchemeInfo scheme, OpenSettings settings, CpuBudget budget)
         {
-            SchemeArrangement.ThreadPool => new SchedulerHost(TaskScheduler.Default, null),
-            SchemeArrangement.Shared => Shared(settings, budget),
-            SchemeArrangement.Partitioned => new ProgramsHost(new MultiProgramScheduler(new MultiProgramSchedulerOptions
+            switch (scheme.Arrangement)
             {
-                Processors = settings.Processors,
-                BestEffortPinning = true,
-                Budget = budget,
-                Policy = scheme.CreatePolicy!(),
-                IdleLending = scheme.IdleLending,
-                RepartitionInterval = TimeSpan.FromMilliseconds(settings.RepartitionIntervalMs),
-                ThreadName = $"open {scheme.Name}",
-            })),
-            _ => throw new ArgumentOutOfRangeException(nameof(scheme), scheme.Arrangement, "Not an open-workload scheme."),
-        };
-
-        /// <summary>Starts a job: <paramref name="start"/> gets the scheduler to run on and the token.</summary>
-        public abstract Task Submit(string name, double scalability, Func<TaskScheduler, CancellationToken, Task> start, CancellationToken cancellationToken);
-
-        public abstract void Dispose();
-
-        private static SchedulerHost Shared(OpenSettings settings, CpuBudget budget)
-        {
-            var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
-            {
-                Processors = settings.Processors,
-                BestEffortPinning = true,
-                Budget = budget,
-                ThreadName = "open shared",
-            });
-            return new SchedulerHost(scheduler, scheduler);
+                case SchemeArrangement.ThreadPool:
+                    return new Host((_, _, start, token) => start(TaskScheduler.Default, token), null);
+                case SchemeArrangement.Shared:
+                    WorkStealingTaskScheduler shared = Pinned(settings.Processors, budget, "open shared");
+                    return new Host((_, _, start, token) => start(shared, token), shared);
+                case SchemeArrangement.Partitioned:
+                    var programs = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+                    {
+                        Processors = settings.Processors,
+                        BestEffortPinning = true,
+                        Budget = budget,
+                        Policy = scheme.CreatePolicy!(),
+                        IdleLending = scheme.IdleLending,
+                        RepartitionInterval = TimeSpan.FromMilliseconds(settings.RepartitionIntervalMs),
+                        ThreadName = $"open {scheme.Name}",
+                    });
+                    // Each job is a program of its own, added on arrival and removed when it ends.
+                    return new Host(
+                        (name, scalability, start, token) => programs.RunProgramAsync(name, t => start(TaskScheduler.Current, t), scalability, token), programs);
+                default:
+                    throw new ArgumentOutOfRangeException(nameof(scheme), scheme.Arrangement, "Not an open-workload scheme.");
+            }
         }
-    }
 
-    private sealed class SchedulerHost(TaskScheduler scheduler, IDisposable? lifetime) : Host
-    {
-        public override Task Submit(string name, double scalability, Func<TaskScheduler, CancellationToken, Task> start, CancellationToken cancellationToken) =>
-            start(scheduler, cancellationToken);
-
-        public override void Dispose() => lifetime?.Dispose();
-    }
-
-    private sealed class ProgramsHost(MultiProgramScheduler scheduler) : Host
-    {
-        // Each job is a program of its own, added on arrival and removed when it ends.
-        public override Task Submit(string name, double scalability, Func<TaskScheduler, CancellationToken, Task> start, CancellationToken cancellationToken) =>
-            scheduler.RunProgramAsync(name, token => start(TaskScheduler.Current, token), scalability, cancellationToken);
-
-        public override void Dispose() => scheduler.Dispose();
+        public void Dispose() => Lifetime?.Dispose();
     }
 }

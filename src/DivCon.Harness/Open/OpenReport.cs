@@ -9,15 +9,8 @@ namespace DivCon.Harness.Open;
 public static class OpenReport
 {
     /// <summary>The table printed at the end: per scheme and class the slowdown quantiles; per scheme throughput and utilisation; the comparisons.</summary>
-    public static string Table(OpenResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        var text = new StringBuilder();
-        text.AppendLine(Header(result));
-        text.AppendLine();
-        AppendTables(result, text, markdown: false);
-        return text.ToString();
-    }
+    public static string Table(OpenResult result) =>
+        AppendTables(result, new StringBuilder().AppendLine(Header(result)).AppendLine(), markdown: false).ToString();
 
     /// <summary><c>report.md</c>: the settings, the classes alone, the tables, the comparisons and how to read them.</summary>
     public static string Markdown(OpenResult result)
@@ -67,6 +60,7 @@ public static class OpenReport
 
     private static string Header(OpenResult result)
     {
+        ArgumentNullException.ThrowIfNull(result);
         OpenSettings s = result.Settings;
         string arrivals = s.Trace is not null
             ? $"trace {s.Trace}"
@@ -77,7 +71,7 @@ public static class OpenReport
             + $"partitioned schemes repartition every {s.RepartitionIntervalMs:0.###} ms; loops {s.Loops}; baseline {result.Baseline}.");
     }
 
-    private static void AppendTables(OpenResult result, StringBuilder text, bool markdown)
+    private static StringBuilder AppendTables(OpenResult result, StringBuilder text, bool markdown)
     {
         var quantiles = new TextTable("scheme", "class", "jobs", "slowdown p50", "slowdown p95", "slowdown p99");
         foreach (OpenSchemeSummary scheme in result.Summary)
@@ -108,5 +102,7 @@ public static class OpenReport
 
             text.AppendLine().Append(comparisons.Render(markdown));
         }
+
+        return text;
     }
 }

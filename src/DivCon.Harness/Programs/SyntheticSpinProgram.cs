@@ -77,13 +77,7 @@ public sealed class SyntheticSpinProgram : IWorkloadProgram
         }
 
         ulong[] results = await Task.WhenAll(chains).ConfigureAwait(false);
-        ulong sum = serial;
-        foreach (ulong r in results)
-        {
-            sum += r;
-        }
-
-        _lastParallel = sum;
+        _lastParallel = results.Aggregate(serial, (sum, r) => sum + r);
         _hasParallel = true;
     }
 

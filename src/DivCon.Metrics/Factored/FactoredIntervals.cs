@@ -29,14 +29,5 @@ public sealed record FactoredIntervals(
     ConfidenceInterval? Elision)
 {
     /// <summary>The interval of the curve named <paramref name="name"/> (one of <see cref="FactoredSpeedups.Names"/>); null for linear.</summary>
-    public ConfidenceInterval? Get(string name) => name switch
-    {
-        "linear" => null,
-        "maximal" => Maximal,
-        "idleSpecific" => IdleSpecific,
-        "inflationSpecific" => InflationSpecific,
-        "actual" => Actual,
-        "elision" => Elision,
-        _ => throw new ArgumentException($"Unknown curve '{name}'; valid: {string.Join(", ", FactoredSpeedups.Names)}.", nameof(name)),
-    };
+    public ConfidenceInterval? Get(string name) => FactoredSpeedups.Pick(name, null, Maximal, IdleSpecific, InflationSpecific, Actual, Elision);
 }

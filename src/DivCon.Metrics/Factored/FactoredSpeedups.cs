@@ -23,14 +23,17 @@ public sealed record FactoredSpeedups(
     public static IReadOnlyList<string> Names { get; } = ["linear", "maximal", "idleSpecific", "inflationSpecific", "actual", "elision"];
 
     /// <summary>The value of the curve named <paramref name="name"/> (one of <see cref="Names"/>).</summary>
-    public double? Get(string name) => name switch
+    public double? Get(string name) => Pick<double?>(name, Linear, Maximal, IdleSpecific, InflationSpecific, Actual, Elision);
+
+    /// <summary>The one of six values that belongs to the curve named <paramref name="name"/>, in the order of <see cref="Names"/>.</summary>
+    internal static T Pick<T>(string name, T linear, T maximal, T idleSpecific, T inflationSpecific, T actual, T elision) => name switch
     {
-        "linear" => Linear,
-        "maximal" => Maximal,
-        "idleSpecific" => IdleSpecific,
-        "inflationSpecific" => InflationSpecific,
-        "actual" => Actual,
-        "elision" => Elision,
+        "linear" => linear,
+        "maximal" => maximal,
+        "idleSpecific" => idleSpecific,
+        "inflationSpecific" => inflationSpecific,
+        "actual" => actual,
+        "elision" => elision,
         _ => throw new ArgumentException($"Unknown curve '{name}'; valid: {string.Join(", ", Names)}.", nameof(name)),
     };
 }

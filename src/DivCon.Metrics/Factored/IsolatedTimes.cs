@@ -4,12 +4,4 @@ namespace DivCon.Metrics.Factored;
 /// <param name="Sequential">T_s.</param>
 /// <param name="OneWorker">T_1 (the parallel program on a 1-worker scheduler).</param>
 /// <param name="Elision">T_elision.</param>
-public sealed record IsolatedTimes(double? Sequential, double? OneWorker, double? Elision)
-{
-    /// <summary>From an isolated factored measurement (the harness's factored measurement with P = 1 is enough).</summary>
-    public static IsolatedTimes From(FactoredProgramResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        return new IsolatedTimes(result.Ts, result.T1, result.Telision);
-    }
-}
+public sealed record IsolatedTimes(double? Sequential, double? OneWorker, double? Elision);

@@ -33,13 +33,17 @@ public sealed record MultiprogramFactored(FactoredPoint? Point, string? Reason, 
     {
         ArgumentNullException.ThrowIfNull(accounting);
         var problems = new List<string>();
-        Check(accounting.IntervalSeconds, "IntervalSeconds", problems);
-        Check(accounting.CoreSecondsHeld, "CoreSecondsHeld", problems);
-        Check(accounting.IdleSeconds, "IdleSeconds", problems);
-        Check(accounting.MeanRunSeconds, "MeanRunSeconds", problems);
-        Check(accounting.SequentialSeconds, "SequentialSeconds", problems);
-        Check(accounting.OneWorkerSeconds, "OneWorkerSeconds", problems);
-        Check(accounting.ElisionSeconds, "ElisionSeconds", problems);
+        (string Name, double? Value)[] numbers =
+        [
+            ("IntervalSeconds", accounting.IntervalSeconds), ("CoreSecondsHeld", accounting.CoreSecondsHeld), ("IdleSeconds", accounting.IdleSeconds),
+            ("MeanRunSeconds", accounting.MeanRunSeconds), ("SequentialSeconds", accounting.SequentialSeconds),
+            ("OneWorkerSeconds", accounting.OneWorkerSeconds), ("ElisionSeconds", accounting.ElisionSeconds),
+        ];
+        foreach ((string name, double? value) in numbers)
+        {
+            problems.AddIf(value is double v && (!double.IsFinite(v) || v < 0), $"{name} must be finite and 0 or more; got {value}.");
+        }
+
         problems.AddIf(accounting.IdleSeconds > accounting.CoreSecondsHeld, $"IdleSeconds ({accounting.IdleSeconds}) cannot exceed CoreSecondsHeld ({accounting.CoreSecondsHeld}).");
 
         if (problems.Count > 0)
@@ -66,13 +70,5 @@ public sealed record MultiprogramFactored(FactoredPoint? Point, string? Reason, 
         FactoredPoint point = FactoredAnalysis.Point(coresHeld, accounting.SequentialSeconds!.Value, accounting.OneWorkerSeconds!.Value,
             tmp, idlePerRun, accounting.ElisionSeconds is > 0 ? accounting.ElisionSeconds : null);
         return new MultiprogramFactored(point, null, accounting);
-    }
-
-    private static void Check(double? value, string name, List<string> problems)
-    {
-        if (value is double v && (!double.IsFinite(v) || v < 0))
-        {
-            problems.Add($"{name} must be finite and 0 or more; got {v}.");
-        }
     }
 }

@@ -44,12 +44,7 @@ public static class Bootstrap
             return result;
         }
 
-        var replicates = new double[count][];
-        for (int s = 0; s < count; s++)
-        {
-            replicates[s] = new double[resamples];
-        }
-
+        double[][] replicates = [.. Enumerable.Range(0, count).Select(_ => new double[resamples])];
         var random = new Random(seed);
         var indices = new int[units];
         for (int r = 0; r < resamples; r++)

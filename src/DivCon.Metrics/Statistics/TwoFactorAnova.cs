@@ -105,7 +105,6 @@ public static class TwoFactorAnova
         int dfa = a - 1, dfb = b - 1, dfab = (a - 1) * (b - 1), dfe = a * b * (r - 1), n = a * b * r;
         double mse = sse / dfe;
 
-
         var table = new[]
         {
             new AnovaSource("SSY", ssy, null, n, null, null, null),
@@ -123,20 +122,10 @@ public static class TwoFactorAnova
         double t = StudentT.InvCDF(0, 1, dfe, 1 - (1 - confidence) / 2);
         EffectInterval Interval(string name, double effect, double sd) => new(name, effect, sd, effect - t * sd, effect + t * sd);
 
-        return new TwoFactorAnovaResult
-        {
-            RowLevels = rowLevels.ToArray(),
-            ColumnLevels = columnLevels.ToArray(),
-            Replications = r,
-            Confidence = confidence,
-            CellMeans = cellMeans,
-            GrandMean = Interval("μ", mu, se / Math.Sqrt(n)),
-            RowEffects = alpha.Select((x, i) => Interval(rowLevels[i], x, se * Math.Sqrt((double)(a - 1) / n))).ToArray(),
-            ColumnEffects = beta.Select((x, j) => Interval(columnLevels[j], x, se * Math.Sqrt((double)(b - 1) / n))).ToArray(),
-            Interactions = gamma,
-            Table = table,
-            ErrorStandardDeviation = se,
-            TQuantile = t,
-        };
+        return new TwoFactorAnovaResult(rowLevels.ToArray(), columnLevels.ToArray(), r, confidence, cellMeans,
+            Interval("μ", mu, se / Math.Sqrt(n)),
+            alpha.Select((x, i) => Interval(rowLevels[i], x, se * Math.Sqrt((double)(a - 1) / n))).ToArray(),
+            beta.Select((x, j) => Interval(columnLevels[j], x, se * Math.Sqrt((double)(b - 1) / n))).ToArray(),
+            gamma, table, se, t);
     }
 }

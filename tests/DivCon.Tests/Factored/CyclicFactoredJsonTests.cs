@@ -85,7 +85,7 @@ public sealed class CyclicFactoredAttachTests
             new("MultiProgramScheduler", 1, 1, true, IdleSeconds: 3, CoreSeconds: 15),
             new("WorkStealingTaskScheduler", 2, 2, false, IdleSeconds: 1));
 
-        SchemeResult attached = CyclicFactored.Attach(scheme, 10, name => name == "a" ? new IsolatedTimes(2.4, 2.7, null) : new IsolatedTimes(4, 4.5, null));
+        SchemeResult attached = CyclicFactored.Attach(scheme, 10, scheme.Schedulers, name => name == "a" ? new IsolatedTimes(2.4, 2.7, null) : new IsolatedTimes(4, 4.5, null));
 
         FactoredPoint a = Assert.IsType<FactoredPoint>(attached.Programs[0].Factored!.Point);
         Assert.Equal(1.5, a.P, 12);                          // 15 core-seconds over a 10 s window
@@ -101,11 +101,12 @@ public sealed class CyclicFactoredAttachTests
     public void MissingIsolatedTimes_GiveAReason_AndNoSchedulerStatsAtAll_GiveTheNoAccountingReason()
     {
         SchemeResult withStats = Scheme(new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10), new("MPS", 1, 1, true, IdleSeconds: 1, CoreSeconds: 10));
-        SchemeResult attached = CyclicFactored.Attach(withStats, 10, _ => null);
+        SchemeResult attached = CyclicFactored.Attach(withStats, 10, withStats.Schedulers, _ => null);
         Assert.All(attached.Programs, p => Assert.Contains("T_s", p.Factored!.Reason));
 
-        SchemeResult none = CyclicFactored.Attach(Scheme(), 10, _ => new IsolatedTimes(1, 1, 1));
+        SchemeResult empty = Scheme();
+        SchemeResult none = CyclicFactored.Attach(empty, 10, empty.Schedulers, _ => new IsolatedTimes(1, 1, 1));
         Assert.All(none.Programs, p => Assert.Equal(MultiprogramFactored.NoAccountingReason, p.Factored!.Reason));
-        Assert.Throws<ArgumentOutOfRangeException>(() => CyclicFactored.Attach(none, 0, _ => null));
+        Assert.Throws<ArgumentOutOfRangeException>(() => CyclicFactored.Attach(none, 0, none.Schedulers, _ => null));
     }
 }

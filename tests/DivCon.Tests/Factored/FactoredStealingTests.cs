@@ -12,6 +12,8 @@ public sealed class FactoredStealingTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
 
+    private static FactoredStealing PerWorker(string scope) => FactoredStealing.Parse(scope, FactoredStealing.PerWorkerGroups, 1, [])!;
+
     [Theory]
     [InlineData("all", "detected", StealingScope.All, "detected")]
     [InlineData(" Cache-Group-First ", "PER-WORKER", StealingScope.CacheGroupFirst, "per-worker")]
@@ -53,7 +55,7 @@ public sealed class FactoredStealingTests
     {
         var problems = new List<string>();
         FactoredStealing explicitGroups = FactoredStealing.Parse("cache-group-first", "0,2;1,3", 4, problems)!;
-        FactoredStealing perWorker = FactoredStealing.WithNamedGroups(StealingScope.All, perWorker: true);
+        FactoredStealing perWorker = PerWorker("all");
 
         Assert.Equal([[0], [1]], explicitGroups.GroupsFor(2));
         Assert.Equal([[0, 2], [1]], explicitGroups.GroupsFor(3));
@@ -67,7 +69,7 @@ public sealed class FactoredStealingTests
     {
         var topology = new CpuTopology([0, 1], [new CacheGroup([0], 3, 1 << 20), new CacheGroup([1], 3, 1 << 20)], [new NumaNode(0, [0, 1])]);
 
-        WorkStealingSchedulerOptions perWorker = FactoredStealing.WithNamedGroups(StealingScope.CacheGroupFirst, perWorker: true)
+        WorkStealingSchedulerOptions perWorker = PerWorker("cache-group-first")
             .Options(2, "t", () => throw new InvalidOperationException("per-worker groups need no topology"));
         WorkStealingSchedulerOptions detected = FactoredStealing.Default.Options(2, "t", () => topology);
 
@@ -150,7 +152,7 @@ public sealed class FactoredStealingTests
     [Fact]
     public void JsonTextAndCsv_RecordTheStealingAndTheStealsNextToTheInflation()
     {
-        FactoredStealing stealing = FactoredStealing.WithNamedGroups(StealingScope.CacheGroupFirst, perWorker: true) with { DetectedCacheGroups = 1 };
+        FactoredStealing stealing = PerWorker("cache-group-first") with { DetectedCacheGroups = 1 };
         var samples = new FactoredSamples([1.0], [],
             new Dictionary<int, IReadOnlyList<ParallelRunSample>>
             {

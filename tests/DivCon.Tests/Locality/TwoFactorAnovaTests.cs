@@ -14,6 +14,8 @@ public sealed class TwoFactorAnovaTests
         [[2, 2], [7, 9]],
     ];
 
+    private static AnovaSource Line(TwoFactorAnovaResult r, string source) => r.Table.Single(s => s.Source == source);
+
     [Fact]
     public void HandComputedDataSet_EffectsAndTable()
     {
@@ -29,18 +31,18 @@ public sealed class TwoFactorAnovaTests
         Assert.Equal(-0.75, r.Interactions[1][0], 12);
         Assert.Equal(0.75, r.Interactions[1][1], 12);
 
-        Assert.Equal(200, r["SSY"].SumOfSquares, 10);
-        Assert.Equal(144.5, r["SS0"].SumOfSquares, 10);
-        Assert.Equal(55.5, r["SST"].SumOfSquares, 10);
-        Assert.Equal(4.5, r["SSA"].SumOfSquares, 10);
-        Assert.Equal(40.5, r["SSB"].SumOfSquares, 10);
-        Assert.Equal(4.5, r["SSAB"].SumOfSquares, 10);
-        Assert.Equal(6, r["SSE"].SumOfSquares, 10);
-        Assert.Equal(4, r["SSE"].DegreesOfFreedom);
-        Assert.Equal(1.5, r["SSE"].MeanSquare!.Value, 12);
-        Assert.Equal(3, r["SSA"].F!.Value, 10);
-        Assert.Equal(27, r["SSB"].F!.Value, 10);
-        Assert.Equal(100 * 40.5 / 55.5, r["SSB"].PercentOfVariation!.Value, 10);
+        Assert.Equal(200, Line(r, "SSY").SumOfSquares, 10);
+        Assert.Equal(144.5, Line(r, "SS0").SumOfSquares, 10);
+        Assert.Equal(55.5, Line(r, "SST").SumOfSquares, 10);
+        Assert.Equal(4.5, Line(r, "SSA").SumOfSquares, 10);
+        Assert.Equal(40.5, Line(r, "SSB").SumOfSquares, 10);
+        Assert.Equal(4.5, Line(r, "SSAB").SumOfSquares, 10);
+        Assert.Equal(6, Line(r, "SSE").SumOfSquares, 10);
+        Assert.Equal(4, Line(r, "SSE").DegreesOfFreedom);
+        Assert.Equal(1.5, Line(r, "SSE").MeanSquare!.Value, 12);
+        Assert.Equal(3, Line(r, "SSA").F!.Value, 10);
+        Assert.Equal(27, Line(r, "SSB").F!.Value, 10);
+        Assert.Equal(100 * 40.5 / 55.5, Line(r, "SSB").PercentOfVariation!.Value, 10);
 
         // F(1, 4) = t² with 4 df, whose tail has a closed form: P(|T| ≥ t) = 1 − t(t² + 6)/(t² + 4)^{3/2}.
         static double TailF1And4(double f)
@@ -49,8 +51,8 @@ public sealed class TwoFactorAnovaTests
             return 1 - t * (t * t + 6) / Math.Pow(t * t + 4, 1.5);
         }
 
-        Assert.Equal(TailF1And4(3), r["SSA"].P!.Value, 8);
-        Assert.Equal(TailF1And4(27), r["SSB"].P!.Value, 8);
+        Assert.Equal(TailF1And4(3), Line(r, "SSA").P!.Value, 8);
+        Assert.Equal(TailF1And4(27), Line(r, "SSB").P!.Value, 8);
     }
 
     [Fact]
@@ -104,12 +106,12 @@ public sealed class TwoFactorAnovaTests
         Assert.Equal(0.044401225, r.ColumnEffects[1].Effect, 1e-8);
 
         // Seed 002 Table 3 (its factor A is the runtime, B the benchmark; here rows are benchmarks, so they swap).
-        Assert.Equal(70.53583575, r["SS0"].SumOfSquares, 1e-6);
-        Assert.Equal(63.06574828, r["SSA"].SumOfSquares, 1e-6);
-        Assert.Equal(0.078858751, r["SSB"].SumOfSquares, 1e-7);
-        Assert.Equal(0.330720647, r["SSAB"].SumOfSquares, 1e-7);
-        Assert.Equal(8 * 10 * delta * delta, r["SSE"].SumOfSquares, 10);
-        Assert.Equal(32, r["SSE"].DegreesOfFreedom); // ab(r − 1) = 8·4 (the seed prints 30 and effect dfs 2, 3, 6: misprints for 1, 3, 3)
+        Assert.Equal(70.53583575, Line(r, "SS0").SumOfSquares, 1e-6);
+        Assert.Equal(63.06574828, Line(r, "SSA").SumOfSquares, 1e-6);
+        Assert.Equal(0.078858751, Line(r, "SSB").SumOfSquares, 1e-7);
+        Assert.Equal(0.330720647, Line(r, "SSAB").SumOfSquares, 1e-7);
+        Assert.Equal(8 * 10 * delta * delta, Line(r, "SSE").SumOfSquares, 10);
+        Assert.Equal(32, Line(r, "SSE").DegreesOfFreedom); // ab(r − 1) = 8·4 (the seed prints 30 and effect dfs 2, 3, 6: misprints for 1, 3, 3)
         Assert.Equal(-0.0888024, r.ColumnContrast(0, 1).Effect, 1e-6); // Table 5's centre: (−0.104752999 − 0.072851901)/2
     }
 
