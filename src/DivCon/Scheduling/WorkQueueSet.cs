@@ -337,8 +337,10 @@ internal sealed class WorkQueueSet
 
     /// <summary>
     /// A scheduler's QueueTask: a LongRunning task on a dedicated thread when <see cref="TryRunDedicated"/> takes it,
-    /// any other task through <see cref="Enqueue"/>.
+    /// any other task through <see cref="Enqueue"/>. Inlined into both schedulers' QueueTask, as Enqueue was before
+    /// they shared this body: the push path keeps one call.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Schedule(Task task)
     {
         ArgumentNullException.ThrowIfNull(task);
