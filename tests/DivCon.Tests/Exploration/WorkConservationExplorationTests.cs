@@ -415,6 +415,13 @@ public sealed class WorkConservationExplorationTests
         explorer.Dispose();
         Volatile.Write(ref firstRelease, true);
         Volatile.Write(ref release, true);
+        if (failure is not null && mps is { } stranded)
+        {
+            // A stranded task (the reset switched off) keeps Dispose waiting for b's work: an equal split gives b a core,
+            // so that TearDown returns at once instead of after its bound.
+            Task.Run(() => stranded.Policy = new EqualSharesPolicy()).Wait(TimeSpan.FromSeconds(5));
+        }
+
         TearDown(mps, failure is not null, chains);
         if (failure is null && markedAtDecision != true)
         {
