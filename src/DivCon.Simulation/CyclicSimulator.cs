@@ -27,13 +27,15 @@ public static class CyclicSimulator
 
         bool needTables = request.Schemes.Contains(SchemeCatalog.HillClimbing);
         var isolatedPerRepetition = new List<IReadOnlyList<IsolatedResult>>();
-        var runsPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SchemeRun>(), StringComparer.Ordinal);
+        var repetitions = new List<RepetitionRuns>(); // the same records as a measured cyclic test's
+        var countersPerScheme = request.Schemes.ToDictionary(s => s, _ => new List<SimulationCounters>(), StringComparer.Ordinal);
         for (int r = 0; r < request.Repeat; r++)
         {
             // Each repetition is a whole cyclic test with its own seed: other trees (quicksort) and other victims.
             SimulationRequest repetition = r == 0 ? request : request with { Seed = SimRandom.Derive(request.Seed, (ulong)r) };
             IReadOnlyList<IsolatedResult> isolated = Isolate(repetition, needTables);
             isolatedPerRepetition.Add(isolated);
+            var runs = new Dictionary<string, IReadOnlyList<ProgramRuns>>();
             foreach (string name in request.Schemes)
             {
                 (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
@@ -42,29 +44,22 @@ public static class CyclicSimulator
                     setup = setup with { Estimation = new Partitioning.Estimation.ScalabilityEstimatorOptions() };
                 }
 
-                runsPerScheme[name].Add(RunScheme(repetition, isolated, arrangement, setup));
+                (runs[name], SimulationCounters counters) = RunScheme(repetition, isolated, arrangement, setup);
+                countersPerScheme[name].Add(counters);
             }
+
+            repetitions.Add(new RepetitionRuns([.. isolated.Select(iso => (IReadOnlyList<double>)[.. iso.CspRunsNs.Select(Seconds)])], runs));
         }
 
-        // The harness's own analysis of the simulated run times: the same records as a measured cyclic test.
-        var repetitions = Enumerable.Range(0, request.Repeat).Select(r => new RepetitionRuns(
-            isolatedPerRepetition[r].Select(iso => (IReadOnlyList<double>)iso.CspRunsNs.Select(Seconds).ToArray()).ToArray(),
-            request.Schemes.ToDictionary(s => s, s => (IReadOnlyList<ProgramRuns>)runsPerScheme[s][r].Durations
-                .Select((d, i) => new ProgramRuns(d.Select(Seconds).ToArray(), runsPerScheme[s][r].Discarded[i])).ToArray()))).ToArray();
+        // The harness's own analysis of the simulated run times.
         var (schemes, comparisons, _, _) = CyclicAnalysis.Analyze(
             request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
-            PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(runsPerScheme[s].Select(r => r.Counters).ToArray())))
+            PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(countersPerScheme[s])))
         {
             ScalabilitySource = request.OnlineScalability ? "online" : "model",
         };
     }
-
-    /// <summary>One repetition of one scheme: each program's recorded run durations, its discarded runs, the counters.</summary>
-    internal sealed record SchemeRun(IReadOnlyList<IReadOnlyList<long>> Durations, IReadOnlyList<int> Discarded, SimulationCounters Counters);
-
-    private static IReadOnlyList<double>? MeanEstimates(IReadOnlyList<SimulationCounters> all)
-        => all[0].OnlineScalability is null ? null : Enumerable.Range(0, all[0].OnlineScalability!.Count).Select(i => all.Average(c => c.OnlineScalability![i])).ToArray();
 
     private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition) =>
         perRepetition[0].Select((first, i) =>
@@ -92,47 +87,39 @@ public static class CyclicSimulator
         all.Sum(c => c.ProgramSwitches),
         all.Sum(c => c.PolicyCalls),
         all[0].CoreNs.Keys.ToDictionary(k => k, k => all.Sum(c => c.CoreNs[k])),
-        all[0].AllocatedCoreNs is null ? null : Enumerable.Range(0, all[0].AllocatedCoreNs!.Count).Select(i => all.Sum(c => c.AllocatedCoreNs![i])).ToArray())
+        PerProgram(all, c => c.AllocatedCoreNs, Enumerable.Sum))
     {
-        ServedCoreNs = all[0].ServedCoreNs is null ? null : Enumerable.Range(0, all[0].ServedCoreNs!.Count).Select(i => all.Sum(c => c.ServedCoreNs![i])).ToArray(),
+        ServedCoreNs = PerProgram(all, c => c.ServedCoreNs, Enumerable.Sum),
         Recalls = all.Sum(c => c.Recalls),
         DemandDecisions = all.Sum(c => c.DemandDecisions),
         Rejections = all.Sum(c => c.Rejections),
-        OnlineScalability = MeanEstimates(all),
+        OnlineScalability = PerProgram(all, c => c.OnlineScalability, Enumerable.Average),
     };
 
+    // Per program, its values in the repetitions combined; null when the repetitions have none.
+    private static T[]? PerProgram<T>(IReadOnlyList<SimulationCounters> all, Func<SimulationCounters, IReadOnlyList<T>?> of, Func<IEnumerable<T>, T> combine) =>
+        of(all[0]) is { } first ? Enumerable.Range(0, first.Count).Select(i => combine(all.Select(c => of(c)![i]))).ToArray() : null;
+
     /// <summary>The isolated phase: <see cref="SimulationRequest.SpRuns"/> runs of each program alone on all cores.</summary>
-    internal static IReadOnlyList<IsolatedResult> Isolate(SimulationRequest request, bool withTables)
+    internal static IReadOnlyList<IsolatedResult> Isolate(SimulationRequest request, bool withTables) => [.. request.Programs.Select(model =>
     {
-        var results = new List<IsolatedResult>();
-        foreach (ProgramModel model in request.Programs)
+        var shape = new TaskTreeShape(model, request.Cores);
+        AloneRun[] runs =
+            [.. Enumerable.Range(0, request.SpRuns).Select(k => RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k))];
+        long[] durations = [.. runs.Select(r => r.DurationNs)];
+        double tseq = runs.Average(r => r.WorkNs);
+        Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
+        double scalability = tseq / 1e9 / csp.Mean;
+        List<CoreSpeedup>? table = withTables ? [] : null;
+        for (int p = 1; table is not null && p < request.Cores; p *= 2)
         {
-            var shape = new TaskTreeShape(model, request.Cores);
-            AloneRun[] runs =
-                [.. Enumerable.Range(0, request.SpRuns).Select(k => RunAlone(request.Parameters, request.Seed, shape, request.Cores, IsolatedRunBase + k))];
-            long[] durations = [.. runs.Select(r => r.DurationNs)];
-            double tseq = runs.Average(r => r.WorkNs);
-            Estimate csp = Descriptive.Summarize(durations.Select(Seconds).ToArray());
-            double scalability = tseq / 1e9 / csp.Mean;
-            List<CoreSpeedup>? table = null;
-            if (withTables)
-            {
-                table = [];
-                for (int p = 1; p < request.Cores; p *= 2)
-                {
-                    AloneRun run = RunAlone(request.Parameters, request.Seed, shape, p, IsolatedRunBase);
-                    table.Add(new CoreSpeedup(p, (double)run.WorkNs / run.DurationNs));
-                }
-
-                table.Add(new CoreSpeedup(request.Cores, scalability));
-            }
-
-            long tasks = runs.Max(r => r.Tasks);
-            results.Add(new IsolatedResult(model.Name, model.Source, model.ProblemSize, shape.Depth, tasks, tseq, durations, csp, scalability, table));
+            AloneRun run = RunAlone(request.Parameters, request.Seed, shape, p, IsolatedRunBase);
+            table.Add(new CoreSpeedup(p, (double)run.WorkNs / run.DurationNs));
         }
 
-        return results;
-    }
+        table?.Add(new CoreSpeedup(request.Cores, scalability));
+        return new IsolatedResult(model.Name, model.Source, model.ProblemSize, shape.Depth, runs.Max(r => r.Tasks), tseq, durations, csp, scalability, table);
+    })];
 
     /// <summary>One run of a program alone: its duration, its work (Σ cost), its tasks, and its cores' idle time.</summary>
     /// <param name="DurationNs">The run's duration.</param>
@@ -161,16 +148,13 @@ public static class CyclicSimulator
         return new AloneRun(duration, program.RunWorkNs[0], machine.TasksExecuted, machine.IdleNs + machine.Buckets[(int)StepKind.Search]);
     }
 
-    /// <summary>The multiprogram phase under one scheme (tests pass their own policy through <paramref name="setup"/>).</summary>
-    internal static SchemeRun RunScheme(
+    /// <summary>The multiprogram phase under one scheme: each program's recorded runs (the one going at the end discarded), the counters.</summary>
+    private static (IReadOnlyList<ProgramRuns> Runs, SimulationCounters Counters) RunScheme(
         SimulationRequest request, IReadOnlyList<IsolatedResult> isolated, SchemeArrangement arrangement, PartitioningSetup? setup)
     {
         Machine machine = BuildMachine(request, isolated, arrangement, setup);
         machine.RunCyclic(request.DurationNs);
-        return new SchemeRun(
-            machine.Programs.Select(p => (IReadOnlyList<long>)p.Durations.ToArray()).ToArray(),
-            machine.Programs.Select(p => p.Current is null ? 0 : 1).ToArray(),
-            Counters(machine));
+        return ([.. machine.Programs.Select(p => new ProgramRuns([.. p.Durations.Select(Seconds)], p.Current is null ? 0 : 1))], machine.Counters());
     }
 
     internal static Machine BuildMachine(
@@ -194,31 +178,6 @@ public static class CyclicSimulator
 
         return new Machine(n, request.Parameters, arrangement, programs, pools, request.Seed, setup);
     }
-
-    // The names of Machine.Buckets in the file, in bucket order: the step kinds, then Machine.InflationBucket.
-    private static readonly string[] BucketNames = ["task", "dispatch", "steal", "search", "contextSwitch", "migration", "inflation"];
-
-    private static SimulationCounters Counters(Machine m) => new(
-        m.Events,
-        m.TasksExecuted,
-        m.Steals,
-        m.FailedSteals,
-        m.ContextSwitches,
-        m.Preemptions,
-        m.ColdStarts,
-        m.WorkerMoves,
-        m.Loans,
-        m.ProgramSwitches,
-        m.PolicyCalls,
-        BucketNames.Select((name, i) => (name, m.Buckets[i])).Append(("idle", m.IdleNs)).ToDictionary(),
-        m.AllocatedCoreNs?.ToArray())
-    {
-        ServedCoreNs = m.ServedCoreNs(),
-        Recalls = m.Recalls,
-        DemandDecisions = m.DemandDecisions,
-        Rejections = m.Rejections,
-        OnlineScalability = m.Estimates?.Select(e => e.Scalability).ToArray(),
-    };
 
     /// <summary>A program's seed: from the request's seed and its name (FNV-1a), so its trees do not depend on the workload it is in.</summary>
     internal static ulong ProgramSeed(ulong seed, string name)

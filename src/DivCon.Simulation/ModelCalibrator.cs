@@ -90,8 +90,7 @@ public static class ModelCalibrator
     /// </summary>
     public static Growth? KnownGrowth(string program) => program switch
     {
-        "sumofsquares" => new Growth(1, false, null),
-        "montecarlopi" => new Growth(1, false, null),
+        "sumofsquares" or "montecarlopi" => new Growth(1, false, null),
         "quicksort" => new Growth(1, true, new ImbalanceModel(0.4, 0.6)),
         "mergesort" => new Growth(1, true, null),
         "strassen" => new Growth(Math.Log2(7) / 2, false, null),
@@ -272,14 +271,7 @@ public static class ModelCalibrator
             for (int i = 0; i < 40 && hi - lo > 1e-5; i++)
             {
                 double mid = (lo + hi) / 2;
-                if (Inflation(mid) < target)
-                {
-                    lo = mid;
-                }
-                else
-                {
-                    hi = mid;
-                }
+                (lo, hi) = Inflation(mid) < target ? (mid, hi) : (lo, mid);
             }
 
             intensity = Math.Round((lo + hi) / 2, 4);

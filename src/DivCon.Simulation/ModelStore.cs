@@ -22,12 +22,9 @@ public static class ModelStore
 
     /// <summary>The shipped default model of <paramref name="program"/>.</summary>
     /// <exception cref="ArgumentException">No default model has that name.</exception>
-    public static ProgramModel LoadDefault(string program)
-    {
-        using Stream stream = Resource($"{program}.json")
-            ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program));
-        return Deserialize(stream, $"default model '{program}'", "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
-    }
+    public static ProgramModel LoadDefault(string program) => Deserialize(
+        Resource($"{program}.json") ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program)),
+        $"default model '{program}'", "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
 
     /// <summary>Loads <c>&lt;program&gt;.json</c> from <paramref name="folder"/>.</summary>
     /// <exception cref="FileNotFoundException">The file does not exist.</exception>
@@ -35,17 +32,13 @@ public static class ModelStore
     public static ProgramModel Load(string folder, string program)
     {
         string path = Path.Combine(folder, program + ".json");
-        using FileStream stream = OpenFile(path, $"No model file '{path}'.");
-        return Deserialize(stream, path, "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
+        return Deserialize(OpenFile(path, $"No model file '{path}'."), path, "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
     }
 
     /// <summary>The shipped machine model.</summary>
-    public static MachineModel LoadDefaultMachine()
-    {
-        using Stream stream = Resource(MachineModel.FileName)
-            ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly.");
-        return Deserialize(stream, $"default {MachineModel.FileName}", "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
-    }
+    public static MachineModel LoadDefaultMachine() => Deserialize(
+        Resource(MachineModel.FileName) ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly."),
+        $"default {MachineModel.FileName}", "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
 
     /// <summary>Loads <c>machine.json</c> from <paramref name="folder"/>.</summary>
     /// <exception cref="FileNotFoundException">The file does not exist.</exception>
@@ -55,11 +48,9 @@ public static class ModelStore
     /// <summary>Loads the machine model in the file <paramref name="path"/>.</summary>
     /// <exception cref="FileNotFoundException">The file does not exist.</exception>
     /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>
-    public static MachineModel ReadMachine(string path)
-    {
-        using FileStream stream = OpenFile(path, $"No machine model '{path}' (divcon simulate calibrate writes one beside the program models).");
-        return Deserialize(stream, path, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
-    }
+    public static MachineModel ReadMachine(string path) => Deserialize(
+        OpenFile(path, $"No machine model '{path}' (divcon simulate calibrate writes one beside the program models)."),
+        path, "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
 
     /// <summary>The JSON text of <paramref name="machine"/> (indented, camelCase, newline at the end).</summary>
     public static string MachineToJson(MachineModel machine) => JsonSerializer.Serialize(machine, SimulationJsonContext.Default.MachineModel) + "\n";
@@ -71,8 +62,10 @@ public static class ModelStore
 
     private static FileStream OpenFile(string path, string missing) => File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException(missing, path);
 
+    // Reads, closes and validates the stream.
     private static T Deserialize<T>(Stream stream, string origin, string what, JsonTypeInfo<T> type, Func<T, IReadOnlyList<string>> validate)
     {
+        using Stream _ = stream;
         T? value;
         try
         {

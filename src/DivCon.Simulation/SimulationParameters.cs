@@ -68,21 +68,13 @@ public sealed record SimulationParameters
     /// <summary>Every problem with these parameters, one sentence each; empty when they are valid.</summary>
     public IReadOnlyList<string> Validate()
     {
-        var problems = new List<string>();
-        void NonNegative(long value, string name)
-        {
-            problems.AddIf(value < 0, $"{name} must not be negative; got {value}.");
-        }
-
-        NonNegative(DispatchNs, nameof(DispatchNs));
-        NonNegative(StealNs, nameof(StealNs));
-        NonNegative(FailedStealNs, nameof(FailedStealNs));
-        NonNegative(WakeNs, nameof(WakeNs));
-        NonNegative(ContextSwitchNs, nameof(ContextSwitchNs));
-        NonNegative(MigrationNs, nameof(MigrationNs));
-        NonNegative(DemandLatencyNs, nameof(DemandLatencyNs));
-        NonNegative(CoresPerCacheGroup, nameof(CoresPerCacheGroup));
-        problems.AddIf(SpinAttempts < 0, $"SpinAttempts must not be negative; got {SpinAttempts}.");
+        (long Value, string Name)[] nonNegative =
+        [
+            (DispatchNs, nameof(DispatchNs)), (StealNs, nameof(StealNs)), (FailedStealNs, nameof(FailedStealNs)), (WakeNs, nameof(WakeNs)),
+            (ContextSwitchNs, nameof(ContextSwitchNs)), (MigrationNs, nameof(MigrationNs)), (DemandLatencyNs, nameof(DemandLatencyNs)),
+            (CoresPerCacheGroup, nameof(CoresPerCacheGroup)), (SpinAttempts, nameof(SpinAttempts)),
+        ];
+        var problems = nonNegative.Where(p => p.Value < 0).Select(p => $"{p.Name} must not be negative; got {p.Value}.").ToList();
         problems.AddIf(QuantumNs <= 0, $"QuantumNs must be positive; got {QuantumNs}.");
         problems.AddIf(!(MemoryContention >= 0) || !double.IsFinite(MemoryContention), $"MemoryContention must be finite and 0 or more; got {MemoryContention}.");
         problems.AddIf(RepartitionIntervalNs <= 0, $"RepartitionIntervalNs must be positive; got {RepartitionIntervalNs}.");

@@ -11,16 +11,10 @@ public static class SimulationReport
     {
         ArgumentNullException.ThrowIfNull(file);
         var csv = new CsvTable("workload", "cores", "scheme", "program", "csp", "cmp", "runs", "ntt", "ntt_ci99_lower", "ntt_ci99_upper", "np", "antt", "mntt", "stp");
-        foreach (SimulationResult r in file.Results)
+        foreach (var (r, s, p) in file.Results.SelectMany(r => r.Schemes.SelectMany(s => s.Programs.Select(p => (r, s, p)))))
         {
-            foreach (SchemeResult s in r.Schemes)
-            {
-                foreach (ProgramResult p in s.Programs)
-                {
-                    csv.Row(r.Workload, r.Cores, s.Scheme, p.Program, p.Csp.Mean, p.Cmp?.Mean, p.Runs, p.Ntt?.Mean, p.Ntt?.Ci99?.Lower, p.Ntt?.Ci99?.Upper,
-                        p.Np?.Mean, s.Antt?.Mean, s.Mntt?.Mean, s.Stp?.Mean);
-                }
-            }
+            csv.Row(r.Workload, r.Cores, s.Scheme, p.Program, p.Csp.Mean, p.Cmp?.Mean, p.Runs, p.Ntt?.Mean, p.Ntt?.Ci99?.Lower, p.Ntt?.Ci99?.Upper,
+                p.Np?.Mean, s.Antt?.Mean, s.Mntt?.Mean, s.Stp?.Mean);
         }
 
         return csv;
@@ -37,12 +31,8 @@ public static class SimulationReport
         foreach (var workload in file.Results.GroupBy(r => r.Workload))
         {
             var columns = workload.OrderBy(r => r.Cores).ToArray();
-            sb.Append(CultureInfo.InvariantCulture, $"### {workload.Key}: {string.Join(", ", columns[0].Isolated.Select(p => p.Program))}\n\n| scheme |");
-            foreach (SimulationResult c in columns)
-            {
-                sb.Append(CultureInfo.InvariantCulture, $" ANTT {c.Cores}c | STP {c.Cores}c |");
-            }
-
+            sb.Append(CultureInfo.InvariantCulture, $"### {workload.Key}: {string.Join(", ", columns[0].Isolated.Select(p => p.Program))}\n\n| scheme |")
+                .AppendJoin(string.Empty, columns.Select(c => F($" ANTT {c.Cores}c | STP {c.Cores}c |")));
             sb.Append("\n|---|").Append(string.Concat(Enumerable.Repeat("---:|---:|", columns.Length))).Append('\n');
             foreach (string scheme in columns[0].Schemes.Select(s => s.Scheme))
             {
@@ -96,7 +86,9 @@ public static class SimulationReport
         return sb.ToString();
     }
 
-    private static string Num(double? v) => v is { } x ? x.ToString("0.000", CultureInfo.InvariantCulture) : "n/a";
+    /// <summary>A value with three decimals, or n/a.</summary>
+    internal static string Num(double? v) => v is { } x ? x.ToString("0.000", CultureInfo.InvariantCulture) : "n/a";
 
-    private static string F(FormattableString s) => s.ToString(CultureInfo.InvariantCulture);
+    /// <summary>The text in the invariant culture.</summary>
+    internal static string F(FormattableString s) => s.ToString(CultureInfo.InvariantCulture);
 }

@@ -53,12 +53,12 @@ internal sealed partial class Machine
         if (_timeSliced)
         {
             core.SliceStamp++;
-            _events.Schedule(_now + _p.QuantumNs, EventKind.SliceEnd, core.Id, core.SliceStamp);
+            Schedule(_now + _p.QuantumNs, EventKind.SliceEnd, core.Id, core.SliceStamp);
         }
 
         if (switched)
         {
-            ContextSwitches++;
+            _contextSwitches++;
             if (_p.ContextSwitchNs > 0)
             {
                 StartStep(w, StepKind.ContextSwitch, _p.ContextSwitchNs);
@@ -105,12 +105,12 @@ internal sealed partial class Machine
         {
             // Nobody waits (or it is still switching in): it keeps the core for another quantum.
             core.SliceStamp++;
-            _events.Schedule(_now + _p.QuantumNs, EventKind.SliceEnd, core.Id, core.SliceStamp);
+            Schedule(_now + _p.QuantumNs, EventKind.SliceEnd, core.Id, core.SliceStamp);
             return;
         }
 
         // Preempt mid-step: charge what ran, save what is left, go to the back of the queue.
-        Preemptions++;
+        _preemptions++;
         if (w.Step == StepKind.Task)
         {
             PreemptTaskStep(w);
@@ -118,7 +118,7 @@ internal sealed partial class Machine
         else
         {
             Charge(w.Step, _now - w.StepStart);
-            w.SavedRemaining = w.StepEnd - _now;
+            w.SavedLeft = w.StepEnd - _now;
         }
 
         w.SavedStep = w.Step;

@@ -45,12 +45,12 @@ internal sealed partial class Machine
         w.StepStart = _now;
         w.StepWork = work;
         SimProgram program = task.Run.Program;
-        double intensity = _p.MemoryContention > 0 ? program.Shape.MemoryIntensity : 0;
+        double intensity = _p.MemoryContention > 0 ? program.Shape.Model.MemoryIntensity : 0;
         if (intensity <= 0)
         {
             w.Memory = null;
             w.StepEnd = _now + Duration(work, 1);
-            _events.Schedule(w.StepEnd, EventKind.StepDone, w.Id, w.Stamp);
+            Schedule(w.StepEnd, EventKind.StepDone, w.Id, w.Stamp);
             return;
         }
 
@@ -77,7 +77,7 @@ internal sealed partial class Machine
     {
         double left = WorkLeftNow(w);
         ChargeTask(w, w.StepWork - left, _now - w.StepStart);
-        w.SavedWork = left;
+        w.SavedLeft = left;
         LeaveMemory(w);
     }
 
@@ -189,7 +189,7 @@ internal sealed partial class Machine
         if (next is not null && (next != _memoryNext || next.StepEnd != nextEnd))
         {
             next.StepEnd = nextEnd;
-            _events.Schedule(nextEnd, EventKind.StepDone, next.Id, next.Stamp);
+            Schedule(nextEnd, EventKind.StepDone, next.Id, next.Stamp);
         }
 
         _memoryNext = next;

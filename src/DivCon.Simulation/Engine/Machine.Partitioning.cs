@@ -19,18 +19,11 @@ internal sealed partial class Machine
     private long _lastObservationNs;
     private readonly List<ScalabilityProbe> _probes = [];
 
-    public int PolicyCalls { get; private set; }
-
-    /// <summary>Decisions the repartitioner rejected (the policy threw or broke the contract).</summary>
-    public int Rejections { get; private set; }
-
-    /// <summary>Decisions started by a change of demand.</summary>
-    public int DemandDecisions { get; private set; }
-
-    public long Loans { get; private set; }
-
-    /// <summary>Lent workers that went home at a task boundary because their home wanted workers.</summary>
-    public long Recalls { get; private set; }
+    private int _policyCalls;
+    private int _rejections;
+    private int _demandDecisions;
+    private long _loans;
+    private long _recalls;
 
     /// <summary>Per program: core-time held by allocation (Σ over decisions of cores × time in force), ns.</summary>
     public long[]? AllocatedCoreNs { get; private set; }
@@ -50,22 +43,19 @@ internal sealed partial class Machine
     {
         PartitioningSetup setup = Partitioning!;
         _repartitioner ??= new Repartitioner(_cores.Length, CacheGroups(_cores.Length, _p.CoresPerCacheGroup));
-        var loads = new ProgramLoad[Programs.Count];
-        for (int i = 0; i < Programs.Count; i++)
-        {
-            SimProgram program = Programs[i];
-            ScalabilityChoice? online = Tracker?.Choose(i, null, null);
-            // No attained service or running tasks: short jobs first is off in the simulated (the harness's thesis) schemes.
-            loads[i] = new ProgramLoad(i, online?.Scalability ?? program.Scalability, program.Pool.TaskCount, online is null ? program.Table : online.Table);
-        }
+        // The online estimate when there is one. No attained service or running tasks: short jobs first is off in the
+        // simulated (the harness's thesis) schemes.
+        ProgramLoad[] loads = [.. Programs.Select((program, i) => Tracker?.Choose(i, null, null) is { } online
+            ? new ProgramLoad(i, online.Scalability, program.Pool.TaskCount, online.Table)
+            : new ProgramLoad(i, program.Scalability, program.Pool.TaskCount, program.Table))];
 
         _probes.Clear();
         Tracker?.CollectProbes([.. Enumerable.Range(0, Programs.Count)], _probes);
         RepartitionResult result = _repartitioner.Decide(setup.Policy, loads, _inForce, probes: _probes);
-        PolicyCalls++;
+        _policyCalls++;
         if (result.Rejection is not null)
         {
-            Rejections++;
+            _rejections++;
         }
 
         Allocation allocation = result.Allocation;
@@ -90,7 +80,6 @@ internal sealed partial class Machine
                 w.ServingSince = _now;
                 w.HomePool = target;
                 target.Active.Add(slot);
-                target.Serving++;
                 target.Sleepers.Add(w);
                 continue;
             }
@@ -109,7 +98,7 @@ internal sealed partial class Machine
                 // Woken directly to move, not as a searcher of its old pool (it never counted there).
                 w.Pool.Sleepers.Remove(w);
                 w.State = WorkerState.Waking;
-                _events.Schedule(_now + _p.WakeNs, EventKind.Wake, w.Id);
+                Schedule(_now + _p.WakeNs, EventKind.Wake, w.Id);
             }
         }
 
@@ -203,25 +192,16 @@ internal sealed partial class Machine
             return true;
         }
 
-        int m = Programs.Count;
-        if (!_lendingInForce || m < 2)
+        if (!_lendingInForce || Programs.Count < 2)
         {
             return false;
         }
 
-        Span<int> serving = m <= 64 ? stackalloc int[m] : new int[m];
-        Span<int> available = m <= 64 ? stackalloc int[m] : new int[m];
-        for (int i = 0; i < m; i++)
-        {
-            serving[i] = Pools[i].Serving;
-            available[i] = Pools[i].TaskCount;
-        }
-
-        var input = new LendingInput(_cores.Length, _decidedLoads, serving, available, w.Pool.Id);
+        var input = new LendingInput(_cores.Length, _decidedLoads, [.. Pools.Select(p => p.Active.Count)], [.. Pools.Select(p => p.TaskCount)], w.Pool.Id);
         int borrower = IdleLending.Choose(Partitioning.LendingRule, input, out string? rejection);
         if (rejection is not null)
         {
-            Rejections++;
+            _rejections++;
         }
 
         if (borrower < 0)
@@ -229,7 +209,7 @@ internal sealed partial class Machine
             return false;
         }
 
-        Loans++;
+        _loans++;
         w.Away = true;
         MoveTo(w, Pools[borrower]);
         return true;
@@ -251,7 +231,7 @@ internal sealed partial class Machine
             return false;
         }
 
-        Recalls++;
+        _recalls++;
         w.Away = false;
         MoveTo(w, home);
         return true;
@@ -295,25 +275,20 @@ internal sealed partial class Machine
         }
 
         _demandPending = true;
-        _events.Schedule(_now + _p.DemandLatencyNs, EventKind.Demand, 0);
+        Schedule(_now + _p.DemandLatencyNs, EventKind.Demand, 0);
     }
 
     private void OnDemand()
     {
         _demandPending = false;
-        DemandDecisions++;
+        _demandDecisions++;
         Decide(initial: false);
     }
 
     /// <summary>Lending's wake-up (WorkerPool.WakeOneFor): a random blocked worker of any pool.</summary>
     private void WakeLender()
     {
-        int total = 0;
-        foreach (WorkPool p in Pools)
-        {
-            total += p.Sleepers.Count;
-        }
-
+        int total = Pools.Sum(p => p.Sleepers.Count);
         if (total == 0)
         {
             return;

@@ -16,7 +16,7 @@ internal sealed partial class Machine
         w.Task = task;
         w.StepStart = _now;
         w.StepEnd = _now + duration;
-        _events.Schedule(w.StepEnd, EventKind.StepDone, w.Id, w.Stamp);
+        Schedule(w.StepEnd, EventKind.StepDone, w.Id, w.Stamp);
     }
 
     private void OnStepDone(SimWorker w)
@@ -71,7 +71,7 @@ internal sealed partial class Machine
         if (w.NeedsColdStart)
         {
             w.NeedsColdStart = false;
-            ColdStarts++;
+            _coldStarts++;
             if (_p.MigrationNs > 0)
             {
                 StartStep(w, StepKind.Migration, _p.MigrationNs);
@@ -87,11 +87,11 @@ internal sealed partial class Machine
             w.SavedTask = null;
             if (kind == StepKind.Task)
             {
-                StartTaskStep(w, saved!, w.SavedWork);
+                StartTaskStep(w, saved!, w.SavedLeft);
             }
             else
             {
-                StartStep(w, kind, w.SavedRemaining, saved);
+                StartStep(w, kind, (long)w.SavedLeft, saved);
             }
 
             return;
@@ -152,14 +152,11 @@ internal sealed partial class Machine
             SimTask? stolen = pool.Deques[victim].TrySteal();
             if (stolen is not null)
             {
-                pool.TaskCount--;
-                Steals++;
-                FoundWork(w, pool);
-                StartStep(w, StepKind.Steal, _p.StealNs, stolen);
+                StartSteal(w, pool, stolen);
             }
             else
             {
-                FailedSteals++;
+                _failedSteals++;
                 StartStep(w, StepKind.Search, _p.FailedStealNs);
             }
 
@@ -172,11 +169,7 @@ internal sealed partial class Machine
             int slot = pool.Active[i];
             if (slot != w.Slot && pool.Deques[slot].Count > 0)
             {
-                SimTask stolen = pool.Deques[slot].TrySteal()!;
-                pool.TaskCount--;
-                Steals++;
-                FoundWork(w, pool);
-                StartStep(w, StepKind.Steal, _p.StealNs, stolen);
+                StartSteal(w, pool, pool.Deques[slot].TrySteal()!);
                 return;
             }
         }
@@ -204,12 +197,20 @@ internal sealed partial class Machine
         w.LastProgram = program;
         if (switched && _p.MigrationNs > 0)
         {
-            ProgramSwitches++;
+            _programSwitches++;
             StartStep(w, StepKind.Migration, _p.MigrationNs, task);
             return;
         }
 
         StartTaskStep(w, task, task.Cost);
+    }
+
+    private void StartSteal(SimWorker w, WorkPool pool, SimTask stolen)
+    {
+        pool.TaskCount--;
+        _steals++;
+        FoundWork(w, pool);
+        StartStep(w, StepKind.Steal, _p.StealNs, stolen);
     }
 
     private int RandomVictim(WorkPool pool, int self)
@@ -301,7 +302,7 @@ internal sealed partial class Machine
         sleeper.State = WorkerState.Waking;
         sleeper.Searching = true;
         pool.Searching++;
-        _events.Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
+        Schedule(_now + _p.WakeNs, EventKind.Wake, sleeper.Id);
     }
 
     private void Block(SimWorker w)
@@ -346,7 +347,6 @@ internal sealed partial class Machine
         }
 
         old.Active.Remove(w.Slot);
-        old.Serving--;
         if (w.Searching)
         {
             // It no longer searches the old pool: if tasks wait there, someone else must be woken for them.
@@ -361,9 +361,8 @@ internal sealed partial class Machine
         w.ServingSince = _now;
         w.Pool = target;
         target.Active.Add(w.Slot);
-        target.Serving++;
         w.SearchAttempts = 0;
-        WorkerMoves++;
+        _workerMoves++;
         StartStep(w, StepKind.Migration, _p.MigrationNs);
     }
 }

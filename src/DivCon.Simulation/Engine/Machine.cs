@@ -31,7 +31,11 @@ namespace DivCon.Simulation.Engine;
 internal sealed partial class Machine
 {
     private readonly SimulationParameters _p;
-    private readonly EventQueue _events = new();
+    // The pending events, keyed by (time, scheduling sequence). The key is unique, so the order events fire in is a
+    // total order fixed here, not by the heap's tie-breaking: that order decides which worker wins a steal, so it must
+    // never change with a runtime version.
+    private readonly PriorityQueue<SimEvent, (long Time, long Seq)> _events = new(256);
+    private long _eventSeq;
     private readonly SimCore[] _cores;
     private readonly SimWorker[] _workers;
     private readonly Queue<SimWorker> _freeRunQueue = new();
@@ -42,6 +46,16 @@ internal sealed partial class Machine
     private long _now;
     private SimProgram? _stopWhenDone; // the isolated run's program; null in the cyclic phase, where runs restart
     private bool _stopped;
+
+    // Counted for SimulationCounters (Counters), which says what each counts.
+    private long _eventsProcessed;
+    private long _steals;
+    private long _failedSteals;
+    private long _contextSwitches;
+    private long _preemptions;
+    private long _coldStarts;
+    private long _workerMoves;
+    private long _programSwitches;
 
     public Machine(
         int cores,
@@ -86,7 +100,10 @@ internal sealed partial class Machine
             {
                 for (int c = 0; c < cores; c++)
                 {
-                    workers.Add(NewWorker(workers.Count, pool, c, arrangement == SchemeArrangement.OversubscribedFree ? -1 : c));
+                    var w = new SimWorker { Id = workers.Count, Pool = pool, Slot = c, PinnedCore = arrangement == SchemeArrangement.OversubscribedFree ? -1 : c };
+                    pool.Active.Add(c);
+                    pool.Sleepers.Add(w);
+                    workers.Add(w);
                 }
             }
         }
@@ -103,21 +120,6 @@ internal sealed partial class Machine
 
     public PartitioningSetup? Partitioning { get; }
 
-    public long Steals { get; private set; }
-
-    public long FailedSteals { get; private set; }
-
-    public long ContextSwitches { get; private set; }
-
-    public long Preemptions { get; private set; }
-
-    public long ColdStarts { get; private set; }
-
-    public long WorkerMoves { get; private set; }
-
-    /// <summary>Shared scheduler: tasks that started cold because the worker's previous task was another program's.</summary>
-    public long ProgramSwitches { get; private set; }
-
     public long TasksExecuted { get; private set; }
 
     /// <summary>Tasks created over the whole simulation.</summary>
@@ -132,21 +134,10 @@ internal sealed partial class Machine
     /// <summary>Every task is queued, in progress or executed: none lost, none run twice (counts must add up).</summary>
     public bool TasksAccountedFor => TasksCreated == TasksExecuted + TasksQueued + TasksInProgress;
 
-    public long Events { get; private set; }
-
     /// <summary>Core-time per bucket, ns: task, dispatch, steal, search, context switch, migration, inflation (<see cref="InflationBucket"/>).</summary>
     public IReadOnlyList<long> Buckets => _buckets;
 
     public long IdleNs { get; private set; }
-
-    private SimWorker NewWorker(int id, WorkPool pool, int slot, int pinnedCore)
-    {
-        pool.Active.Add(slot);
-        pool.Serving++;
-        var w = new SimWorker { Id = id, Pool = pool, Slot = slot, PinnedCore = pinnedCore };
-        pool.Sleepers.Add(w);
-        return w;
-    }
 
     /// <summary>Runs one run of <paramref name="program"/> alone, from an idle machine; returns its duration.</summary>
     public long RunIsolated(SimProgram program)
@@ -173,7 +164,7 @@ internal sealed partial class Machine
         if (Partitioning is not null)
         {
             Decide(initial: true);
-            _events.Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
+            Schedule(_p.RepartitionIntervalNs, EventKind.Tick, 0);
         }
 
         Loop(limitNs);
@@ -185,10 +176,10 @@ internal sealed partial class Machine
     {
         while (!_stopped && _events.Count > 0 && _events.Peek().Time <= limitNs)
         {
-            SimEvent e = _events.Pop();
+            SimEvent e = _events.Dequeue();
             Debug.Assert(e.Time >= _now, "Time never goes backwards.");
             _now = e.Time;
-            Events++;
+            _eventsProcessed++;
             switch (e.Kind)
             {
                 case EventKind.StepDone:
@@ -211,7 +202,7 @@ internal sealed partial class Machine
                 case EventKind.Tick:
                     ObserveTick();
                     Decide(initial: false);
-                    _events.Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
+                    Schedule(_now + _p.RepartitionIntervalNs, EventKind.Tick, 0);
                     break;
             }
         }
@@ -247,7 +238,36 @@ internal sealed partial class Machine
         }
     }
 
+    private void Schedule(long time, EventKind kind, int target, int stamp = 0) =>
+        _events.Enqueue(new SimEvent(time, kind, target, stamp), (time, _eventSeq++));
+
     private void Charge(StepKind kind, long ns) => _buckets[(int)kind] += ns;
+
+    // The names of the buckets in the file, in bucket order: the step kinds, then InflationBucket.
+    private static readonly string[] BucketNames = ["task", "dispatch", "steal", "search", "contextSwitch", "migration", "inflation"];
+
+    /// <summary>What happened so far, as the result file reports it.</summary>
+    public SimulationCounters Counters() => new(
+        _eventsProcessed,
+        TasksExecuted,
+        _steals,
+        _failedSteals,
+        _contextSwitches,
+        _preemptions,
+        _coldStarts,
+        _workerMoves,
+        _loans,
+        _programSwitches,
+        _policyCalls,
+        BucketNames.Select((name, i) => (name, _buckets[i])).Append(("idle", IdleNs)).ToDictionary(),
+        AllocatedCoreNs?.ToArray())
+    {
+        ServedCoreNs = ServedCoreNs(),
+        Recalls = _recalls,
+        DemandDecisions = _demandDecisions,
+        Rejections = _rejections,
+        OnlineScalability = Estimates?.Select(e => e.Scalability).ToArray(),
+    };
 
     // ---- runs and the D&C tree ------------------------------------------------------------------------------
 
@@ -258,8 +278,8 @@ internal sealed partial class Machine
         var run = new ProgramRun(program, seed, _now);
         program.Current = run;
         TaskTreeShape shape = program.Shape;
-        SimTask first = shape.SequentialNs > 0
-            ? NewTask(TaskKind.Sequential, run, null, shape.SequentialNs)
+        SimTask first = shape.Model.SequentialNs > 0
+            ? NewTask(TaskKind.Sequential, run, null, shape.Model.SequentialNs)
             : NodeTask(NewNode(run, null, 1, 1.0, seed));
         PushGlobal(program.Pool, first);
     }
@@ -294,7 +314,7 @@ internal sealed partial class Machine
             case TaskKind.Node when !task.Node!.IsLeaf:
                 TreeNode node = task.Node;
                 TaskTreeShape shape = task.Run.Program.Shape;
-                int b = shape.BranchingFactor;
+                int b = shape.Model.BranchingFactor;
                 Span<double> fractions = stackalloc double[b];
                 var random = new SimRandom(node.Seed);
                 shape.SplitFractions(node.Fraction, random, fractions);

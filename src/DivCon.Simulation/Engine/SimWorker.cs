@@ -81,13 +81,11 @@ internal sealed class SimWorker
     /// <summary>Task step of a memory-bound program: when it joined its group (ties of <see cref="VirtualEnd"/>).</summary>
     public long MemorySeq { get; set; }
 
-    /// <summary>Task step preempted: the work it had left, ns.</summary>
-    public double SavedWork { get; set; }
-
     /// <summary>A step interrupted by preemption, resumed when the worker gets a core again.</summary>
     public StepKind SavedStep { get; set; } = StepKind.None;
 
-    public long SavedRemaining { get; set; }
+    /// <summary>What the saved step had left, ns: a task step's work, another step's time.</summary>
+    public double SavedLeft { get; set; }
 
     /// <summary>The task of the saved step, if any.</summary>
     public SimTask? SavedTask { get; set; }

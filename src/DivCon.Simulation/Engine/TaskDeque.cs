@@ -2,58 +2,27 @@ namespace DivCon.Simulation.Engine;
 
 /// <summary>
 /// A worker's deque: the owner pushes and pops at the bottom (LIFO), thieves take from the top (FIFO), so the
-/// largest D&amp;C subproblems are stolen first. Single-threaded (the simulator), so a ring buffer suffices.
+/// largest D&amp;C subproblems are stolen first. Single-threaded (the simulator), so a linked list suffices.
 /// </summary>
 internal sealed class TaskDeque
 {
-    private SimTask?[] _items = new SimTask?[16];
-    private int _head; // index of the top (oldest)
+    private readonly LinkedList<SimTask> _tasks = new(); // First: the top (oldest); Last: the bottom (newest)
 
-    public int Count { get; private set; }
+    public int Count => _tasks.Count;
 
-    public void LocalPush(SimTask task)
+    public void LocalPush(SimTask task) => _tasks.AddLast(task);
+
+    public SimTask? LocalPop() => Take(_tasks.Last);
+
+    public SimTask? TrySteal() => Take(_tasks.First);
+
+    private SimTask? Take(LinkedListNode<SimTask>? node)
     {
-        if (Count == _items.Length)
+        if (node is not null)
         {
-            var bigger = new SimTask?[_items.Length * 2];
-            for (int i = 0; i < Count; i++)
-            {
-                bigger[i] = _items[(_head + i) % _items.Length];
-            }
-
-            _items = bigger;
-            _head = 0;
+            _tasks.Remove(node);
         }
 
-        _items[(_head + Count) % _items.Length] = task;
-        Count++;
-    }
-
-    public SimTask? LocalPop()
-    {
-        if (Count == 0)
-        {
-            return null;
-        }
-
-        int i = (_head + Count - 1) % _items.Length;
-        SimTask? task = _items[i];
-        _items[i] = null;
-        Count--;
-        return task;
-    }
-
-    public SimTask? TrySteal()
-    {
-        if (Count == 0)
-        {
-            return null;
-        }
-
-        SimTask? task = _items[_head];
-        _items[_head] = null;
-        _head = (_head + 1) % _items.Length;
-        Count--;
-        return task;
+        return node?.Value;
     }
 }

@@ -16,16 +16,10 @@ internal sealed class TaskTreeShape
     {
         Model = model;
         Depth = model.SplitDepth(cores);
-        LeafFraction = Math.Pow(BranchingFactor, -Depth) * (1 + 1e-9);
+        LeafFraction = Math.Pow(model.BranchingFactor, -Depth) * (1 + 1e-9);
 
-        int profiled = 0; // deepest level with a split in the profile
-        for (int i = 0; i < model.Levels.Count; i++)
-        {
-            if (model.Levels[i].SplitCount > 0 || model.Levels[i].SplitNs > 0)
-            {
-                profiled = i + 1;
-            }
-        }
+        // The deepest level with a split in the profile.
+        int profiled = model.Levels.Select((l, i) => l.SplitCount > 0 || l.SplitNs > 0 ? i + 1 : 0).DefaultIfEmpty().Max();
 
         _split = new double[MaxLevel + 1];
         _merge = new double[MaxLevel + 1];
@@ -36,7 +30,7 @@ internal sealed class TaskTreeShape
                 // A level where only some nodes split (an imbalanced tree's last levels) is scaled up to a whole
                 // level: its cost is shared out by work fraction, and the nodes that split cover only part of it.
                 LevelProfile l = model.Levels[level - 1];
-                double nodes = Math.Pow(BranchingFactor, level - 1);
+                double nodes = Math.Pow(model.BranchingFactor, level - 1);
                 _split[level] = l.SplitNs * (l.SplitCount > 0 && l.SplitCount < nodes ? nodes / l.SplitCount : 1);
                 _merge[level] = l.MergeNs * (l.MergeCount > 0 && l.MergeCount < nodes ? nodes / l.MergeCount : 1);
             }
@@ -66,8 +60,6 @@ internal sealed class TaskTreeShape
 
     public ProgramModel Model { get; }
 
-    public int BranchingFactor => Model.BranchingFactor;
-
     /// <summary>Split levels of a balanced tree on this machine: b^Depth leaves.</summary>
     public int Depth { get; }
 
@@ -76,11 +68,6 @@ internal sealed class TaskTreeShape
 
     /// <summary>The leaves' execute time summed over one balanced run, ns.</summary>
     public double ExecuteNs { get; }
-
-    public long SequentialNs => Model.SequentialNs;
-
-    /// <summary>The program's memory intensity (<see cref="ProgramModel.MemoryIntensity"/>).</summary>
-    public double MemoryIntensity => Model.MemoryIntensity;
 
     public bool IsLeaf(int level, double fraction) => fraction <= LeafFraction || level >= MaxLevel;
 

@@ -29,10 +29,7 @@ internal sealed class WorkPool(int id, int slots)
     /// </summary>
     public bool WantsWorkers { get; set; }
 
-    /// <summary>Workers whose current pool is this one (running, runnable or blocked).</summary>
-    public int Serving { get; set; }
-
-    /// <summary>The slots whose workers serve it now: the steal victims.</summary>
+    /// <summary>The slots whose workers serve it now (running, runnable or blocked): the steal victims.</summary>
     public IndexSet Active { get; } = new(slots);
 
     /// <summary>Core time served by workers that left it (the ones serving it now add theirs when read: Machine.Partitioning.cs), ns.</summary>

@@ -1,5 +1,5 @@
-using System.Globalization;
 using System.Text;
+using static DivCon.Simulation.SimulationReport;
 
 namespace DivCon.Simulation.Validation;
 
@@ -50,15 +50,12 @@ public static class ThesisSpeedups
         ArgumentNullException.ThrowIfNull(parameters);
         IReadOnlyDictionary<string, string> sources = SimulationValidation.Sources(models, Claims.Select(c => c.Program));
         SimulationParameters free = parameters with { MemoryContention = 0 };
-        var rows = new List<ThesisComparison>();
-        foreach (ThesisClaim claim in Claims)
+        ThesisComparison[] rows = [.. Claims.Select(claim =>
         {
-            ProgramModel model = models[claim.Program];
-            double simulated = Speedup(model, claim.Cores, parameters, runs);
-            double withoutContention = Speedup(model, claim.Cores, free, runs);
+            double simulated = Speedup(models[claim.Program], claim.Cores, parameters, runs);
             double error = (simulated - claim.Speedup) / claim.Speedup;
-            rows.Add(new ThesisComparison(claim, simulated, error, Math.Abs(error) <= Target, withoutContention));
-        }
+            return new ThesisComparison(claim, simulated, error, Math.Abs(error) <= Target, Speedup(models[claim.Program], claim.Cores, free, runs));
+        })];
 
         return new ThesisComparisonFile(modelsName, sources, parameters, ThesisMachineCores, runs, rows);
     }
@@ -90,6 +87,4 @@ public static class ThesisSpeedups
         FactoredProgramResult result = IsolatedSimulation.Factored(model, [cores], ThesisMachineCores, parameters, seed: 1, runs);
         return result.Points.First(p => (int)p.P == cores).Speedups.Actual;
     }
-
-    private static string F(FormattableString s) => s.ToString(CultureInfo.InvariantCulture);
 }

@@ -29,7 +29,7 @@ public sealed record ValidationFile(
     public const string FileKind = "validate";
 
     /// <summary>How every number was computed, recorded in the file.</summary>
-    public const string MethodNote =
+    public string Method =>
         "Isolated: each program alone at P = 1 … N on a work-stealing scheduler, the automatic granularity for N cores at every P "
         + "(the harness's factored measurement: means over the runs); simulated the same way (IsolatedSimulation: a machine of P cores, the same tree). "
         + "Cyclic: the harness's cyclic test (C^SP on oversubscribed-free alone on all cores, then all programs under each scheme, one repetition) "
@@ -38,7 +38,4 @@ public sealed record ValidationFile(
 
     /// <inheritdoc/>
     protected override string KindOf() => FileKind;
-
-    /// <summary>How every number was computed (<see cref="MethodNote"/>).</summary>
-    public string Method => MethodNote;
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using static DivCon.Simulation.SimulationReport;
 
 namespace DivCon.Simulation.Validation;
 
@@ -72,8 +73,4 @@ public static class ValidationReport
     private static string Target(double? target, bool? met) => target is not { } t
         ? string.Empty
         : F($"±{t * 100:0} % {(met == true ? "met" : "missed")}");
-
-    private static string Num(double? v) => v is { } x ? x.ToString("0.000", CultureInfo.InvariantCulture) : "n/a";
-
-    private static string F(FormattableString s) => s.ToString(CultureInfo.InvariantCulture);
 }

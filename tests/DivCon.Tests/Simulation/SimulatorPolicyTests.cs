@@ -59,7 +59,7 @@ public sealed class SimulatorPolicyTests
 
         // At 0 and at every 100 ms up to 1.05 s: 0, 100, …, 1000 ms.
         Assert.Equal(11, policy.Inputs.Count);
-        Assert.Equal(11, m.PolicyCalls);
+        Assert.Equal(11, m.Counters().PolicyCalls);
         for (int call = 0; call < policy.Inputs.Count; call++)
         {
             PartitioningInput input = policy.Inputs[call];
@@ -81,7 +81,7 @@ public sealed class SimulatorPolicyTests
         // Later ticks see the trees' queued tasks.
         Assert.Contains(policy.Inputs.Skip(1), i => i.Programs.Any(p => p.AvailableTasks > 1));
         // Each change of the allocation moves four workers (2 + 6 -> 6 + 2), at ten ticks.
-        Assert.True(m.WorkerMoves >= 4 * 10, $"only {m.WorkerMoves} moves");
+        Assert.True(m.Counters().WorkerMoves >= 4 * 10, $"only {m.Counters().WorkerMoves} moves");
         Assert.True(m.TasksAccountedFor);
         Assert.All(m.Programs, p => Assert.NotEmpty(p.Durations));
     }
@@ -112,7 +112,7 @@ public sealed class SimulatorPolicyTests
         long[] served = m.ServedCoreNs()!;
         Assert.Equal(16L * request.DurationNs, served.Sum());
         Assert.Equal(m.AllocatedCoreNs!.Sum(), served.Sum());
-        Assert.True(m.WorkerMoves > 0);
+        Assert.True(m.Counters().WorkerMoves > 0);
         Assert.NotEqual(m.AllocatedCoreNs!, served); // a moved worker serves its new program only from its task boundary on
     }
 
@@ -125,7 +125,7 @@ public sealed class SimulatorPolicyTests
         (Machine m, _) = RunCyclic(request, arrangement, setup);
 
         // The second program's 20 ms sequential part leaves its workers idle: they are lent to the first.
-        Assert.True(m.Loans > 0);
+        Assert.True(m.Counters().Loans > 0);
         Assert.True(m.TasksAccountedFor);
     }
 }
