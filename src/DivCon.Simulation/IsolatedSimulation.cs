@@ -40,18 +40,10 @@ public static class IsolatedSimulation
         }
 
         var shape = new TaskTreeShape(model, granularityCores);
-        var sequential = new List<double>();
-        var parallel = new SortedDictionary<int, IReadOnlyList<ParallelRunSample>>();
-        foreach (int p in coreCounts.Append(1).Distinct().Order())
-        {
-            CyclicSimulator.AloneRun[] alone = [.. Enumerable.Range(0, runs).Select(k => CyclicSimulator.RunAlone(parameters, seed, shape, p, RunBase + k))];
-            parallel[p] = alone.Select(run => new ParallelRunSample(run.DurationNs / 1e9, run.IdleNs / 1e9)).ToArray();
-            if (p == 1)
-            {
-                sequential.AddRange(alone.Select(run => run.WorkNs * (model.BaselineRatio ?? 1) / 1e9));
-            }
-        }
-
-        return FactoredAnalysis.Analyze(model.Name, new FactoredSamples(sequential, [], parallel));
+        Dictionary<int, CyclicSimulator.AloneRun[]> alone = coreCounts.Append(1).Distinct().ToDictionary(
+            p => p, p => Enumerable.Range(0, runs).Select(k => CyclicSimulator.RunAlone(parameters, seed, shape, p, RunBase + k)).ToArray());
+        IReadOnlyList<double> sequential = [.. alone[1].Select(run => run.WorkNs * (model.BaselineRatio ?? 1) / 1e9)];
+        return FactoredAnalysis.Analyze(model.Name, new FactoredSamples(sequential, [], new SortedDictionary<int, IReadOnlyList<ParallelRunSample>>(
+            alone.ToDictionary(a => a.Key, a => (IReadOnlyList<ParallelRunSample>)[.. a.Value.Select(run => new ParallelRunSample(run.DurationNs / 1e9, run.IdleNs / 1e9))]))));
     }
 }

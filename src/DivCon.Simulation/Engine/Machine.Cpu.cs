@@ -113,7 +113,8 @@ internal sealed partial class Machine
         _preemptions++;
         if (w.Step == StepKind.Task)
         {
-            PreemptTaskStep(w);
+            w.SavedLeft = ChargeTaskSoFar(w);
+            LeaveMemory(w);
         }
         else
         {

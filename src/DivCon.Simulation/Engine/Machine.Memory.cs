@@ -72,22 +72,12 @@ internal sealed partial class Machine
         LeaveMemory(w);
     }
 
-    /// <summary>Preempts the task step of <paramref name="w"/>: charges what ran, keeps the work left, leaves the load.</summary>
-    private void PreemptTaskStep(SimWorker w)
+    /// <summary>Charges the part of the task step in progress on <paramref name="w"/> that ran up to now; returns the work left.</summary>
+    private double ChargeTaskSoFar(SimWorker w)
     {
         double left = WorkLeftNow(w);
         ChargeTask(w, w.StepWork - left, _now - w.StepStart);
-        w.SavedLeft = left;
-        LeaveMemory(w);
-    }
-
-    /// <summary>Charges the part of a task step in progress that ran up to now (end of the simulation).</summary>
-    private void CloseTaskStep(SimWorker w)
-    {
-        double left = WorkLeftNow(w);
-        ChargeTask(w, w.StepWork - left, _now - w.StepStart);
-        w.StepWork = left;
-        w.StepStart = _now;
+        return left;
     }
 
     private void ChargeTask(SimWorker w, double workDone, long elapsed)

@@ -74,17 +74,16 @@ internal sealed partial class Machine
         {
             SimWorker w = _workers[slot];
             WorkPool target = Pools[allocation.WorkerOwners[slot]];
+            w.HomePool = target;
             if (initial)
             {
                 w.Pool = target;
                 w.ServingSince = _now;
-                w.HomePool = target;
                 target.Active.Add(slot);
                 target.Sleepers.Add(w);
                 continue;
             }
 
-            w.HomePool = target;
             w.Away = false;
             if (w.Pool == target)
             {

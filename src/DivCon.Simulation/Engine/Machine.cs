@@ -222,7 +222,8 @@ internal sealed partial class Machine
             {
                 if (w.Step == StepKind.Task)
                 {
-                    CloseTaskStep(w);
+                    w.StepWork = ChargeTaskSoFar(w);
+                    w.StepStart = _now;
                 }
                 else if (w.Step != StepKind.None)
                 {

@@ -33,7 +33,6 @@ public static class ValidationReport
             }
         }
 
-        // How many targets were met, per kind.
         var isolated = file.Isolated.Where(r => r.Met is not null).ToArray();
         var cyclic = file.Cyclic.Where(r => r.Met is not null).ToArray();
         sb.Append(F($"\nTargets met: isolated {isolated.Count(r => r.Met == true)}/{isolated.Length}, "))
