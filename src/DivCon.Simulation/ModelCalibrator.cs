@@ -127,18 +127,9 @@ public static class ModelCalibrator
             throw new ArgumentException("The profile has no execute call: was the profiler attached to the runs?", nameof(levels));
         }
 
-        static double Ns(TimeSpan t, int runs) => t.Ticks * 100.0 / runs;
-
-        var profile = levels
-            .Select(l => new LevelProfile(
-                l.Level,
-                l.SplitCount / runs,
-                Ns(l.SplitTime, runs),
-                l.ExecuteCount / runs,
-                Ns(l.ExecuteTime, runs),
-                l.MergeCount / runs,
-                Ns(l.MergeTime, runs)))
-            .ToArray();
+        double Ns(TimeSpan t) => t.Ticks * 100.0 / runs;
+        LevelProfile[] profile = [.. levels.Select(l => new LevelProfile(
+            l.Level, l.SplitCount / runs, Ns(l.SplitTime), l.ExecuteCount / runs, Ns(l.ExecuteTime), l.MergeCount / runs, Ns(l.MergeTime)))];
 
         // Growth per level below the profile: the geometric mean of the level-to-level ratios of split+merge time over
         // every split level (a log-linear fit through the first and last levels: robust to one noisy level).

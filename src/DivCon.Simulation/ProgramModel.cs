@@ -187,7 +187,7 @@ public sealed record ProgramModel
         string source = SplitMergeExponent is null
             ? string.Create(CultureInfo.InvariantCulture, $"{Source}; scaled from size {ProblemSize} to {size} (x{whole:0.####})")
             : string.Create(CultureInfo.InvariantCulture, $"{Source}; scaled from size {ProblemSize} to {size} (split and merge x{splitMerge:0.####}, execute x{execute:0.####})");
-        return Copy(size, splitMerge, execute, whole, MemoryIntensity, BaselineRatio, source, FittedTo, SplitMergeExponent);
+        return Copy(size, splitMerge, execute, whole, MemoryIntensity, BaselineRatio, source, FittedTo);
     }
 
     /// <summary>
@@ -213,19 +213,18 @@ public sealed record ProgramModel
         Require(baselineRatio > 0 && double.IsFinite(baselineRatio), baselineRatio, nameof(baselineRatio), "The baseline ratio must be finite and positive.");
         ArgumentException.ThrowIfNullOrWhiteSpace(source);
         // Whole ns, as a profile has them; the profile's OutsideMusclesNs stays as measured (information only).
-        return Copy(ProblemSize, workFactor, workFactor, workFactor, memoryIntensity, baselineRatio, source, fittedTo, SplitMergeExponent, round: true);
+        return Copy(ProblemSize, workFactor, workFactor, workFactor, memoryIntensity, baselineRatio, source, fittedTo, round: true);
     }
 
     private ProgramModel Copy(
         long size, double splitMergeFactor, double executeFactor, double wholeFactor, double memoryIntensity, double? baselineRatio, string source,
-        FitMeasurement? fittedTo, double? splitMergeExponent, bool round = false)
+        FitMeasurement? fittedTo, bool round = false)
     {
         double Scale(double ns, double factor) => round ? Math.Round(ns * factor) : ns * factor;
         return this with
         {
             Source = source,
             ProblemSize = size,
-            SplitMergeExponent = splitMergeExponent,
             SequentialNs = (long)Math.Round(SequentialNs * wholeFactor),
             OutsideMusclesNs = round ? OutsideMusclesNs : OutsideMusclesNs * wholeFactor,
             MemoryIntensity = memoryIntensity,

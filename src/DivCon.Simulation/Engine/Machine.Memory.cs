@@ -65,13 +65,6 @@ internal sealed partial class Machine
         Reschedule();
     }
 
-    /// <summary>The task step of <paramref name="w"/> has ended: charges it and takes it out of the load.</summary>
-    private void EndTaskStep(SimWorker w)
-    {
-        ChargeTask(w, w.StepWork, _now - w.StepStart);
-        LeaveMemory(w);
-    }
-
     /// <summary>Charges the part of the task step in progress on <paramref name="w"/> that ran up to now; returns the work left.</summary>
     private double ChargeTaskSoFar(SimWorker w)
     {
@@ -80,6 +73,7 @@ internal sealed partial class Machine
         return left;
     }
 
+    /// <summary>Charges <paramref name="elapsed"/> ns of a task step that did <paramref name="workDone"/> ns of work.</summary>
     private void ChargeTask(SimWorker w, double workDone, long elapsed)
     {
         w.Pool.BusyNs += elapsed; // the program's busy time, as its workers' counters keep it (Machine.Partitioning.cs)

@@ -25,7 +25,8 @@ internal sealed partial class Machine
         SimTask? task = w.Task;
         if (kind == StepKind.Task)
         {
-            EndTaskStep(w);
+            ChargeTask(w, w.StepWork, _now - w.StepStart);
+            LeaveMemory(w);
         }
         else
         {

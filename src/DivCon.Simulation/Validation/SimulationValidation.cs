@@ -79,12 +79,8 @@ public static class SimulationValidation
             foreach (SchemeResult m in workload.Schemes)
             {
                 SchemeResult s = simulated.Schemes.First(x => x.Scheme == m.Scheme);
-                foreach (ProgramResult mp in m.Programs)
-                {
-                    ProgramResult sp = s.Programs.First(x => x.Program == mp.Program);
-                    cyclic.Add(Row(workload.Workload, m.Scheme, "ntt", mp.Program, mp.Ntt?.Mean, sp.Ntt?.Mean, target));
-                }
-
+                cyclic.AddRange(m.Programs.Select(mp =>
+                    Row(workload.Workload, m.Scheme, "ntt", mp.Program, mp.Ntt?.Mean, s.Programs.First(x => x.Program == mp.Program).Ntt?.Mean, target)));
                 cyclic.Add(Row(workload.Workload, m.Scheme, "antt", null, m.Antt?.Mean, s.Antt?.Mean, target));
                 cyclic.Add(Row(workload.Workload, m.Scheme, "stp", null, m.Stp?.Mean, s.Stp?.Mean, null));
             }

@@ -74,17 +74,11 @@ public static class ThesisSpeedups
         }
 
         sb.Append(F($"\nWithin ±{Target * 100:0} %: {file.Rows.Count(r => r.Met)} of {file.Rows.Count}.\n\nNotes:\n"));
-        foreach (var note in file.Rows.Where(r => r.Claim.Note is not null).GroupBy(r => r.Claim.Note))
-        {
-            sb.Append(F($"- {string.Join(", ", note.Select(r => $"{r.Claim.Program} on {r.Claim.Cores}").Distinct())}: {note.Key}.\n"));
-        }
-
+        sb.AppendJoin(string.Empty, file.Rows.Where(r => r.Claim.Note is not null).GroupBy(r => r.Claim.Note)
+            .Select(note => F($"- {string.Join(", ", note.Select(r => $"{r.Claim.Program} on {r.Claim.Cores}").Distinct())}: {note.Key}.\n")));
         return sb.ToString();
     }
 
-    private static double Speedup(ProgramModel model, int cores, SimulationParameters parameters, int runs)
-    {
-        FactoredProgramResult result = IsolatedSimulation.Factored(model, [cores], ThesisMachineCores, parameters, seed: 1, runs);
-        return result.Points.First(p => (int)p.P == cores).Speedups.Actual;
-    }
+    private static double Speedup(ProgramModel model, int cores, SimulationParameters parameters, int runs) =>
+        IsolatedSimulation.Factored(model, [cores], ThesisMachineCores, parameters, seed: 1, runs).Points.First(p => (int)p.P == cores).Speedups.Actual;
 }
