@@ -290,6 +290,10 @@ public sealed class MultiProgramSchedulerTests
         {
             Processors = allowed.Take(2).ToArray(),
             RepartitionInterval = TimeSpan.FromMilliseconds(5),
+
+            // Pinning is the subject: no compensating worker (unpinned, by design) may run a task. Where thread states
+            // cannot be read, or a long garbage collection spans two samples on a loaded machine, a stall would start one.
+            CompensateBlocking = false,
         });
         using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
