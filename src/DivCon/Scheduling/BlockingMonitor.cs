@@ -159,6 +159,14 @@ internal sealed class BlockingMonitor
         long delayTicks = (long)(_delay.TotalSeconds * Stopwatch.Frequency);
         bool queued = false;
         _sampleNumber++;
+        foreach ((Worker worker, long seen) in _seenAsleep)
+        {
+            if (seen < _sampleNumber - 1)
+            {
+                _seenAsleep.Remove(worker); // a sighting no longer confirmable (say, of a compensating worker since retired)
+            }
+        }
+
         foreach (WorkQueueSet set in _pool.WatchedSets)
         {
             if (set.AvailableTasks == 0)
