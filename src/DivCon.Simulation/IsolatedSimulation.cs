@@ -43,7 +43,8 @@ public static class IsolatedSimulation
         Dictionary<int, CyclicSimulator.AloneRun[]> alone = coreCounts.Append(1).Distinct().ToDictionary(
             p => p, p => Enumerable.Range(0, runs).Select(k => CyclicSimulator.RunAlone(parameters, seed, shape, p, RunBase + k)).ToArray());
         IReadOnlyList<double> sequential = [.. alone[1].Select(run => run.WorkNs * (model.BaselineRatio ?? 1) / 1e9)];
-        return FactoredAnalysis.Analyze(model.Name, new FactoredSamples(sequential, [], new SortedDictionary<int, IReadOnlyList<ParallelRunSample>>(
-            alone.ToDictionary(a => a.Key, a => (IReadOnlyList<ParallelRunSample>)[.. a.Value.Select(run => new ParallelRunSample(run.DurationNs / 1e9, run.IdleNs / 1e9))]))));
+        var parallel = alone.ToDictionary(
+            a => a.Key, a => (IReadOnlyList<ParallelRunSample>)[.. a.Value.Select(r => new ParallelRunSample(r.DurationNs / 1e9, r.IdleNs / 1e9))]);
+        return FactoredAnalysis.Analyze(model.Name, new FactoredSamples(sequential, [], new SortedDictionary<int, IReadOnlyList<ParallelRunSample>>(parallel)));
     }
 }

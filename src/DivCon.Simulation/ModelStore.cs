@@ -23,7 +23,8 @@ public static class ModelStore
     /// <summary>The shipped default model of <paramref name="program"/>.</summary>
     /// <exception cref="ArgumentException">No default model has that name.</exception>
     public static ProgramModel LoadDefault(string program) => Deserialize(
-        Resource($"{program}.json") ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program)),
+        Resource($"{program}.json")
+            ?? throw new ArgumentException($"No default model for '{program}'; the defaults are: {string.Join(", ", DefaultNames)}.", nameof(program)),
         $"default model '{program}'", "model", SimulationJsonContext.Default.ProgramModel, m => m.Validate());
 
     /// <summary>Loads <c>&lt;program&gt;.json</c> from <paramref name="folder"/>.</summary>
@@ -76,12 +77,8 @@ public static class ModelStore
             throw new InvalidDataException($"{origin} is not a valid {what}: {e.Message}", e);
         }
 
-        if (value is null)
-        {
-            throw new InvalidDataException($"{origin} is empty.");
-        }
-
-        IReadOnlyList<string> problems = validate(value);
-        return problems.Count > 0 ? throw new InvalidDataException($"{origin}: {string.Join(" ", problems)}") : value;
+        T read = value ?? throw new InvalidDataException($"{origin} is empty.");
+        IReadOnlyList<string> problems = validate(read);
+        return problems.Count > 0 ? throw new InvalidDataException($"{origin}: {string.Join(" ", problems)}") : read;
     }
 }

@@ -100,7 +100,8 @@ internal sealed partial class Machine
             {
                 for (int c = 0; c < cores; c++)
                 {
-                    var w = new SimWorker { Id = workers.Count, Pool = pool, Slot = c, PinnedCore = arrangement == SchemeArrangement.OversubscribedFree ? -1 : c };
+                    int pinnedCore = arrangement == SchemeArrangement.OversubscribedFree ? -1 : c;
+                    var w = new SimWorker { Id = workers.Count, Pool = pool, Slot = c, PinnedCore = pinnedCore };
                     pool.Active.Add(c);
                     pool.Sleepers.Add(w);
                     workers.Add(w);

@@ -16,8 +16,10 @@ public static class ValidationReport
         sb.Append(F($"# Simulator vs measurement ({s.Size}, {s.Cores} cores, memory contention β = {s.Parameters.MemoryContention:0.####})\n\n"));
         sb.Append(F($"Isolated: T_P in seconds, mean of {s.Runs} runs each (target: T_1 and T_2 within {SimulationValidation.IsolatedTarget:P0}).\n\n"));
         sb.Append("| program | P | measured s | simulated s | error | target |\n|---|---:|---:|---:|---:|---|\n");
-        sb.AppendJoin(string.Empty, file.Isolated.Select(r =>
-            F($"| {r.Program} | {r.P} | {r.MeasuredSeconds:0.0000} | {r.SimulatedSeconds:0.0000} | {Error(r.RelativeError, r.Met)} | {Target(r.Target, r.Met)} |\n")));
+        foreach (IsolatedComparison r in file.Isolated)
+        {
+            sb.Append(F($"| {r.Program} | {r.P} | {r.MeasuredSeconds:0.0000} | {r.SimulatedSeconds:0.0000} | {Error(r.RelativeError, r.Met)} | {Target(r.Target, r.Met)} |\n"));
+        }
 
         foreach (var workload in file.Cyclic.GroupBy(r => r.Workload))
         {
