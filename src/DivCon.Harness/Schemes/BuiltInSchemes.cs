@@ -1,11 +1,12 @@
 using DivCon.Harness.Plots;
 using DivCon.Metrics.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Schemes;
 
 /// <summary>
-/// Every scheme of the <see cref="SchemeCatalog"/> wired to the real schedulers: <see cref="WorkStealingSchedulers"/>
-/// (the standalone <c>WorkStealingTaskScheduler</c>) for the oversubscribed and shared schemes, the thread pool for
+/// Every scheme of the <see cref="SchemeCatalog"/> wired to the real schedulers: the standalone
+/// <see cref="WorkStealingTaskScheduler"/> (<see cref="WorkStealing"/>) for the oversubscribed and shared schemes, the thread pool for
 /// tpl-default, and <see cref="MultiProgramPool"/> (the <c>MultiProgramScheduler</c> with the scheme's policy) for the
 /// partitioned ones. <see cref="Wire"/> takes the scheduler and pool factories, so tests can build the same
 /// arrangements over recording fakes.
@@ -18,7 +19,7 @@ public static class BuiltInSchemes
     /// plots and Chrome traces beside the results), or null.
     /// </param>
     public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) =>
-        new(SchemeCatalog.All.Select(info => Wire(info, WorkStealingSchedulers.Create, context => new MultiProgramPool(
+        new(SchemeCatalog.All.Select(info => Wire(info, WorkStealing, context => new MultiProgramPool(
             context.Processors, info.CreatePolicy!(), SchemeCatalog.RepartitionInterval, info.IdleLending, timelines, info.Name, info.RepartitionOnDemand, context.Budget))));
 
     /// <summary><paramref name="info"/> built over <paramref name="workStealing"/> schedulers or <paramref name="createPool"/> pools.</summary>
@@ -43,7 +44,7 @@ public static class BuiltInSchemes
     /// with its scalability (none when estimated online) and gets its own TaskScheduler; the pool's policy divides the
     /// cores (fixed shares, or repartitioned by task availability, or any further policy).
     /// </summary>
-    internal static ISchedulerArrangement Partitioned(SchemeContext context, Func<SchemeContext, IMultiprogramPool> createPool)
+    internal static SchedulerArrangement Partitioned(SchemeContext context, Func<SchemeContext, IMultiprogramPool> createPool)
     {
         IMultiprogramPool pool = createPool(context);
         try
@@ -108,5 +109,41 @@ public static class BuiltInSchemes
         var stats = () => new SchedulerStats(
             "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount);
         return new SchedulerArrangement(Enumerable.Repeat(TaskScheduler.Default, n).ToArray(), () => Enumerable.Repeat(stats(), n).ToArray(), static () => { });
+    }
+
+    /// <summary>
+    /// The standalone work-stealing scheduler as the schemes ask for it: that many free workers, or one worker pinned to
+    /// each requested processor (strict: where pinning is impossible the scheme fails to build, it never runs unpinned
+    /// under a pinned scheme's name). Its statistics window starts when it is made, so a snapshot covers the phase it
+    /// served; disposing the handle's lifetime shuts it down.
+    /// </summary>
+    /// <exception cref="ArgumentException">Processors that are empty, repeated or outside the process's affinity mask.</exception>
+    /// <exception cref="PlatformNotSupportedException">Pinning was requested and is impossible here.</exception>
+    internal static SchedulerHandle WorkStealing(SchedulerRequest request)
+    {
+        var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+        {
+            WorkerCount = request.PinTo is null ? request.Workers : null,
+            Processors = request.PinTo,
+            Budget = request.Budget,
+            ThreadName = $"ws {request.Label}",
+            CompensateBlocking = false,
+        });
+        return new SchedulerHandle(scheduler, () => Stats(scheduler), scheduler);
+    }
+
+    private static SchedulerStats Stats(WorkStealingTaskScheduler scheduler)
+    {
+        SchedulerStatistics s = scheduler.GetStatistics();
+        return new SchedulerStats(
+            nameof(WorkStealingTaskScheduler),
+            scheduler.Id,
+            scheduler.WorkerCount,
+            scheduler.IsPinned,
+            scheduler.IsPinned ? scheduler.PinnedProcessors : null,
+            IdleSeconds: s.IdleTime.TotalSeconds,
+            TasksExecuted: s.TasksExecuted,
+            Steals: s.Steals,
+            BusySeconds: s.BusyTime.TotalSeconds);
     }
 }

@@ -208,14 +208,8 @@ public sealed class MultiProgramPool : IMultiprogramPool
         }
 
         // The phase is over: leave the allocation timeline (moves, reasons, final assignment) for the plots.
-        _timelines?.Add(CaptureTimeline());
+        _timelines?.Add(new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
+            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms));
         _scheduler.Dispose();
-    }
-
-    /// <summary>The allocation timeline so far, with the programs' names and the current assignment of every worker.</summary>
-    public SchemeTimeline CaptureTimeline()
-    {
-        return new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
-            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms);
     }
 }

@@ -8,7 +8,7 @@ namespace DivCon.Harness.Schemes;
 /// </summary>
 /// <param name="Info">The scheme as data: name, description, arrangement, policy.</param>
 /// <param name="Factory">Builds the scheme's schedulers for one phase.</param>
-public sealed record SchemeDescriptor(SchemeInfo Info, Func<SchemeContext, ISchedulerArrangement> Factory)
+public sealed record SchemeDescriptor(SchemeInfo Info, Func<SchemeContext, SchedulerArrangement> Factory)
 {
     /// <summary>The CLI name.</summary>
     public string Name => Info.Name;
@@ -21,7 +21,7 @@ public sealed record SchemeDescriptor(SchemeInfo Info, Func<SchemeContext, ISche
 
     /// <summary>Builds the scheme's schedulers for one phase.</summary>
     /// <exception cref="ArgumentException">The scheme needs scalabilities and a program has none.</exception>
-    public ISchedulerArrangement Create(SchemeContext context)
+    public SchedulerArrangement Create(SchemeContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
         if (RequiresScalability && !context.OnlineScalability && context.Programs.Any(p => p.Scalability is null))

@@ -1,5 +1,6 @@
 using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Tests.Harness;
 
@@ -27,7 +28,7 @@ public sealed class SchemeTests
     [Fact]
     public void PartitionedPool_ProgramsGetTheirScalabilityShares_FromTheRealPolicy()
     {
-        int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
+        int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
         if (processors.Length < 2)
         {
             return; // one core cannot be divided
@@ -61,7 +62,7 @@ public sealed class SchemeTests
     [Fact]
     public void TplDefault_EveryProgramOnTheThreadPool()
     {
-        using ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.TplDefault).Create(Context(3, 0, 1));
+        using SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.TplDefault).Create(Context(3, 0, 1));
 
         Assert.All(Enumerable.Range(0, 3), i => Assert.Same(TaskScheduler.Default, a.SchedulerFor(i)));
         IReadOnlyList<SchedulerStats> stats = a.Snapshot();
@@ -76,7 +77,7 @@ public sealed class SchemeTests
         var factory = new RecordingFactory();
         SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.OversubscribedFree, factory.Create);
 
-        using (ISchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
+        using (SchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
         {
             Assert.Equal(3, factory.Requests.Count);
             Assert.All(factory.Requests, r => Assert.Equal(2, r.Workers));
@@ -94,7 +95,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.OversubscribedPinned, factory.Create).Create(Context(2, 4, 5)))
+        using (SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.OversubscribedPinned, factory.Create).Create(Context(2, 4, 5)))
         {
             Assert.Equal(2, factory.Requests.Count);
             Assert.All(factory.Requests, r => Assert.Equal([4, 5], r.PinTo!));
@@ -109,7 +110,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.Shared, factory.Create).Create(Context(3, 0, 1)))
+        using (SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.Shared, factory.Create).Create(Context(3, 0, 1)))
         {
             SchedulerRequest r = Assert.Single(factory.Requests);
             Assert.Equal(2, r.Workers);
@@ -136,7 +137,7 @@ public sealed class SchemeTests
         SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.DynamicPartitioned, pool: _ => pool);
 
         Assert.True(scheme.RequiresScalability);
-        using (ISchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
+        using (SchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
         {
             Assert.Equal<(string, double?)>([("p0", 1.0), ("p1", 2.0), ("p2", 3.0)], pool.Added);
             Assert.Equal(3, Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct().Count());

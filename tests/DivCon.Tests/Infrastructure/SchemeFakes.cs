@@ -15,6 +15,6 @@ internal static class SchemeFakes
         new(new SchemeInfo(name, $"fake {name}", "-", SchemeArrangement.Partitioned, Simulated: false), c => BuiltInSchemes.Partitioned(c, pool));
 
     /// <summary>A scheme named <paramref name="name"/> whose arrangement <paramref name="factory"/> builds.</summary>
-    public static SchemeDescriptor Custom(string name, Func<SchemeContext, ISchedulerArrangement> factory, bool requiresScalability = false) =>
+    public static SchemeDescriptor Custom(string name, Func<SchemeContext, SchedulerArrangement> factory, bool requiresScalability = false) =>
         new(new SchemeInfo(name, $"fake {name}", "-", requiresScalability ? SchemeArrangement.Partitioned : SchemeArrangement.Shared, Simulated: false), factory);
 }
