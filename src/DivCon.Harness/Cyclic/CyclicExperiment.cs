@@ -104,7 +104,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             order.Add(scheme.Name);
             CollectGarbage();
             var context = new SchemeContext(
-                measured.Select(p => new SchemeProgramInfo(p.Program, p.Scalability)).ToArray(), s.Processors, budget, s.OnlineScalability);
+                measured.Select(p => (p.Program, p.Scalability)).ToArray(), s.Processors, budget, s.OnlineScalability);
             // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
             // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
             // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
@@ -145,11 +145,8 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             await MeasureIsolatedTimesAsync(plan, tag, invocation, measured, started, throttling, cancellationToken);
         }
 
-        return new CyclicInvocation(
-            invocation, Environment.ProcessId, startedUtc, Seconds(_clock.GetTimestamp() - started), order, measured, [.. plan.Schemes.Select(x => phases[x.Name])])
-        {
-            Throttling = throttling.Result(),
-        };
+        return new CyclicInvocation(invocation, Environment.ProcessId, startedUtc, Seconds(_clock.GetTimestamp() - started), order, measured,
+            [.. plan.Schemes.Select(x => phases[x.Name])], throttling.Result());
     }
 
     /// <summary>
@@ -237,7 +234,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
-        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors, s.Budget);
+        var context = new SchemeContext([(program.Name, null)], s.Processors, s.Budget);
         using SchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         // Every run's throttling is read; those of the counted window are kept (the warm-up's are not C^SP's).
         var runThrottling = new List<ThrottlingSample?>();

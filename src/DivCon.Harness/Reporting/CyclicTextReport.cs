@@ -342,7 +342,7 @@ public static class CyclicTextReport
                 csv.Row(s.Scheme, p.Program, "cmp", p.Cmp?.Mean, p.Cmp?.Ci99?.Lower, p.Cmp?.Ci99?.Upper, p.Cmp?.RelativeStandardDeviation, p.Cmp?.Count, basis);
                 foreach (var (name, r) in new[] { ("ntt", p.Ntt), ("np", p.Np) })
                 {
-                    csv.Row(s.Scheme, p.Program, name, r?.Mean, r?.Ci99?.Lower, r?.Ci99?.Upper, r?.RelativeStandardDeviation, r?.Count, r is null ? null : Basis(r.Basis));
+                    csv.Row(s.Scheme, p.Program, name, r?.Mean, r?.Ci99?.Lower, r?.Ci99?.Upper, r?.RelativeStandardDeviation, r?.Count, r?.Basis.ToString().ToLowerInvariant());
                 }
             }
 
@@ -407,6 +407,4 @@ public static class CyclicTextReport
         "t1" => "T_1",
         _ => measure,
     };
-
-    private static string Basis(RatioBasis basis) => basis == RatioBasis.Invocations ? "invocations" : "runs";
 }

@@ -91,7 +91,7 @@ public static class ResultKinds
     /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>
     public static IReadOnlyList<NamedFigure> Figures(string json)
     {
-        ResultHeader header = ResultJson.Header(json);
+        var header = ResultJson.Header(json);
         ResultJson.CheckVersion(header, Plotted.ToArray());
         return s_plotted.First(k => k.Names.Contains(header.Kind)).Figures(json);
     }

@@ -20,7 +20,7 @@ public static class BuiltInSchemes
     /// </param>
     public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) =>
         new(SchemeCatalog.All.Select(info => Wire(info, WorkStealing, context => new MultiProgramPool(
-            context.Processors, info.CreatePolicy!(), SchemeCatalog.RepartitionInterval, info.IdleLending, timelines, info.Name, info.RepartitionOnDemand, context.Budget))));
+            context.Processors, info, SchemeCatalog.RepartitionInterval, timelines, context.Budget))));
 
     /// <summary><paramref name="info"/> built over <paramref name="workStealing"/> schedulers or <paramref name="createPool"/> pools.</summary>
     public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerHandle> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)
@@ -70,9 +70,9 @@ public static class BuiltInSchemes
         var handles = new List<SchedulerHandle>(context.Programs.Count);
         try
         {
-            foreach (SchemeProgramInfo program in context.Programs)
+            foreach ((string name, _) in context.Programs)
             {
-                handles.Add(create(new SchedulerRequest(program.Name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
+                handles.Add(create(new SchedulerRequest(name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
             }
         }
         catch

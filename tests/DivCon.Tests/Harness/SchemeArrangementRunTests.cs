@@ -57,7 +57,7 @@ public sealed class SchemeArrangementRunTests
             new SyntheticSpinProgram("p0", 200_000, 8, 0, 1),
             new SyntheticSpinProgram("p1", 200_000, 8, 0.5, 2),
         ];
-        var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
+        var context = new SchemeContext(programs.Select(p => (p.Name, (double?)1.5)).ToArray(), processors);
 
         (IReadOnlyList<SchedulerStats> stats, PhaseResult phase) = await RunPhase(scheme, context, programs, TimeSpan.FromSeconds(1.5));
 
@@ -115,7 +115,7 @@ public sealed class SchemeArrangementRunTests
             new SyntheticSpinProgram("serial", 60_000_000, 4, 0.9, 1),
             new SyntheticSpinProgram("parallel", 4_000_000, 64, 0, 2),
         ];
-        var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
+        var context = new SchemeContext(programs.Select(p => (p.Name, (double?)1.5)).ToArray(), processors);
         long moves = 0;
         for (int attempt = 0; attempt < 5 && moves <= processors.Count + 1; attempt++)
         {

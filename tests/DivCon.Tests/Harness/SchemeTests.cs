@@ -7,7 +7,7 @@ namespace DivCon.Tests.Harness;
 public sealed class SchemeTests
 {
     private static SchemeContext Context(int programs, params int[] processors) =>
-        new(Enumerable.Range(0, programs).Select(i => new SchemeProgramInfo($"p{i}", 1.0 + i)).ToArray(), processors);
+        new(Enumerable.Range(0, programs).Select(i => ($"p{i}", (double?)(1.0 + i))).ToArray(), processors);
 
     [Fact]
     public void Registry_ListsEverySchemeOfTheIssue_AllRunnable()
@@ -34,7 +34,7 @@ public sealed class SchemeTests
             return; // one core cannot be divided
         }
 
-        using var pool = new MultiProgramPool(processors, new DivCon.Partitioning.ScalabilityPolicy(), Timeout.InfiniteTimeSpan);
+        using var pool = new MultiProgramPool(processors, SchemeCatalog.Find(SchemeCatalog.StaticPartitioned)!, Timeout.InfiniteTimeSpan);
         TaskScheduler a = pool.AddProgram("a", 1.0);
         TaskScheduler b = pool.AddProgram("b", 1.0);
         TaskScheduler c = pool.AddProgram("c", 5.0);
@@ -144,7 +144,7 @@ public sealed class SchemeTests
         }
 
         Assert.True(pool.IsDisposed);
-        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0]);
+        var noScalability = new SchemeContext([("x", null)], [0]);
         Assert.Throws<ArgumentException>(() => SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability));
     }
 
@@ -158,7 +158,7 @@ public sealed class SchemeTests
             Assert.Equal<(string, double?)>([("p0", null), ("p1", null), ("p2", null)], pool.Added);
         }
 
-        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0], OnlineScalability: true);
+        var noScalability = new SchemeContext([("x", null)], [0], OnlineScalability: true);
         using (SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability))
         {
         }
