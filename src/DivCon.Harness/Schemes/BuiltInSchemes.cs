@@ -23,7 +23,7 @@ public static class BuiltInSchemes
             context.Processors, info, SchemeCatalog.RepartitionInterval, timelines, context.Budget))));
 
     /// <summary><paramref name="info"/> built over <paramref name="workStealing"/> schedulers or <paramref name="createPool"/> pools.</summary>
-    public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerHandle> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)
+    public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerArrangement> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)
     {
         ArgumentNullException.ThrowIfNull(info);
         ArgumentNullException.ThrowIfNull(workStealing);
@@ -65,37 +65,35 @@ public static class BuiltInSchemes
     /// Oversubscribed multiprogramming (§5.2.1–5.2.2): one standalone work-stealing scheduler per program, each with a
     /// worker per processor, free or pinned; n programs put n threads on every core.
     /// </summary>
-    private static SchedulerArrangement Separate(SchemeContext context, bool pinned, Func<SchedulerRequest, SchedulerHandle> create)
+    private static SchedulerArrangement Separate(SchemeContext context, bool pinned, Func<SchedulerRequest, SchedulerArrangement> create)
     {
-        var handles = new List<SchedulerHandle>(context.Programs.Count);
+        var made = new List<SchedulerArrangement>(context.Programs.Count);
         try
         {
             foreach ((string name, _) in context.Programs)
             {
-                handles.Add(create(new SchedulerRequest(name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
+                made.Add(create(new SchedulerRequest(name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
             }
         }
         catch
         {
             // Do not leak the worker threads of the schedulers already made.
-            handles.ForEach(h => h.Lifetime?.Dispose());
+            made.ForEach(a => a.Dispose());
             throw;
         }
 
         return new SchedulerArrangement(
-            handles.Select(h => h.Scheduler).ToArray(), () => handles.Select(h => h.Stats()).ToArray(), () => handles.ForEach(h => h.Lifetime?.Dispose()));
+            made.Select(a => a.SchedulerFor(0)).ToArray(), () => made.Select(a => a.Snapshot()[0]).ToArray(), () => made.ForEach(a => a.Dispose()));
     }
 
     /// <summary>
     /// Shared-scheduler multiprogramming (§5.2.3): one work-stealing scheduler with a worker pinned to each processor;
     /// every program inserts its tasks into the same global queue.
     /// </summary>
-    private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerHandle> create)
+    private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerArrangement> create)
     {
-        int n = context.Programs.Count;
-        SchedulerHandle shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
-        return new SchedulerArrangement(
-            Enumerable.Repeat(shared.Scheduler, n).ToArray(), () => Enumerable.Repeat(shared.Stats(), n).ToArray(), () => shared.Lifetime?.Dispose());
+        SchedulerArrangement shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
+        return Everyone(context, shared.SchedulerFor(0), () => shared.Snapshot()[0], shared.Dispose);
     }
 
     /// <summary>
@@ -103,23 +101,22 @@ public static class BuiltInSchemes
     /// the .NET thread pool, which is shared, unpinned, and injects threads as it sees fit. Nothing to create or
     /// dispose; the pool's thread count changes with injection and is reported as-is, not as a fixed worker count.
     /// </summary>
-    private static SchedulerArrangement Default(SchemeContext context)
-    {
-        int n = context.Programs.Count;
-        var stats = () => new SchedulerStats(
-            "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount);
-        return new SchedulerArrangement(Enumerable.Repeat(TaskScheduler.Default, n).ToArray(), () => Enumerable.Repeat(stats(), n).ToArray(), static () => { });
-    }
+    private static SchedulerArrangement Default(SchemeContext context) => Everyone(context, TaskScheduler.Default, () => new SchedulerStats(
+        "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount), static () => { });
+
+    // Every program on one scheduler, each reporting what it reports.
+    private static SchedulerArrangement Everyone(SchemeContext context, TaskScheduler scheduler, Func<SchedulerStats> stats, Action dispose) =>
+        new(Enumerable.Repeat(scheduler, context.Programs.Count).ToArray(), () => Enumerable.Repeat(stats(), context.Programs.Count).ToArray(), dispose);
 
     /// <summary>
     /// The standalone work-stealing scheduler as the schemes ask for it: that many free workers, or one worker pinned to
     /// each requested processor (strict: where pinning is impossible the scheme fails to build, it never runs unpinned
     /// under a pinned scheme's name). Its statistics window starts when it is made, so a snapshot covers the phase it
-    /// served; disposing the handle's lifetime shuts it down.
+    /// served; disposing the arrangement shuts it down.
     /// </summary>
     /// <exception cref="ArgumentException">Processors that are empty, repeated or outside the process's affinity mask.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning was requested and is impossible here.</exception>
-    internal static SchedulerHandle WorkStealing(SchedulerRequest request)
+    internal static SchedulerArrangement WorkStealing(SchedulerRequest request)
     {
         var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
         {
@@ -129,7 +126,7 @@ public static class BuiltInSchemes
             ThreadName = $"ws {request.Label}",
             CompensateBlocking = false,
         });
-        return new SchedulerHandle(scheduler, () => Stats(scheduler), scheduler);
+        return new SchedulerArrangement([scheduler], () => [Stats(scheduler)], scheduler.Dispose);
     }
 
     private static SchedulerStats Stats(WorkStealingTaskScheduler scheduler)

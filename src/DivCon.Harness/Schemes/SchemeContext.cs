@@ -1,3 +1,4 @@
+using DivCon.Metrics.Schemes;
 using DivCon.Scheduling;
 
 namespace DivCon.Harness.Schemes;
@@ -6,7 +7,7 @@ namespace DivCon.Harness.Schemes;
 /// <param name="Programs">
 /// The programs, in phase order (index = program index): each one's name in the workload, and its speedup alone on all the
 /// processors (T_seq / C^SP), measured before the phase when any selected scheme needs it
-/// (<see cref="SchemeDescriptor.RequiresScalability"/>), else null.
+/// (<see cref="SchemeInfo.RequiresScalability"/>), else null.
 /// </param>
 /// <param name="Processors">The processors the schemes may use (the CPU budget's selection, or the first <c>--cores</c> of the affinity mask).</param>
 /// <param name="Budget">

@@ -173,7 +173,7 @@ public sealed class SchemeTests
 
         public int FailOnCall { get; init; } = int.MaxValue;
 
-        public SchedulerHandle Create(SchedulerRequest request)
+        public SchedulerArrangement Create(SchedulerRequest request)
         {
             if (Requests.Count + 1 == FailOnCall)
             {
@@ -183,8 +183,8 @@ public sealed class SchemeTests
             Requests.Add(request);
             var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, request.Workers);
             TaskScheduler scheduler = pair.ConcurrentScheduler;
-            return new SchedulerHandle(scheduler, () => new SchedulerStats("test", scheduler.Id, request.Workers, request.PinTo is not null, request.PinTo),
-                new Lifetime(() => { pair.Complete(); Disposed++; }));
+            return new SchedulerArrangement([scheduler], () => [new SchedulerStats("test", scheduler.Id, request.Workers, request.PinTo is not null, request.PinTo)],
+                () => { pair.Complete(); Disposed++; });
         }
     }
 
@@ -207,10 +207,5 @@ public sealed class SchemeTests
         public SchedulerStats StatsFor(int program) => new("pool", _schedulers[program].Id, 1, true);
 
         public void Dispose() => IsDisposed = true;
-    }
-
-    private sealed class Lifetime(Action dispose) : IDisposable
-    {
-        public void Dispose() => dispose();
     }
 }

@@ -6,7 +6,7 @@ namespace DivCon.Tests.Infrastructure;
 internal static class SchemeFakes
 {
     /// <summary>The catalogue scheme <paramref name="name"/> over <paramref name="workStealing"/> schedulers or <paramref name="pool"/> pools.</summary>
-    public static SchemeDescriptor Wire(string name, Func<SchedulerRequest, SchedulerHandle>? workStealing = null, Func<SchemeContext, IMultiprogramPool>? pool = null) =>
+    public static SchemeDescriptor Wire(string name, Func<SchedulerRequest, SchedulerArrangement>? workStealing = null, Func<SchemeContext, IMultiprogramPool>? pool = null) =>
         BuiltInSchemes.Wire(SchemeCatalog.Find(name)!, workStealing ?? (_ => throw new InvalidOperationException("no scheduler factory")),
             pool ?? (_ => throw new InvalidOperationException("no pool factory")));
 
