@@ -4,11 +4,13 @@ namespace DivCon.Harness;
 /// Items with unique names (case-insensitive), in order: what the program catalogue and the scheme registry hold.
 /// Immutable: <see cref="With"/> returns a list with one item replaced (kept in place) or appended.
 /// </summary>
-internal sealed class NamedList<T>
+/// <typeparam name="T">The items' type.</typeparam>
+public class NamedList<T>
 {
     private readonly T[] _items;
     private readonly Func<T, string> _name;
 
+    /// <summary>The items, checked for a name given twice.</summary>
     /// <param name="items">The items.</param>
     /// <param name="name">An item's name.</param>
     /// <param name="kind">What an item is ("Program"), for the message about a name given twice.</param>
@@ -26,10 +28,13 @@ internal sealed class NamedList<T>
         }
     }
 
+    /// <summary>Every item, in order.</summary>
     public IReadOnlyList<T> All => _items;
 
+    /// <summary>The item named <paramref name="name"/> (case-insensitive), or null.</summary>
     public T? Find(string name) => _items.FirstOrDefault(x => string.Equals(_name(x), name, StringComparison.OrdinalIgnoreCase));
 
+    /// <summary>The items with <paramref name="item"/> in place of the one of its name, or appended.</summary>
     public IEnumerable<T> With(T item)
     {
         int i = Array.FindIndex(_items, x => string.Equals(_name(x), _name(item), StringComparison.OrdinalIgnoreCase));

@@ -38,12 +38,8 @@ public sealed record AnalysisOptions
         problems.AddIf(!(Detect > 0) || !double.IsFinite(Detect), $"the difference to detect must be positive; got {Detect}.");
         problems.AddIf(MaxInvocations < 2, $"the planning cap must be at least 2 invocations; got {MaxInvocations}.");
         problems.AddIf(BootstrapResamples < 1, $"the bootstrap needs at least one resample; got {BootstrapResamples}.");
-
-        if (Baseline is not null && schemes is not null && !schemes.Contains(Baseline, StringComparer.OrdinalIgnoreCase))
-        {
-            problems.Add($"the baseline '{Baseline}' is not one of the schemes run ({string.Join(", ", schemes)}).");
-        }
-
+        problems.AddIf(Baseline is not null && schemes is not null && !schemes.Contains(Baseline, StringComparer.OrdinalIgnoreCase),
+            $"the baseline '{Baseline}' is not one of the schemes run ({string.Join(", ", schemes ?? [])}).");
         return problems;
     }
 }

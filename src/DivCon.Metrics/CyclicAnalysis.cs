@@ -64,29 +64,13 @@ public static class CyclicAnalysis
             throw new ArgumentException("At least one repetition is needed.", nameof(repetitions));
         }
 
-        int n = programs.Count;
-        var cspMeans = new double[n][];
-        for (int i = 0; i < n; i++)
-        {
-            cspMeans[i] = new double[repetitions.Count];
-            for (int r = 0; r < repetitions.Count; r++)
-            {
-                IReadOnlyList<double> runs = repetitions[r].CspSeconds[i];
-                if (runs.Count == 0)
-                {
-                    throw new ArgumentException($"Repetition {r + 1} has no C^SP run of '{programs[i]}'.", nameof(repetitions));
-                }
-
-                cspMeans[i][r] = runs.Average();
-            }
-        }
-
+        double[][] cspMeans = [.. programs.Select((name, i) => repetitions.Select((rep, r) => rep.CspSeconds[i].Count > 0
+            ? rep.CspSeconds[i].Average()
+            : throw new ArgumentException($"Repetition {r + 1} has no C^SP run of '{name}'.", nameof(repetitions))).ToArray())];
         var results = schemes
             .Select(s => AnalyzeScheme(programs, s.Name, s.Description, repetitions, cspMeans, noRunWarning, options))
             .ToArray();
-        IReadOnlyList<SchemeComparison> comparisons = Compare(results, options);
-        IReadOnlyList<MetricInference> metrics = Infer(results, FamilySize(results.Length, options.Baseline is not null), options);
-        return new CyclicAnalysisResult(results, comparisons, metrics, options);
+        return new CyclicAnalysisResult(results, Compare(results, options), Infer(results, FamilySize(results.Length, options.Baseline is not null), options), options);
     }
 
     /// <summary>
@@ -130,18 +114,13 @@ public static class CyclicAnalysis
     public static int FamilySize(int schemes, bool baseline) =>
         ComparedMetrics.Count * (baseline ? Math.Max(0, schemes - 1) : schemes * (schemes - 1) / 2);
 
-    /// <summary>The value of <paramref name="metric"/> (<c>antt</c>, <c>stp</c> or <c>mntt</c>) in one repetition.</summary>
-    public static double? Value(RepetitionMetrics repetition, string metric)
+    /// <summary>The value of <paramref name="metric"/> (<c>antt</c> or <c>stp</c>) in one repetition.</summary>
+    private static double? Value(RepetitionMetrics repetition, string metric) => metric switch
     {
-        ArgumentNullException.ThrowIfNull(repetition);
-        return metric switch
-        {
-            AnttMetric => repetition.Antt,
-            StpMetric => repetition.Stp,
-            "mntt" => repetition.Mntt,
-            _ => throw new ArgumentException($"Unknown metric '{metric}'.", nameof(metric)),
-        };
-    }
+        AnttMetric => repetition.Antt,
+        StpMetric => repetition.Stp,
+        _ => throw new ArgumentException($"Unknown metric '{metric}'.", nameof(metric)),
+    };
 
     private static IEnumerable<(SchemeResult A, SchemeResult B)> Pairs(IReadOnlyList<SchemeResult> schemes, string? baseline)
     {
@@ -195,25 +174,14 @@ public static class CyclicAnalysis
     {
         int n = programs.Count, count = repetitions.Count;
         var warnings = new List<string>();
-        var cmpMeans = new double?[n][];
+        IReadOnlyList<ProgramRuns>[] phases = [.. repetitions.Select((rep, r) => rep.Schemes.TryGetValue(scheme, out IReadOnlyList<ProgramRuns>? phase)
+            ? phase
+            : throw new ArgumentException($"Repetition {r + 1} has no runs of scheme '{scheme}'.", nameof(repetitions)))];
+        double?[][] cmpMeans = [.. Enumerable.Range(0, n).Select(i => phases.Select(p => p[i].Seconds.Count > 0 ? p[i].Seconds.Average() : (double?)null).ToArray())];
         var programResults = new ProgramResult[n];
         for (int i = 0; i < n; i++)
         {
-            cmpMeans[i] = new double?[count];
-            int runs = 0, discarded = 0;
-            for (int r = 0; r < count; r++)
-            {
-                if (!repetitions[r].Schemes.TryGetValue(scheme, out IReadOnlyList<ProgramRuns>? phase))
-                {
-                    throw new ArgumentException($"Repetition {r + 1} has no runs of scheme '{scheme}'.", nameof(repetitions));
-                }
-
-                IReadOnlyList<double> seconds = phase[i].Seconds;
-                cmpMeans[i][r] = seconds.Count > 0 ? seconds.Average() : null;
-                runs += seconds.Count;
-                discarded += phase[i].Discarded;
-            }
-
+            int runs = phases.Sum(p => p[i].Seconds.Count), discarded = phases.Sum(p => p[i].Discarded);
             Estimate csp = count >= 2 ? Descriptive.Summarize(cspMeans[i]) : Descriptive.Summarize(repetitions[0].CspSeconds[i].ToArray());
             int[] with = Enumerable.Range(0, count).Where(r => cmpMeans[i][r] is not null).ToArray();
             if (with.Length == 0)
@@ -234,7 +202,7 @@ public static class CyclicAnalysis
             }
             else
             {
-                double[] seconds = repetitions[0].Schemes[scheme][i].Seconds.ToArray();
+                double[] seconds = phases[0][i].Seconds.ToArray();
                 cmp = Descriptive.Summarize(seconds);
                 ntt = RatioEstimate.Independent(seconds, repetitions[0].CspSeconds[i], options.Confidence);
             }
@@ -248,19 +216,13 @@ public static class CyclicAnalysis
             double?[] ntts = Enumerable.Range(0, n)
                 .Select(i => cmpMeans[i][r] is double cmp ? MultiprogramMetrics.Ntt(cmp, cspMeans[i][r]) : (double?)null).ToArray();
 
-            if (ntts.All(x => x.HasValue))
+            double[] values = [.. ntts.OfType<double>()];
+            reps[r] = values.Length == n
+                ? new RepetitionMetrics(r + 1, ntts, MultiprogramMetrics.Antt(values), MultiprogramMetrics.Mntt(values), MultiprogramMetrics.Stp(values.Select(v => 1 / v).ToArray()))
+                : new RepetitionMetrics(r + 1, ntts, null, null, null);
+            if (values.Length < n && count > 1)
             {
-                double[] values = ntts.Select(x => x!.Value).ToArray();
-                reps[r] = new RepetitionMetrics(r + 1, ntts, MultiprogramMetrics.Antt(values), MultiprogramMetrics.Mntt(values),
-                    MultiprogramMetrics.Stp(values.Select(v => 1 / v).ToArray()));
-            }
-            else
-            {
-                reps[r] = new RepetitionMetrics(r + 1, ntts, null, null, null);
-                if (count > 1)
-                {
-                    warnings.Add(string.Create(CultureInfo.InvariantCulture, $"Invocation {r + 1} has no ANTT/MNTT/STP: a program recorded no run in it."));
-                }
+                warnings.Add(string.Create(CultureInfo.InvariantCulture, $"Invocation {r + 1} has no ANTT/MNTT/STP: a program recorded no run in it."));
             }
         }
 

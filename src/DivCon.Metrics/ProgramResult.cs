@@ -1,3 +1,4 @@
+using DivCon.Metrics.Factored;
 using DivCon.Metrics.Statistics;
 
 namespace DivCon.Metrics;
@@ -13,12 +14,10 @@ namespace DivCon.Metrics;
 /// <param name="Discarded">Runs still going at a limit, discarded.</param>
 /// <param name="Ntt">NTT = C^MP / C^SP with Fieller's interval (<see cref="RatioEstimate"/>); null without C^MP.</param>
 /// <param name="Np">NP = 1 / NTT; null without C^MP.</param>
-public sealed record ProgramResult(string Program, Estimate Csp, Estimate? Cmp, int Runs, int Discarded, RatioEstimate? Ntt, RatioEstimate? Np)
-{
-    /// <summary>
-    /// The factored decomposition of this program's multiprogram runs (issue 7), filled by a scheme with per-program
-    /// core-time accounting through <see cref="global::DivCon.Metrics.Factored.MultiprogramFactored.Compute"/>; null when the scheme has
-    /// none, which cyclic.json reports as <c>"factored": null</c> with <see cref="global::DivCon.Metrics.Factored.MultiprogramFactored.NoAccountingReason"/>.
-    /// </summary>
-    public global::DivCon.Metrics.Factored.MultiprogramFactored? Factored { get; init; }
-}
+/// <param name="Factored">
+/// The factored decomposition of this program's multiprogram runs (issue 7), filled by a scheme with per-program core-time
+/// accounting through <see cref="MultiprogramFactored.Compute"/>; null when the scheme has none, which cyclic.json reports
+/// as <c>"factored": null</c> with <see cref="MultiprogramFactored.NoAccountingReason"/>.
+/// </param>
+public sealed record ProgramResult(
+    string Program, Estimate Csp, Estimate? Cmp, int Runs, int Discarded, RatioEstimate? Ntt, RatioEstimate? Np, MultiprogramFactored? Factored = null);

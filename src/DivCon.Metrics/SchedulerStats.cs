@@ -19,6 +19,8 @@ namespace DivCon.Metrics;
 /// <param name="MovesIn">For a partitioned scheme: workers moved to the program (arrivals, repartitionings, loans).</param>
 /// <param name="MovesOut">For a partitioned scheme: workers moved away from the program.</param>
 /// <param name="Repartitions">For a partitioned scheme: repartitionings the pool carried out (policy calls).</param>
+/// <param name="OnlineScalability">A partitioned pool's online scalability estimate of the program at the end of the phase (null: none yet, or another scheduler).</param>
+/// <param name="ScalabilityConfidence">The confidence of <paramref name="OnlineScalability"/>, in [0, 1].</param>
 public sealed record SchedulerStats(
     string Kind,
     int SchedulerId,
@@ -34,11 +36,6 @@ public sealed record SchedulerStats(
     int? PoolWorkers = null,
     long? MovesIn = null,
     long? MovesOut = null,
-    long? Repartitions = null)
-{
-    /// <summary>A partitioned pool's online scalability estimate of the program at the end of the phase (null: none yet, or another scheduler).</summary>
-    public double? OnlineScalability { get; init; }
-
-    /// <summary>The confidence of <see cref="OnlineScalability"/>, in [0, 1].</summary>
-    public double? ScalabilityConfidence { get; init; }
-}
+    long? Repartitions = null,
+    double? OnlineScalability = null,
+    double? ScalabilityConfidence = null);

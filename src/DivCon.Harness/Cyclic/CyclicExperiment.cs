@@ -104,13 +104,13 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             order.Add(scheme.Name);
             CollectGarbage();
             var context = new SchemeContext(
-                measured.Select(p => new SchemeProgramInfo(p.Program, p.Scalability)).ToArray(), s.Processors, budget, s.OnlineScalability);
+                measured.Select(p => (p.Program, p.Scalability)).ToArray(), s.Processors, budget, s.OnlineScalability);
             // Statistics window (issue 7): from just before the arrangement registers the programs (a pool's
             // per-program counters start at registration) to the first stopped run, the moment a pool freezes its
             // statistics (MultiProgramPool.OnRunStopping), or to the snapshot if no run was stopped.
             long windowStart = _clock.GetTimestamp();
             var firstStop = new long[1];
-            using ISchedulerArrangement arrangement = CreateArrangement(scheme, context);
+            using SchedulerArrangement arrangement = CreateArrangement(scheme, context);
             var phasePrograms = programs
                 .Select((p, i) => new PhaseProgram(p.Name, ct => RunInPhaseAsync(arrangement, i, p, () => MarkStop(firstStop), ct)))
                 .ToArray();
@@ -145,11 +145,8 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             await MeasureIsolatedTimesAsync(plan, tag, invocation, measured, started, throttling, cancellationToken);
         }
 
-        return new CyclicInvocation(
-            invocation, Environment.ProcessId, startedUtc, Seconds(_clock.GetTimestamp() - started), order, measured, [.. plan.Schemes.Select(x => phases[x.Name])])
-        {
-            Throttling = throttling.Result(),
-        };
+        return new CyclicInvocation(invocation, Environment.ProcessId, startedUtc, Seconds(_clock.GetTimestamp() - started), order, measured,
+            [.. plan.Schemes.Select(x => phases[x.Name])], throttling.Result());
     }
 
     /// <summary>
@@ -237,8 +234,8 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
         CyclicSettings s = plan.Settings;
         IWorkloadProgram program = plan.Programs[i];
         CollectGarbage();
-        var context = new SchemeContext([new SchemeProgramInfo(program.Name, null)], s.Processors, s.Budget);
-        using ISchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
+        var context = new SchemeContext([(program.Name, null)], s.Processors, s.Budget);
+        using SchedulerArrangement arrangement = CreateArrangement(plan.SpScheme, context);
         // Every run's throttling is read; those of the counted window are kept (the warm-up's are not C^SP's).
         var runThrottling = new List<ThrottlingSample?>();
         var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(arrangement.SchedulerFor(0), ct)), runThrottling);
@@ -275,10 +272,10 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
 
     /// <summary>
     /// A multiprogram run that tells the arrangement when the phase stops it (see
-    /// <see cref="ISchedulerArrangement.OnRunStopping"/>). Returns the program's own task, so the protocol sees exactly
+    /// <see cref="SchedulerArrangement.OnRunStopping"/>). Returns the program's own task, so the protocol sees exactly
     /// what it would without the notification.
     /// </summary>
-    private static Task RunInPhaseAsync(ISchedulerArrangement arrangement, int i, IWorkloadProgram program, Action markStop, CancellationToken ct)
+    private static Task RunInPhaseAsync(SchedulerArrangement arrangement, int i, IWorkloadProgram program, Action markStop, CancellationToken ct)
     {
         // markStop first: the window's end is taken just before the pool freezes its statistics.
         CancellationTokenRegistration stopping = ct.Register(() =>
@@ -302,7 +299,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
         return run;
     }
 
-    private static ISchedulerArrangement CreateArrangement(SchemeDescriptor scheme, SchemeContext context)
+    private static SchedulerArrangement CreateArrangement(SchemeDescriptor scheme, SchemeContext context)
     {
         try
         {
@@ -368,27 +365,16 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             throw new ArgumentException("At least one scheme is needed.", nameof(plan));
         }
 
-        var duplicate = plan.Programs.GroupBy(p => p.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null)
-        {
-            throw new ArgumentException($"Program name '{duplicate.Key}' appears twice in the workload.", nameof(plan));
-        }
-
+        _ = new NamedList<IWorkloadProgram>(plan.Programs, p => p.Name, "Program", nameof(plan));
         if (plan.SpScheme.RequiresScalability)
         {
             throw new ArgumentException($"Scheme '{plan.SpScheme.Name}' needs scalabilities, so it cannot measure C^SP.", nameof(plan));
         }
 
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(s.Duration, TimeSpan.Zero, "Duration");
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.SpRuns, "SpRuns");
-        ArgumentOutOfRangeException.ThrowIfNegative(s.WarmupRuns, "WarmupRuns");
-        ArgumentOutOfRangeException.ThrowIfNegative(s.MaxWarmupRuns, "MaxWarmupRuns");
+        SteadyState.Decide([], s.WarmupRuns, s.SpRuns, s.SteadyCv, s.MaxWarmupRuns); // checks the C^SP window's counts and CV threshold
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.SequentialRuns, "SequentialRuns");
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(s.OneWorkerRuns, "OneWorkerRuns");
-        if (!(s.SteadyCv > 0))
-        {
-            throw new ArgumentOutOfRangeException("SteadyCv", s.SteadyCv, "The CV threshold must be positive.");
-        }
 
         if (s.Processors.Count == 0)
         {

@@ -12,6 +12,10 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="SchemeOrder">The order the schemes ran in (shuffled per invocation when the plan says so).</param>
 /// <param name="Programs">Per program, in workload order: what was measured of it alone.</param>
 /// <param name="Schemes">Per scheme, in report order: the multiprogram runs and the schedulers' report.</param>
+/// <param name="Throttling">
+/// The cgroup throttling read around every timed run alone and every phase of this invocation (its <c>repetition</c>
+/// fields are the invocation's number); null where there is no cgroup to read.
+/// </param>
 public sealed record CyclicInvocation(
     int Invocation,
     int ProcessId,
@@ -19,11 +23,5 @@ public sealed record CyclicInvocation(
     double ElapsedSeconds,
     IReadOnlyList<string> SchemeOrder,
     IReadOnlyList<InvocationProgram> Programs,
-    IReadOnlyList<InvocationScheme> Schemes)
-{
-    /// <summary>
-    /// The cgroup throttling read around every timed run alone and every phase of this invocation (its
-    /// <c>repetition</c> fields are the invocation's number); null where there is no cgroup to read.
-    /// </summary>
-    public CyclicThrottling? Throttling { get; init; }
-}
+    IReadOnlyList<InvocationScheme> Schemes,
+    CyclicThrottling? Throttling = null);

@@ -13,6 +13,18 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="Processors">The processors the schemes used.</param>
 /// <param name="Seed">The inputs' seed (and, with each invocation's number, the scheme order).</param>
 /// <param name="ShuffleSchemes">Whether each invocation ran the schemes in its own order.</param>
+/// <param name="MaxWarmupRuns">The most warm-up runs beyond <paramref name="WarmupRuns"/> spent waiting for a steady C^SP window.</param>
+/// <param name="SteadyCv">The coefficient of variation a C^SP window must not exceed to be steady.</param>
+/// <param name="SequentialRuns">Timed runs of each sequential baseline per invocation (when measured).</param>
+/// <param name="OneWorkerRuns">Runs on one worker (T_1) per program per invocation (when measured).</param>
+/// <param name="Detect">
+/// How the invocation count was chosen: null for a fixed <c>--repeat N</c>; the relative difference of
+/// <c>--repeat auto --detect</c> otherwise (see <see cref="CyclicResult.Sizing"/>).
+/// </param>
+/// <param name="Scalability">
+/// Where the partitioned schemes' scalabilities came from: <c>measured</c> (T_seq / C^SP) or <c>online</c> (the
+/// scheduler's estimator); null in files written before it was recorded.
+/// </param>
 public sealed record CyclicPlanRecord(
     string Kind,
     IReadOnlyList<string> Programs,
@@ -25,43 +37,21 @@ public sealed record CyclicPlanRecord(
     int Repeat,
     IReadOnlyList<int> Processors,
     int Seed,
-    bool ShuffleSchemes)
+    bool ShuffleSchemes,
+    int MaxWarmupRuns,
+    double SteadyCv,
+    int SequentialRuns,
+    int OneWorkerRuns,
+    double? Detect,
+    string? Scalability)
 {
-    /// <summary>The most warm-up runs beyond <see cref="WarmupRuns"/> spent waiting for a steady C^SP window.</summary>
-    public int MaxWarmupRuns { get; init; } = CyclicSettings.DefaultMaxWarmupRuns;
-
-    /// <summary>The coefficient of variation a C^SP window must not exceed to be steady.</summary>
-    public double SteadyCv { get; init; } = CyclicSettings.DefaultSteadyCv;
-
-    /// <summary>Timed runs of each sequential baseline per invocation (when measured).</summary>
-    public int SequentialRuns { get; init; } = CyclicSettings.DefaultSequentialRuns;
-
-    /// <summary>Runs on one worker (T_1) per program per invocation (when measured).</summary>
-    public int OneWorkerRuns { get; init; } = CyclicSettings.DefaultOneWorkerRuns;
-
-    /// <summary>
-    /// How the invocation count was chosen: null for a fixed <c>--repeat N</c>; the relative difference of
-    /// <c>--repeat auto --detect</c> otherwise (see <see cref="CyclicResult.Sizing"/>).
-    /// </summary>
-    public double? Detect { get; init; }
-
-    /// <summary>Where the partitioned schemes' scalabilities came from: <c>measured</c> (T_seq / C^SP) or <c>online</c> (the scheduler's estimator).</summary>
-    public string Scalability { get; init; } = "measured";
-
     /// <summary>The record of <paramref name="plan"/> run as <paramref name="repeat"/> invocations.</summary>
     public static CyclicPlanRecord From(CyclicPlan plan, int repeat, double? detect = null)
     {
         ArgumentNullException.ThrowIfNull(plan);
         CyclicSettings s = plan.Settings;
         return new CyclicPlanRecord(plan.Kind, plan.Programs.Select(p => p.Name).ToArray(), plan.Schemes.Select(x => x.Name).ToArray(),
-            plan.SpScheme.Name, plan.Size, s.Duration.TotalSeconds, s.SpRuns, s.WarmupRuns, repeat, s.Processors, s.Seed, s.ShuffleSchemes)
-        {
-            MaxWarmupRuns = s.MaxWarmupRuns,
-            SteadyCv = s.SteadyCv,
-            SequentialRuns = s.SequentialRuns,
-            OneWorkerRuns = s.OneWorkerRuns,
-            Detect = detect,
-            Scalability = s.OnlineScalability ? "online" : "measured",
-        };
+            plan.SpScheme.Name, plan.Size, s.Duration.TotalSeconds, s.SpRuns, s.WarmupRuns, repeat, s.Processors, s.Seed, s.ShuffleSchemes,
+            s.MaxWarmupRuns, s.SteadyCv, s.SequentialRuns, s.OneWorkerRuns, detect, s.OnlineScalability ? "online" : "measured");
     }
 }

@@ -134,16 +134,8 @@ public static class CyclicProtocol
                     break;
                 }
 
-                var waitingOn = new List<Task>(n + 2) { cancel, limitReached };
-                foreach (Task<long>? e in ended)
-                {
-                    if (e is not null)
-                    {
-                        waitingOn.Add(e);
-                    }
-                }
-
-                if (waitingOn.Count == 2)
+                Task[] waitingOn = [cancel, limitReached, .. ended.OfType<Task<long>>()];
+                if (waitingOn.Length == 2)
                 {
                     break; // every program's last run ended past the limit before the limit timer fired
                 }

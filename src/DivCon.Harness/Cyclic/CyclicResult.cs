@@ -12,11 +12,25 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="Baselines">Per program, what was measured of it alone (summarized over the invocations).</param>
 /// <param name="Schemes">Per scheme, in report order.</param>
 /// <param name="Comparisons">ANTT and STP compared between schemes, paired by invocation, Holm-corrected.</param>
+/// <param name="Invocations">Every invocation's raw times, in order.</param>
+/// <param name="Inference">Per compared metric: the blocked ANOVA and what the run could resolve.</param>
+/// <param name="Analysis">How the numbers were analysed (baseline, power, bootstrap), so that they can be recomputed.</param>
+/// <param name="Sizing">How <c>--repeat auto</c> chose the number of invocations; null for a fixed number.</param>
+/// <param name="Throttling">
+/// The cgroup throttling read around every timed run alone and every multiprogram phase (raw samples, all invocations:
+/// <c>repetition</c> is the invocation); null where there is no cgroup to read. The run times include throttled time: a
+/// throttled phase's NTT and STP measure the quota as much as the scheme.
+/// </param>
 public sealed record CyclicResult(
     CyclicPlanRecord Configuration,
     IReadOnlyList<ProgramBaseline> Baselines,
     IReadOnlyList<SchemeResult> Schemes,
-    IReadOnlyList<SchemeComparison> Comparisons) : ExperimentFile
+    IReadOnlyList<SchemeComparison> Comparisons,
+    IReadOnlyList<CyclicInvocation> Invocations,
+    IReadOnlyList<MetricInference> Inference,
+    AnalysisOptions Analysis,
+    InvocationSizing? Sizing = null,
+    CyclicThrottling? Throttling = null) : ExperimentFile
 {
     /// <summary>The method notes recorded in every cyclic and symmetric result.</summary>
     public static readonly IReadOnlyDictionary<string, string> MethodNotes = new Dictionary<string, string>
@@ -60,24 +74,6 @@ public sealed record CyclicResult(
             + "leftover of the identity P·T_P = T_1 + I_P + F_P, not measured by itself, so it carries every error of the other terms (a negative "
             + "fp is a bias in t1 or ip, not less work). Other schemes: factored null with its reason.",
     };
-
-    /// <summary>Every invocation's raw times, in order.</summary>
-    public required IReadOnlyList<CyclicInvocation> Invocations { get; init; }
-
-    /// <summary>Per compared metric: the blocked ANOVA and what the run could resolve.</summary>
-    public required IReadOnlyList<MetricInference> Inference { get; init; }
-
-    /// <summary>How the numbers were analysed (baseline, power, bootstrap), so that they can be recomputed.</summary>
-    public required AnalysisOptions Analysis { get; init; }
-
-    /// <summary>How <c>--repeat auto</c> chose the number of invocations; null for a fixed number.</summary>
-    public InvocationSizing? Sizing { get; init; }
-    /// <summary>
-    /// The cgroup throttling read around every timed run alone and every multiprogram phase (raw samples, all
-    /// invocations: <c>repetition</c> is the invocation); null where there is no cgroup to read. The run times include
-    /// throttled time: a throttled phase's NTT and STP measure the quota as much as the scheme.
-    /// </summary>
-    public CyclicThrottling? Throttling { get; init; }
 
     /// <inheritdoc/>
     protected override string KindOf() => Configuration.Kind;

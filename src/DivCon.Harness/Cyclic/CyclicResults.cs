@@ -61,13 +61,9 @@ public static class CyclicResults
             .Select(x => WithFactoredIntervals(x, invocations, options))
             .ToArray();
         ProgramBaseline[] baselines = Enumerable.Range(0, n).Select(i => Baseline(invocations, i, programs[i])).ToArray();
-        return new CyclicResult(configuration with { Repeat = invocations.Count }, baselines, schemes, analysis.Comparisons)
+        return new CyclicResult(configuration with { Repeat = invocations.Count }, baselines, schemes, analysis.Comparisons, invocations, analysis.Metrics,
+            options, sizing, Throttling(invocations))
         {
-            Invocations = invocations,
-            Inference = analysis.Metrics,
-            Analysis = options,
-            Sizing = sizing,
-            Throttling = Throttling(invocations),
             StartedUtc = startedUtc,
             ElapsedSeconds = elapsedSeconds,
             Machine = machine,
@@ -131,10 +127,7 @@ public static class CyclicResults
             .ToDictionary(x => x.Scheme, x => x.Estimates.Average());
 
         return new ProgramBaseline(program, csp, Mean(runs.SelectMany(p => p.SequentialSeconds).ToArray()),
-            Mean(runs.Select(p => p.Scalability).OfType<double>().ToArray()), runs.Count(p => !p.SteadyState))
-        {
-            OnlineScalability = online.Count > 0 ? online : null,
-        };
+            Mean(runs.Select(p => p.Scalability).OfType<double>().ToArray()), runs.Count(p => !p.SteadyState), online.Count > 0 ? online : null);
     }
 
     /// <summary>T_s and T_1 of program <paramref name="i"/>: means of every invocation's runs; null when neither was measured.</summary>

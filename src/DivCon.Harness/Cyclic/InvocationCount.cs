@@ -26,14 +26,9 @@ public sealed record InvocationCount(int Fixed, double? Detect = null, int Pilot
     {
         var problems = new List<string>();
         problems.AddIf(!IsAuto && Fixed < 1, $"the number of invocations must be at least 1; got {Fixed}.");
-
-        if (IsAuto)
-        {
-            problems.AddIf(!(Detect > 0 && Detect < 1), $"the difference to detect must lie between 0 and 100 %; got {Detect:P1}.");
-            problems.AddIf(Pilot < 2, $"the pilot needs at least 2 invocations; got {Pilot}.");
-            problems.AddIf(Max < Pilot, $"the cap ({Max}) must be at least the pilot ({Pilot}).");
-        }
-
+        problems.AddIf(IsAuto && !(Detect > 0 && Detect < 1), $"the difference to detect must lie between 0 and 100 %; got {Detect:P1}.");
+        problems.AddIf(IsAuto && Pilot < 2, $"the pilot needs at least 2 invocations; got {Pilot}.");
+        problems.AddIf(IsAuto && Max < Pilot, $"the cap ({Max}) must be at least the pilot ({Pilot}).");
         return problems;
     }
 }

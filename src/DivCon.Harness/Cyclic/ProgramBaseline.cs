@@ -11,11 +11,9 @@ namespace DivCon.Harness.Cyclic;
 /// <param name="SequentialSeconds">Mean of every timed run of the sequential baseline, when measured; else null.</param>
 /// <param name="Scalability">Mean over the invocations of each invocation's T_seq / mean C^SP, when measured; else null.</param>
 /// <param name="NotSteady">Invocations whose C^SP window did not reach the CV threshold before the warm-up cap.</param>
-public sealed record ProgramBaseline(string Program, Estimate Csp, double? SequentialSeconds, double? Scalability, int NotSteady)
-{
-    /// <summary>
-    /// Per partitioned scheme, the program's online scalability estimate at the end of the phase (mean over the
-    /// invocations that had one; <c>--scalability online</c>), beside the measured <see cref="Scalability"/>; null when none.
-    /// </summary>
-    public IReadOnlyDictionary<string, double>? OnlineScalability { get; init; }
-}
+/// <param name="OnlineScalability">
+/// Per partitioned scheme, the program's online scalability estimate at the end of the phase (mean over the invocations
+/// that had one; <c>--scalability online</c>), beside the measured <paramref name="Scalability"/>; null when none.
+/// </param>
+public sealed record ProgramBaseline(
+    string Program, Estimate Csp, double? SequentialSeconds, double? Scalability, int NotSteady, IReadOnlyDictionary<string, double>? OnlineScalability = null);

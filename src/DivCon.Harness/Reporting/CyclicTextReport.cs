@@ -12,7 +12,7 @@ namespace DivCon.Harness.Reporting;
 /// The fixed-width table printed at the end of a run, and the Markdown report: per scheme each program's C^SP, C^MP,
 /// runs, NTT and NP with their 99 % intervals, then ANTT, MNTT, STP per scheme with theirs, then the paired
 /// comparisons (resolved ones on the terminal, every one in the report), the blocked ANOVA and what the run could
-/// resolve. n is always a number of invocations (independent processes).
+/// resolve, and the CPU budget and throttling. n is always a number of invocations (independent processes).
 /// </summary>
 public static class CyclicTextReport
 {
@@ -43,6 +43,7 @@ public static class CyclicTextReport
         AppendComparisons(b, result, markdown: false);
         AppendInference(b, result, markdown: false);
         AppendWarnings(b, result, bullet: string.Empty);
+        b.Append('\n').AppendJoin(string.Empty, ThrottlingLines(result).Select(l => l + "\n"));
         return b.ToString();
     }
 
@@ -95,7 +96,7 @@ public static class CyclicTextReport
         b.Append("\n## Schemes\n\n").AppendJoin(string.Empty, result.Schemes.Select(s => $"- **{s.Scheme}**: {s.Description}\n"));
         AppendSchedulers(b, result);
         AppendFactored(b, result);
-        return b.ToString();
+        return b.Append(ThrottlingMarkdown(result)).ToString();
     }
 
     /// <summary>Issue 7: each program's factored speedups inside the multiprogram phase, or why there are none.</summary>
@@ -341,7 +342,7 @@ public static class CyclicTextReport
                 csv.Row(s.Scheme, p.Program, "cmp", p.Cmp?.Mean, p.Cmp?.Ci99?.Lower, p.Cmp?.Ci99?.Upper, p.Cmp?.RelativeStandardDeviation, p.Cmp?.Count, basis);
                 foreach (var (name, r) in new[] { ("ntt", p.Ntt), ("np", p.Np) })
                 {
-                    csv.Row(s.Scheme, p.Program, name, r?.Mean, r?.Ci99?.Lower, r?.Ci99?.Upper, r?.RelativeStandardDeviation, r?.Count, r is null ? null : Basis(r.Basis));
+                    csv.Row(s.Scheme, p.Program, name, r?.Mean, r?.Ci99?.Lower, r?.Ci99?.Upper, r?.RelativeStandardDeviation, r?.Count, r?.Basis.ToString().ToLowerInvariant());
                 }
             }
 
@@ -354,5 +355,56 @@ public static class CyclicTextReport
         return csv;
     }
 
-    private static string Basis(RatioBasis basis) => basis == RatioBasis.Invocations ? "invocations" : "runs";
+    /// <summary>
+    /// The CPU budget and throttling lines (no trailing newline on each), for the table and the report alike: the budget the
+    /// schedulers were sized by, then whether the cgroup's throttling counters could be read and, where runs or phases were
+    /// throttled, which ones and by how much (their times include that time).
+    /// </summary>
+    internal static IReadOnlyList<string> ThrottlingLines(CyclicResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        CyclicThrottling? t = result.Throttling;
+        List<string> lines = Format.BudgetLines(result.Machine, measured: t is not null);
+        if (t is null)
+        {
+            return lines;
+        }
+
+        if (!t.WasThrottled)
+        {
+            lines.Add("CPU throttling: none (cgroup cpu.stat read around every timed run alone and every multiprogram phase).");
+            return lines;
+        }
+
+        lines.Add("CPU throttling by the CPU quota: the times of these runs and phases include time the kernel held the process back "
+            + "(Θ = throttled core-seconds, cpu.stat), which is not the scheme's or the program's doing:");
+        lines.AddRange(t.Alone.Where(a => a.Summary is { WasThrottled: true })
+            .Select(a => $"  {MeasureName(a.Measure)} {a.Program} (repetition {a.Repetition}): {Format.Throttled(a.Summary!)}"));
+        lines.AddRange(t.Phases.Where(p => p.Phase is { WasThrottled: true }).Select(p => string.Create(CultureInfo.InvariantCulture,
+            $"  phase {p.Scheme} (repetition {p.Repetition}): Θ {p.Phase!.ThrottledSeconds:0.000} s, {p.Phase.ThrottledPeriods} of {p.Phase.Periods} periods")));
+
+        return lines;
+    }
+
+    /// <summary>The throttling lines as a section of <c>report.md</c>.</summary>
+    internal static string ThrottlingMarkdown(CyclicResult result)
+    {
+        var b = new StringBuilder("\n## CPU budget and throttling\n\n");
+        foreach (string line in ThrottlingLines(result))
+        {
+            // An indented line is an item of the list above it; every other line is a paragraph.
+            b.Append(line.StartsWith("  ", StringComparison.Ordinal) ? $"- {line.TrimStart()}\n" : $"{line}\n\n");
+        }
+
+        return b.ToString();
+    }
+
+    private static string MeasureName(string measure) => measure switch
+    {
+        "csp" => "C^SP",
+        "tseq" => "T_seq",
+        "ts" => "T_s",
+        "t1" => "T_1",
+        _ => measure,
+    };
 }

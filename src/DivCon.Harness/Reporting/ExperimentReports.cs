@@ -4,12 +4,11 @@ using DivCon.Metrics.Results;
 namespace DivCon.Harness.Reporting;
 
 /// <summary>The tables and CSVs of the isolated experiments (scalability, granularity, phases), invariant culture.</summary>
-public static class ExperimentReports
+internal static class ExperimentReports
 {
     /// <summary>Per program, selection and P: T_s, T_P, speedup and the processors.</summary>
     public static string Table(ScalabilityResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var table = new TextTable("program", "selection", "P", "T_s (s)", "T_P (s)", "speedup", "processors");
         foreach (var (p, c, pt) in Points(r))
         {
@@ -23,7 +22,6 @@ public static class ExperimentReports
     /// <summary>One row per program, selection and P.</summary>
     public static CsvTable Csv(ScalabilityResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var csv = new CsvTable("program", "selection", "p", "processors", "pinned", "ts_mean", "tp_mean", "tp_sd", "tp_ci99_lo", "tp_ci99_hi", "speedup");
         foreach (var (p, c, pt) in Points(r))
         {
@@ -37,7 +35,6 @@ public static class ExperimentReports
     /// <summary>Per program and granularity: the divisor, granularity, muscles per core, time and T_s.</summary>
     public static string Table(GranularityResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var table = new TextTable("program", "size/gran", "granularity", "muscles/core", "time (s)", "T_s (s)");
         foreach (var (p, pt) in r.Programs.SelectMany(p => p.Points.Select(pt => (p, pt))))
         {
@@ -50,7 +47,6 @@ public static class ExperimentReports
     /// <summary>One row per program and granularity.</summary>
     public static CsvTable Csv(GranularityResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var csv = new CsvTable("program", "problem_size", "divisor", "granularity", "muscles_per_core", "time_mean", "time_sd", "time_ci99_lo", "time_ci99_hi", "ts_mean");
         foreach (var (p, pt) in r.Programs.SelectMany(p => p.Points.Select(pt => (p, pt))))
         {
@@ -64,7 +60,6 @@ public static class ExperimentReports
     /// <summary>Per program and recursion level: split, execute and merge counts and cumulative seconds per run.</summary>
     public static string Table(PhasesResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var table = new TextTable("program", "level", "splits", "split (s)", "executes", "execute (s)", "merges", "merge (s)");
         foreach (var (p, l) in r.Programs.SelectMany(p => p.Levels.Select(l => (p, l))))
         {
@@ -78,7 +73,6 @@ public static class ExperimentReports
     /// <summary>One row per program and level.</summary>
     public static CsvTable Csv(PhasesResult r)
     {
-        ArgumentNullException.ThrowIfNull(r);
         var csv = new CsvTable("program", "level", "split_count", "split_seconds", "execute_count", "execute_seconds", "merge_count", "merge_seconds");
         foreach (var (p, l) in r.Programs.SelectMany(p => p.Levels.Select(l => (p, l))))
         {

@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Metrics;
 using DivCon.Metrics.Results;
 using DivCon.Metrics.Statistics;
 using DivCon.Metrics.Throttling;
@@ -50,16 +51,8 @@ internal static class Format
     public static List<string> BudgetLines(MachineInfo? machine, bool measured)
     {
         var lines = new List<string>();
-        if (machine?.Budget is { } budget)
-        {
-            lines.Add($"CPU budget: {budget}");
-        }
-
-        if (!measured)
-        {
-            lines.Add("CPU throttling: not measured (no cgroup cpu.stat to read here).");
-        }
-
+        lines.AddIf(machine?.Budget is not null, $"CPU budget: {machine?.Budget}");
+        lines.AddIf(!measured, "CPU throttling: not measured (no cgroup cpu.stat to read here).");
         return lines;
     }
 }

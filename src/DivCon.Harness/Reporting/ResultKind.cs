@@ -12,10 +12,10 @@ namespace DivCon.Harness.Reporting;
 /// record, one of these, and a small command.
 /// </summary>
 /// <typeparam name="T">The record.</typeparam>
-public sealed class ResultKind<T> : IResultKind
+public sealed class ResultKind<T>
     where T : ResultFile
 {
-    /// <inheritdoc/>
+    /// <summary>The <c>kind</c> values its files carry (cyclic and symmetric share one record).</summary>
     public required IReadOnlyList<string> Names { get; init; }
 
     /// <summary>The record's serializer.</summary>
@@ -60,6 +60,7 @@ public sealed class ResultKind<T> : IResultKind
     /// <exception cref="ResultFileException">Not a file of this kind in the current schema.</exception>
     public T Read(string json) => ResultJson.Read(json, Json, [.. Names]);
 
-    /// <inheritdoc/>
+    /// <summary>The figures of the result in <paramref name="json"/>, read back into its record.</summary>
+    /// <exception cref="ResultFileException">Not a file of this kind in the current schema.</exception>
     public IReadOnlyList<NamedFigure> Figures(string json) => Plots is null ? [] : Plots(Read(json));
 }

@@ -17,9 +17,9 @@ public static class ResultKinds
     {
         Names = ["cyclic", "symmetric"],
         Json = HarnessJsonContext.Files.CyclicResult,
-        Table = r => CyclicTextReport.Table(r) + CyclicThrottlingReport.Note(r),
+        Table = CyclicTextReport.Table,
         Csv = CyclicTextReport.Csv,
-        Markdown = ("report.md", r => CyclicTextReport.Markdown(r) + CyclicThrottlingReport.Markdown(r)),
+        Markdown = ("report.md", CyclicTextReport.Markdown),
         Plots = CyclicPlots.Of,
     };
 
@@ -80,7 +80,9 @@ public static class ResultKinds
     public static IEnumerable<string> Plotted => s_plotted.SelectMany(k => k.Names);
 
     // The kinds with figures, for reading a file whose kind is not known in advance.
-    private static readonly IResultKind[] s_plotted = [Cyclic, Factored, Scalability, Granularity, Phases, Open];
+    private static readonly (IReadOnlyList<string> Names, Func<string, IReadOnlyList<NamedFigure>> Figures)[] s_plotted =
+        [(Cyclic.Names, Cyclic.Figures), (Factored.Names, Factored.Figures), (Scalability.Names, Scalability.Figures),
+            (Granularity.Names, Granularity.Figures), (Phases.Names, Phases.Figures), (Open.Names, Open.Figures)];
 
     private static ResultKind<T> Isolated<T>(string name, JsonTypeInfo<T> json, Func<T, string> table, Func<T, CsvTable> csv, Func<T, IReadOnlyList<NamedFigure>> plots)
         where T : ResultFile => new() { Names = [name], Json = json, Table = table, Csv = csv, Plots = plots };
@@ -89,7 +91,7 @@ public static class ResultKinds
     /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>
     public static IReadOnlyList<NamedFigure> Figures(string json)
     {
-        ResultHeader header = ResultJson.Header(json);
+        var header = ResultJson.Header(json);
         ResultJson.CheckVersion(header, Plotted.ToArray());
         return s_plotted.First(k => k.Names.Contains(header.Kind)).Figures(json);
     }

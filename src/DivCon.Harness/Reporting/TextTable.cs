@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 
 namespace DivCon.Harness.Reporting;
@@ -22,11 +23,7 @@ internal sealed class TextTable
     /// <summary>Sets Markdown's alignment row, one letter per column: <c>l</c> (<c>---</c>) or <c>r</c> (<c>---:</c>).</summary>
     public TextTable Align(string alignment)
     {
-        if (alignment.Length != _alignment.Length || alignment.Any(a => a is not ('l' or 'r')))
-        {
-            throw new ArgumentException($"One 'l' or 'r' per column ({_alignment.Length}); got \"{alignment}\".", nameof(alignment));
-        }
-
+        Debug.Assert(alignment.Length == _alignment.Length && alignment.All(a => a is 'l' or 'r'), $"One 'l' or 'r' per column; got \"{alignment}\".");
         _alignment = alignment;
         return this;
     }
@@ -34,11 +31,7 @@ internal sealed class TextTable
     /// <summary>Adds a row of one cell per column.</summary>
     public TextTable Row(params object?[] cells)
     {
-        if (cells.Length != _alignment.Length)
-        {
-            throw new ArgumentException($"A row needs {_alignment.Length} cells; got {cells.Length}.", nameof(cells));
-        }
-
+        Debug.Assert(cells.Length == _alignment.Length, $"A row needs {_alignment.Length} cells; got {cells.Length}.");
         _rows.Add(cells.Select(c => c is IFormattable f ? f.ToString(null, CultureInfo.InvariantCulture) : c?.ToString() ?? string.Empty).ToArray());
         return this;
     }

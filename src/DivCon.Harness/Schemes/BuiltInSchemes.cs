@@ -1,11 +1,12 @@
 using DivCon.Harness.Plots;
 using DivCon.Metrics.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Harness.Schemes;
 
 /// <summary>
-/// Every scheme of the <see cref="SchemeCatalog"/> wired to the real schedulers: <see cref="WorkStealingSchedulers"/>
-/// (the standalone <c>WorkStealingTaskScheduler</c>) for the oversubscribed and shared schemes, the thread pool for
+/// Every scheme of the <see cref="SchemeCatalog"/> wired to the real schedulers: the standalone
+/// <see cref="WorkStealingTaskScheduler"/> (<see cref="WorkStealing"/>) for the oversubscribed and shared schemes, the thread pool for
 /// tpl-default, and <see cref="MultiProgramPool"/> (the <c>MultiProgramScheduler</c> with the scheme's policy) for the
 /// partitioned ones. <see cref="Wire"/> takes the scheduler and pool factories, so tests can build the same
 /// arrangements over recording fakes.
@@ -18,11 +19,11 @@ public static class BuiltInSchemes
     /// plots and Chrome traces beside the results), or null.
     /// </param>
     public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) =>
-        new(SchemeCatalog.All.Select(info => Wire(info, WorkStealingSchedulers.Create, context => new MultiProgramPool(
-            context.Processors, info.CreatePolicy!(), SchemeCatalog.RepartitionInterval, info.IdleLending, timelines, info.Name, info.RepartitionOnDemand, context.Budget))));
+        new(SchemeCatalog.All.Select(info => Wire(info, WorkStealing, context => new MultiProgramPool(
+            context.Processors, info, SchemeCatalog.RepartitionInterval, timelines, context.Budget))));
 
     /// <summary><paramref name="info"/> built over <paramref name="workStealing"/> schedulers or <paramref name="createPool"/> pools.</summary>
-    public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerHandle> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)
+    public static SchemeDescriptor Wire(SchemeInfo info, Func<SchedulerRequest, SchedulerArrangement> workStealing, Func<SchemeContext, IMultiprogramPool> createPool)
     {
         ArgumentNullException.ThrowIfNull(info);
         ArgumentNullException.ThrowIfNull(workStealing);
@@ -43,7 +44,7 @@ public static class BuiltInSchemes
     /// with its scalability (none when estimated online) and gets its own TaskScheduler; the pool's policy divides the
     /// cores (fixed shares, or repartitioned by task availability, or any further policy).
     /// </summary>
-    internal static ISchedulerArrangement Partitioned(SchemeContext context, Func<SchemeContext, IMultiprogramPool> createPool)
+    internal static SchedulerArrangement Partitioned(SchemeContext context, Func<SchemeContext, IMultiprogramPool> createPool)
     {
         IMultiprogramPool pool = createPool(context);
         try
@@ -64,37 +65,35 @@ public static class BuiltInSchemes
     /// Oversubscribed multiprogramming (§5.2.1–5.2.2): one standalone work-stealing scheduler per program, each with a
     /// worker per processor, free or pinned; n programs put n threads on every core.
     /// </summary>
-    private static SchedulerArrangement Separate(SchemeContext context, bool pinned, Func<SchedulerRequest, SchedulerHandle> create)
+    private static SchedulerArrangement Separate(SchemeContext context, bool pinned, Func<SchedulerRequest, SchedulerArrangement> create)
     {
-        var handles = new List<SchedulerHandle>(context.Programs.Count);
+        var made = new List<SchedulerArrangement>(context.Programs.Count);
         try
         {
-            foreach (SchemeProgramInfo program in context.Programs)
+            foreach ((string name, _) in context.Programs)
             {
-                handles.Add(create(new SchedulerRequest(program.Name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
+                made.Add(create(new SchedulerRequest(name, context.Processors.Count, pinned ? context.Processors : null, context.Budget)));
             }
         }
         catch
         {
             // Do not leak the worker threads of the schedulers already made.
-            handles.ForEach(h => h.Lifetime?.Dispose());
+            made.ForEach(a => a.Dispose());
             throw;
         }
 
         return new SchedulerArrangement(
-            handles.Select(h => h.Scheduler).ToArray(), () => handles.Select(h => h.Stats()).ToArray(), () => handles.ForEach(h => h.Lifetime?.Dispose()));
+            made.Select(a => a.SchedulerFor(0)).ToArray(), () => made.Select(a => a.Snapshot()[0]).ToArray(), () => made.ForEach(a => a.Dispose()));
     }
 
     /// <summary>
     /// Shared-scheduler multiprogramming (§5.2.3): one work-stealing scheduler with a worker pinned to each processor;
     /// every program inserts its tasks into the same global queue.
     /// </summary>
-    private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerHandle> create)
+    private static SchedulerArrangement Shared(SchemeContext context, Func<SchedulerRequest, SchedulerArrangement> create)
     {
-        int n = context.Programs.Count;
-        SchedulerHandle shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
-        return new SchedulerArrangement(
-            Enumerable.Repeat(shared.Scheduler, n).ToArray(), () => Enumerable.Repeat(shared.Stats(), n).ToArray(), () => shared.Lifetime?.Dispose());
+        SchedulerArrangement shared = create(new SchedulerRequest("shared", context.Processors.Count, context.Processors, context.Budget));
+        return Everyone(context, shared.SchedulerFor(0), () => shared.Snapshot()[0], shared.Dispose);
     }
 
     /// <summary>
@@ -102,11 +101,46 @@ public static class BuiltInSchemes
     /// the .NET thread pool, which is shared, unpinned, and injects threads as it sees fit. Nothing to create or
     /// dispose; the pool's thread count changes with injection and is reported as-is, not as a fixed worker count.
     /// </summary>
-    private static SchedulerArrangement Default(SchemeContext context)
+    private static SchedulerArrangement Default(SchemeContext context) => Everyone(context, TaskScheduler.Default, () => new SchedulerStats(
+        "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount), static () => { });
+
+    // Every program on one scheduler, each reporting what it reports.
+    private static SchedulerArrangement Everyone(SchemeContext context, TaskScheduler scheduler, Func<SchedulerStats> stats, Action dispose) =>
+        new(Enumerable.Repeat(scheduler, context.Programs.Count).ToArray(), () => Enumerable.Repeat(stats(), context.Programs.Count).ToArray(), dispose);
+
+    /// <summary>
+    /// The standalone work-stealing scheduler as the schemes ask for it: that many free workers, or one worker pinned to
+    /// each requested processor (strict: where pinning is impossible the scheme fails to build, it never runs unpinned
+    /// under a pinned scheme's name). Its statistics window starts when it is made, so a snapshot covers the phase it
+    /// served; disposing the arrangement shuts it down.
+    /// </summary>
+    /// <exception cref="ArgumentException">Processors that are empty, repeated or outside the process's affinity mask.</exception>
+    /// <exception cref="PlatformNotSupportedException">Pinning was requested and is impossible here.</exception>
+    internal static SchedulerArrangement WorkStealing(SchedulerRequest request)
     {
-        int n = context.Programs.Count;
-        var stats = () => new SchedulerStats(
-            "ThreadPoolTaskScheduler", TaskScheduler.Default.Id, ThreadPool.ThreadCount, Pinned: false, TasksExecuted: ThreadPool.CompletedWorkItemCount);
-        return new SchedulerArrangement(Enumerable.Repeat(TaskScheduler.Default, n).ToArray(), () => Enumerable.Repeat(stats(), n).ToArray(), static () => { });
+        var scheduler = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
+        {
+            WorkerCount = request.PinTo is null ? request.Workers : null,
+            Processors = request.PinTo,
+            Budget = request.Budget,
+            ThreadName = $"ws {request.Label}",
+            CompensateBlocking = false,
+        });
+        return new SchedulerArrangement([scheduler], () => [Stats(scheduler)], scheduler.Dispose);
+    }
+
+    private static SchedulerStats Stats(WorkStealingTaskScheduler scheduler)
+    {
+        SchedulerStatistics s = scheduler.GetStatistics();
+        return new SchedulerStats(
+            nameof(WorkStealingTaskScheduler),
+            scheduler.Id,
+            scheduler.WorkerCount,
+            scheduler.IsPinned,
+            scheduler.IsPinned ? scheduler.PinnedProcessors : null,
+            IdleSeconds: s.IdleTime.TotalSeconds,
+            TasksExecuted: s.TasksExecuted,
+            Steals: s.Steals,
+            BusySeconds: s.BusyTime.TotalSeconds);
     }
 }

@@ -13,7 +13,7 @@ public interface IMultiprogramPool : IDisposable
     /// <summary>What the pool reports for the program registered <paramref name="program"/>-th (0-based).</summary>
     SchedulerStats StatsFor(int program);
 
-    /// <summary>See <see cref="ISchedulerArrangement.OnRunStopping"/>. Nothing to do by default.</summary>
+    /// <summary>See <see cref="SchedulerArrangement.OnRunStopping"/>. Nothing to do by default.</summary>
     void OnRunStopping(int program)
     {
     }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using DivCon.Harness.Plots;
+using DivCon.Metrics.Schemes;
 using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
@@ -42,35 +43,26 @@ public sealed class MultiProgramPool : IMultiprogramPool
     private SchedulerStats[]? _frozen;                     // under _lock: statistics at the first stopped run
     private Timer? _drain;                                 // under _lock: repartitions while stopped runs drain
 
-    /// <summary>Creates the pool.</summary>
+    /// <summary>Creates the pool of the partitioned scheme <paramref name="scheme"/>.</summary>
     /// <param name="processors">The processors to pin one worker each to.</param>
-    /// <param name="policy">Divides the workers among the programs.</param>
+    /// <param name="scheme">The scheme: its name (for the timeline's plot and trace files), a new instance of its policy, idle lending, repartitioning on demand.</param>
     /// <param name="interval">Time between periodic repartitionings, or <see cref="Timeout.InfiniteTimeSpan"/> for none (static).</param>
-    /// <param name="idleLending">Whether a worker whose program has no task may serve another program until the next repartitioning.</param>
-    /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed (with <paramref name="scheme"/>), or null.</param>
-    /// <param name="scheme">The scheme's name, for the timeline's plot and trace files.</param>
-    /// <param name="repartitionOnDemand">Whether a program's change of demand also triggers a repartitioning.</param>
+    /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed, or null.</param>
     /// <param name="budget">The experiment's CPU budget (<see cref="SchemeContext.Budget"/>); null: the scheduler detects it.</param>
     public MultiProgramPool(
-        IReadOnlyList<int> processors,
-        IPartitioningPolicy policy,
-        TimeSpan interval,
-        bool idleLending = false,
-        SchemeTimelineCollector? timelines = null,
-        string? scheme = null,
-        bool repartitionOnDemand = false,
-        CpuBudget? budget = null)
+        IReadOnlyList<int> processors, SchemeInfo scheme, TimeSpan interval, SchemeTimelineCollector? timelines = null, CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(processors);
-        ArgumentNullException.ThrowIfNull(policy);
+        ArgumentNullException.ThrowIfNull(scheme?.CreatePolicy, nameof(scheme));
+        IPartitioningPolicy policy = scheme.CreatePolicy();
         _scheduler = new MultiProgramScheduler(new MultiProgramSchedulerOptions
         {
             Processors = processors,
             Budget = budget,
             Policy = policy,
             RepartitionInterval = interval,
-            IdleLending = idleLending,
-            RepartitionOnDemand = repartitionOnDemand,
+            IdleLending = scheme.IdleLending,
+            RepartitionOnDemand = scheme.RepartitionOnDemand,
             ThreadName = "mp " + policy.Name,
             CompensateBlocking = false, // thesis schemes: never more workers than processors (recorded in the kind)
 
@@ -89,12 +81,12 @@ public sealed class MultiProgramPool : IMultiprogramPool
             NewcomerQuantum = TimeSpan.Zero,
         });
         _timelines = timelines;
-        _scheme = scheme ?? policy.Name;
+        _scheme = scheme.Name;
         Id = Interlocked.Increment(ref s_nextPoolId);
         string every = interval == Timeout.InfiniteTimeSpan
             ? "on arrival/exit only"
             : string.Create(CultureInfo.InvariantCulture, $"every {interval.TotalMilliseconds:0} ms");
-        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(repartitionOnDemand ? " and on demand" : string.Empty)}{(idleLending || policy is IIdleLendingPolicy ? ", idle lending" : string.Empty)}, no blocking compensation)";
+        _kind = $"{nameof(MultiProgramScheduler)} ({policy.Name}, {every}{(scheme.RepartitionOnDemand ? " and on demand" : string.Empty)}{(scheme.IdleLending || policy is IIdleLendingPolicy ? ", idle lending" : string.Empty)}, no blocking compensation)";
     }
 
     /// <summary>A number unique to this pool within the process (<see cref="SchedulerStats.PoolId"/>).</summary>
@@ -180,11 +172,9 @@ public sealed class MultiProgramPool : IMultiprogramPool
             PoolWorkers: _scheduler.WorkerCount,
             MovesIn: s.MovesIn,
             MovesOut: s.MovesOut,
-            Repartitions: _scheduler.Repartitions)
-        {
-            OnlineScalability = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Scalability : null,
-            ScalabilityConfidence = handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Confidence : null,
-        };
+            Repartitions: _scheduler.Repartitions,
+            OnlineScalability: handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Scalability : null,
+            ScalabilityConfidence: handle.ScalabilityState.Estimate.HasEstimate ? handle.ScalabilityState.Estimate.Confidence : null);
     }
 
     /// <inheritdoc/>
@@ -198,24 +188,11 @@ public sealed class MultiProgramPool : IMultiprogramPool
         }
 
         // Waits for a callback in flight, so no repartitioning races the scheduler's own shutdown.
-        if (drain is not null)
-        {
-            using var done = new ManualResetEvent(false);
-            if (drain.Dispose(done))
-            {
-                done.WaitOne();
-            }
-        }
+        drain?.DisposeAsync().AsTask().GetAwaiter().GetResult();
 
         // The phase is over: leave the allocation timeline (moves, reasons, final assignment) for the plots.
-        _timelines?.Add(CaptureTimeline());
+        _timelines?.Add(new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
+            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms));
         _scheduler.Dispose();
-    }
-
-    /// <summary>The allocation timeline so far, with the programs' names and the current assignment of every worker.</summary>
-    public SchemeTimeline CaptureTimeline()
-    {
-        return new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
-            Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms);
     }
 }

@@ -50,7 +50,6 @@ public sealed class CsvTable
         {
             null => string.Empty,
             double d => double.IsFinite(d) ? d.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
-            float f => float.IsFinite(f) ? f.ToString("R", CultureInfo.InvariantCulture) : string.Empty,
             bool b => b ? "true" : "false",
             IFormattable x => x.ToString(null, CultureInfo.InvariantCulture),
             _ => value.ToString() ?? string.Empty,

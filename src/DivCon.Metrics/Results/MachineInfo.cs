@@ -33,7 +33,7 @@ public sealed record MachineInfo(
     /// </summary>
     public static MachineInfo Capture(CpuBudget? budget = null) => new(
         Environment.ProcessorCount,
-        AffinityMask(),
+        ThreadAffinity.GetProcessAffinity(),
         RuntimeInformation.OSDescription,
         RuntimeInformation.FrameworkDescription,
         RuntimeInformation.ProcessArchitecture.ToString(),
@@ -45,32 +45,6 @@ public sealed record MachineInfo(
     // a build inside the repository).
     private static string? Git(string arguments) =>
         GitIn(Environment.CurrentDirectory, arguments) ?? GitIn(AppContext.BaseDirectory, arguments);
-
-    /// <summary>
-    /// The processors this process may run on (its affinity mask: cgroup cpusets, <c>taskset</c>), ascending; falls back
-    /// to 0 … ProcessorCount − 1 where the mask cannot be read.
-    /// </summary>
-    public static IReadOnlyList<int> AffinityMask()
-    {
-        try
-        {
-            if (System.OperatingSystem.IsLinux() || System.OperatingSystem.IsWindows())
-            {
-                long mask = (long)Process.GetCurrentProcess().ProcessorAffinity;
-                var ids = Enumerable.Range(0, 64).Where(i => (mask & (1L << i)) != 0).ToArray();
-                if (ids.Length > 0)
-                {
-                    return ids;
-                }
-            }
-        }
-        catch (Exception e) when (e is PlatformNotSupportedException or InvalidOperationException or System.ComponentModel.Win32Exception)
-        {
-            // Fall through to the plain range.
-        }
-
-        return Enumerable.Range(0, Environment.ProcessorCount).ToArray();
-    }
 
     private static string? GitIn(string directory, string arguments)
     {

@@ -29,9 +29,12 @@ public static class ResultJson
         return Encoding.UTF8.GetBytes(JsonSerializer.Serialize(value, type) + "\n");
     }
 
-    /// <summary>The kind and schema version of <paramref name="json"/>.</summary>
+    /// <summary>
+    /// The first two properties of a result file, read before the rest: which result it holds (null when it says none)
+    /// and the shape of the file (0 when it says none).
+    /// </summary>
     /// <exception cref="ResultFileException">Not a JSON object.</exception>
-    public static ResultHeader Header(string json)
+    public static (string? Kind, int SchemaVersion) Header(string json)
     {
         ArgumentNullException.ThrowIfNull(json);
         try
@@ -45,7 +48,7 @@ public static class ResultJson
 
             string? kind = root.TryGetProperty("kind", out JsonElement k) && k.ValueKind == JsonValueKind.String ? k.GetString() : null;
             int version = root.TryGetProperty("schemaVersion", out JsonElement v) && v.TryGetInt32(out int n) ? n : 0;
-            return new ResultHeader(kind, version);
+            return (kind, version);
         }
         catch (JsonException e)
         {
@@ -62,7 +65,7 @@ public static class ResultJson
         where T : ResultFile
     {
         ArgumentNullException.ThrowIfNull(type);
-        ResultHeader header = Header(json);
+        var header = Header(json);
         CheckVersion(header, kinds);
         try
         {
@@ -76,9 +79,8 @@ public static class ResultJson
 
     /// <summary>Throws unless <paramref name="header"/> names one of <paramref name="kinds"/> in a schema version this build reads.</summary>
     /// <exception cref="ResultFileException">It does not.</exception>
-    public static void CheckVersion(ResultHeader header, IReadOnlyCollection<string> kinds)
+    public static void CheckVersion((string? Kind, int SchemaVersion) header, IReadOnlyCollection<string> kinds)
     {
-        ArgumentNullException.ThrowIfNull(header);
         ArgumentNullException.ThrowIfNull(kinds);
         if (header.Kind is null || !kinds.Contains(header.Kind))
         {

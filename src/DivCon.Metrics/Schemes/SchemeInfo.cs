@@ -10,7 +10,7 @@ namespace DivCon.Metrics.Schemes;
 /// <param name="Simulated">Whether <c>divcon simulate</c> models it (the thread pool's injection heuristics are not modelled).</param>
 /// <param name="CreatePolicy">For a partitioned scheme, a new instance of its policy; null otherwise.</param>
 /// <param name="IdleLending">For a partitioned scheme, whether an idle worker may serve another program until the next repartitioning.</param>
-public sealed record SchemeInfo(
+public record SchemeInfo(
     string Name,
     string Description,
     string ThesisSection,
@@ -26,5 +26,5 @@ public sealed record SchemeInfo(
     public bool RequiresScalability => Arrangement == SchemeArrangement.Partitioned;
 
     /// <inheritdoc/>
-    public override string ToString() => Name;
+    public sealed override string ToString() => Name;
 }

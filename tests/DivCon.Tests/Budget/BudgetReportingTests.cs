@@ -151,9 +151,9 @@ public sealed class BudgetReportingTests
              new AloneThrottling("quicksort", "t1", 1, [new ThrottlingSample(30, 3, 0.06)])],
             [new PhaseThrottling("equal-shares", 1, new ThrottlingSample(100, 45, 1.234)), new PhaseThrottling("shared", 1, new ThrottlingSample(100, 0, 0))]);
 
-        IReadOnlyList<string> lines = CyclicThrottlingReport.Lines(Cyclic(throttled));
-        IReadOnlyList<string> none = CyclicThrottlingReport.Lines(Cyclic(new CyclicThrottling([], [new PhaseThrottling("shared", 1, new ThrottlingSample(100, 0, 0))])));
-        IReadOnlyList<string> unmeasured = CyclicThrottlingReport.Lines(Cyclic(null));
+        IReadOnlyList<string> lines = CyclicTextReport.ThrottlingLines(Cyclic(throttled));
+        IReadOnlyList<string> none = CyclicTextReport.ThrottlingLines(Cyclic(new CyclicThrottling([], [new PhaseThrottling("shared", 1, new ThrottlingSample(100, 0, 0))])));
+        IReadOnlyList<string> unmeasured = CyclicTextReport.ThrottlingLines(Cyclic(null));
 
         Assert.Equal(
         [
@@ -166,8 +166,8 @@ public sealed class BudgetReportingTests
         ], lines);
         Assert.Equal("CPU throttling: none (cgroup cpu.stat read around every timed run alone and every multiprogram phase).", none[^1]);
         Assert.Equal("CPU throttling: not measured (no cgroup cpu.stat to read here).", unmeasured[^1]);
-        Assert.Contains("\n## CPU budget and throttling\n", CyclicThrottlingReport.Markdown(Cyclic(throttled)), StringComparison.Ordinal);
-        Assert.Contains("- phase equal-shares (repetition 1): Θ 1.234 s, 45 of 100 periods\n", CyclicThrottlingReport.Markdown(Cyclic(throttled)), StringComparison.Ordinal);
+        Assert.Contains("\n## CPU budget and throttling\n", CyclicTextReport.ThrottlingMarkdown(Cyclic(throttled)), StringComparison.Ordinal);
+        Assert.Contains("- phase equal-shares (repetition 1): Θ 1.234 s, 45 of 100 periods\n", CyclicTextReport.ThrottlingMarkdown(Cyclic(throttled)), StringComparison.Ordinal);
         Assert.EndsWith(string.Concat(lines.Select(l => l + "\n")), ResultKinds.Cyclic.Table(Cyclic(throttled)), StringComparison.Ordinal);
     }
 

@@ -33,7 +33,7 @@ public sealed class FactoredCommandTests : IDisposable
         return (code, output.ToString(), error.ToString());
     }
 
-    private static int TwoOrFewer => Math.Min(2, MachineInfo.AffinityMask().Count);
+    private static int TwoOrFewer => Math.Min(2, ThreadAffinity.GetProcessAffinity().Count);
 
     // Must show 4 (end to end on small sizes, real timing) and 3 (valid PNG whose series are the JSON's numbers).
     [Fact]

@@ -32,19 +32,16 @@ public sealed class ResultPlotsTests
 
     // Two schemes, two programs; scheme b has no interval on anything (one repetition) and no NTT for program y.
     private static CyclicResult Cyclic(string kind = "cyclic") => new(
-        new CyclicPlanRecord(kind, ["x", "y"], ["a", "b"], "sp", "small", 10, 1, 0, 1, [0, 1], 1, true), [],
+        new CyclicPlanRecord(kind, ["x", "y"], ["a", "b"], "sp", "small", 10, 1, 0, 1, [0, 1], 1, true, 15, 0.03, 3, 3, null, "measured"), [],
         [
             S("a", B(1.5, 1.25, 2.0), B(2.0), B(1.4, 1.0, 1.9), P("x", R(1.2, 1.0, 1.5), R(0.8333, 0.7, 0.95)), P("y", R(1.8, 1.5, 2.25), R(0.5556, 0.45, 0.6))),
             S("b", B(2.5), B(3.0), B(0.9), P("x", R(2.0), R(0.5)), P("y", null, null)),
         ],
-        [])
+        [], [], [], new AnalysisOptions())
     {
         StartedUtc = DateTimeOffset.UnixEpoch,
         ElapsedSeconds = 1,
         Machine = s_machine,
-        Invocations = [],
-        Inference = [],
-        Analysis = new AnalysisOptions(),
     };
 
     [Fact]

@@ -18,7 +18,7 @@ public sealed class CyclicExperimentFactoredTests
     private static readonly TaskScheduler s_alone = new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler;
 
     private static readonly SchemeDescriptor s_spScheme =
-        SchemeFakes.Custom("sp", c => new AloneArrangement(c.Programs.Count));
+        SchemeFakes.Custom("sp", c => AloneArrangement(c.Programs.Count));
 
     // Program a holds 1.5 cores, 20 % of them idle; b holds 0.5 cores, 10 % idle (the fake pool's rates).
     private static readonly double[] s_cores = [1.5, 0.5];
@@ -164,16 +164,8 @@ public sealed class CyclicExperimentFactoredTests
         }
     }
 
-    private sealed class AloneArrangement(int programs) : ISchedulerArrangement
-    {
-        public TaskScheduler SchedulerFor(int program) => s_alone;
-
-        public IReadOnlyList<SchedulerStats> Snapshot() => Enumerable.Range(0, programs).Select(_ => new SchedulerStats("alone", s_alone.Id, null, null)).ToArray();
-
-        public void Dispose()
-        {
-        }
-    }
+    private static SchedulerArrangement AloneArrangement(int programs) => new(
+        Enumerable.Repeat(s_alone, programs).ToArray(), () => Enumerable.Range(0, programs).Select(_ => new SchedulerStats("alone", s_alone.Id, null, null)).ToArray(), () => { });
 
     /// <summary>
     /// Accounts core-time at a fixed rate per program from its registration, frozen at the first stopped run (as

@@ -14,10 +14,10 @@ public sealed class CyclicExperimentTests
     private static SchemeDescriptor Scheme(string name, bool requiresScalability = false) =>
         requiresScalability
             ? SchemeFakes.Partitioned(name, _ => new MarkerPool())
-            : SchemeFakes.Custom(name, c => new MarkerArrangement(c.Programs.Count, null));
+            : SchemeFakes.Custom(name, c => MarkerArrangement(c.Programs.Count, null));
 
     private static readonly SchemeDescriptor s_spScheme =
-        SchemeFakes.Custom("sp", c => new MarkerArrangement(c.Programs.Count, s_alone));
+        SchemeFakes.Custom("sp", c => MarkerArrangement(c.Programs.Count, s_alone));
 
     private static CyclicSettings Settings(TimeSpan? duration = null) =>
         new(duration ?? TimeSpan.FromSeconds(29), SpRuns: 3, WarmupRuns: 1, Processors: [0, 1], Seed: 7,
@@ -190,7 +190,7 @@ public sealed class CyclicExperimentTests
             SchemeFakes.Custom(name, c =>
             {
                 contexts.Add(c);
-                return new MarkerArrangement(c.Programs.Count, scheduler);
+                return MarkerArrangement(c.Programs.Count, scheduler);
             });
         var counter = new DivCon.Tests.Budget.CountingThrottling();
         FakeProgram[] programs = [new(clock, "a", alone: 1, together: 2, sequential: 1.8), new(clock, "b", alone: 2, together: 3, sequential: 2.0)];
@@ -288,18 +288,10 @@ public sealed class CyclicExperimentTests
         }
     }
 
-    private sealed class MarkerArrangement(int programs, TaskScheduler? scheduler) : ISchedulerArrangement
+    private static SchedulerArrangement MarkerArrangement(int programs, TaskScheduler? scheduler)
     {
-        private readonly TaskScheduler[] _schedulers = Enumerable.Range(0, programs)
-            .Select(_ => scheduler ?? new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler).ToArray();
-
-        public TaskScheduler SchedulerFor(int program) => _schedulers[program];
-
-        public IReadOnlyList<SchedulerStats> Snapshot() => _schedulers.Select(s => new SchedulerStats("marker", s.Id, null, null)).ToArray();
-
-        public void Dispose()
-        {
-        }
+        TaskScheduler[] schedulers = Enumerable.Range(0, programs).Select(_ => scheduler ?? new ConcurrentExclusiveSchedulerPair().ConcurrentScheduler).ToArray();
+        return new SchedulerArrangement(schedulers, () => schedulers.Select(s => new SchedulerStats("marker", s.Id, null, null)).ToArray(), () => { });
     }
 
     private sealed class MarkerPool : IMultiprogramPool

@@ -23,7 +23,7 @@ internal static class CyclicFixtures
 
     /// <summary>The configuration of a test of <paramref name="programs"/> under <paramref name="schemes"/>.</summary>
     public static CyclicPlanRecord Config(IReadOnlyList<string> programs, IReadOnlyList<string> schemes, int repeat = 1) =>
-        new("cyclic", programs, schemes, "sp", "small", 10, 2, 0, repeat, [0, 1], 3, true);
+        new("cyclic", programs, schemes, "sp", "small", 10, 2, 0, repeat, [0, 1], 3, true, 15, 0.03, 3, 3, null, "measured");
 
     /// <summary>The result of <paramref name="invocations"/>, analysed as a run would.</summary>
     public static CyclicResult Result(IReadOnlyList<string> programs, IReadOnlyList<string> schemes, IReadOnlyList<CyclicInvocation> invocations, AnalysisOptions? options = null) =>

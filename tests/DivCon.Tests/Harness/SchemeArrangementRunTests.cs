@@ -2,6 +2,7 @@ using DivCon.Cli.Commands;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Schemes;
+using DivCon.Scheduling;
 using DivCon.Samples;
 
 namespace DivCon.Tests.Harness;
@@ -44,7 +45,7 @@ public sealed class SchemeArrangementRunTests
     public async Task ShortRun_SchedulerStatisticsShowTheArrangement(string name)
     {
         SchemeDescriptor scheme = BuiltInSchemes.CreateRegistry().Find(name)!;
-        IReadOnlyList<int> processors = MachineInfo.AffinityMask();
+        IReadOnlyList<int> processors = ThreadAffinity.GetProcessAffinity();
         int cores = processors.Count;
         if (scheme.RequiresScalability && cores < 2)
         {
@@ -56,7 +57,7 @@ public sealed class SchemeArrangementRunTests
             new SyntheticSpinProgram("p0", 200_000, 8, 0, 1),
             new SyntheticSpinProgram("p1", 200_000, 8, 0.5, 2),
         ];
-        var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
+        var context = new SchemeContext(programs.Select(p => (p.Name, (double?)1.5)).ToArray(), processors);
 
         (IReadOnlyList<SchedulerStats> stats, PhaseResult phase) = await RunPhase(scheme, context, programs, TimeSpan.FromSeconds(1.5));
 
@@ -103,7 +104,7 @@ public sealed class SchemeArrangementRunTests
         // p0 spends most of each run in one serial task (no task available: its second worker should go to p1);
         // p1 always has many tasks. Arrival alone makes 3 moves on 2+ cores (all workers to p0, then p1's share).
         SchemeDescriptor scheme = BuiltInSchemes.CreateRegistry().Find(name)!;
-        IReadOnlyList<int> processors = MachineInfo.AffinityMask();
+        IReadOnlyList<int> processors = ThreadAffinity.GetProcessAffinity();
         if (processors.Count < 2)
         {
             return; // one core cannot be divided: nothing can move
@@ -114,7 +115,7 @@ public sealed class SchemeArrangementRunTests
             new SyntheticSpinProgram("serial", 60_000_000, 4, 0.9, 1),
             new SyntheticSpinProgram("parallel", 4_000_000, 64, 0, 2),
         ];
-        var context = new SchemeContext(programs.Select(p => new SchemeProgramInfo(p.Name, 1.5)).ToArray(), processors);
+        var context = new SchemeContext(programs.Select(p => (p.Name, (double?)1.5)).ToArray(), processors);
         long moves = 0;
         for (int attempt = 0; attempt < 5 && moves <= processors.Count + 1; attempt++)
         {
@@ -132,7 +133,7 @@ public sealed class SchemeArrangementRunTests
     {
         // 2 cores, 3 programs: without rotation the least scalable program would hold no core for the whole phase.
         // The scheme re-decides every 100 ms and the policy rotates the cores, so every program finishes runs.
-        int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
+        int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
         if (processors.Length < 2)
         {
             return; // needs fewer cores than programs with at least two cores to divide
@@ -158,7 +159,7 @@ public sealed class SchemeArrangementRunTests
     private static async Task<(IReadOnlyList<SchedulerStats> Stats, PhaseResult Phase)> RunPhase(
         SchemeDescriptor scheme, SchemeContext context, IWorkloadProgram[] programs, TimeSpan duration)
     {
-        using ISchedulerArrangement arrangement = scheme.Create(context);
+        using SchedulerArrangement arrangement = scheme.Create(context);
         var phasePrograms = programs.Select((p, i) => new PhaseProgram(p.Name, ct =>
         {
             // As CyclicExperiment does: a stopped run lets a partitioned pool drain it.

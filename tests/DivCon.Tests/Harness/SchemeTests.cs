@@ -1,12 +1,13 @@
 using DivCon.Tests.Infrastructure;
 using DivCon.Harness.Schemes;
+using DivCon.Scheduling;
 
 namespace DivCon.Tests.Harness;
 
 public sealed class SchemeTests
 {
     private static SchemeContext Context(int programs, params int[] processors) =>
-        new(Enumerable.Range(0, programs).Select(i => new SchemeProgramInfo($"p{i}", 1.0 + i)).ToArray(), processors);
+        new(Enumerable.Range(0, programs).Select(i => ($"p{i}", (double?)(1.0 + i))).ToArray(), processors);
 
     [Fact]
     public void Registry_ListsEverySchemeOfTheIssue_AllRunnable()
@@ -27,13 +28,13 @@ public sealed class SchemeTests
     [Fact]
     public void PartitionedPool_ProgramsGetTheirScalabilityShares_FromTheRealPolicy()
     {
-        int[] processors = MachineInfo.AffinityMask().Take(2).ToArray();
+        int[] processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray();
         if (processors.Length < 2)
         {
             return; // one core cannot be divided
         }
 
-        using var pool = new MultiProgramPool(processors, new DivCon.Partitioning.ScalabilityPolicy(), Timeout.InfiniteTimeSpan);
+        using var pool = new MultiProgramPool(processors, SchemeCatalog.Find(SchemeCatalog.StaticPartitioned)!, Timeout.InfiniteTimeSpan);
         TaskScheduler a = pool.AddProgram("a", 1.0);
         TaskScheduler b = pool.AddProgram("b", 1.0);
         TaskScheduler c = pool.AddProgram("c", 5.0);
@@ -61,7 +62,7 @@ public sealed class SchemeTests
     [Fact]
     public void TplDefault_EveryProgramOnTheThreadPool()
     {
-        using ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.TplDefault).Create(Context(3, 0, 1));
+        using SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.TplDefault).Create(Context(3, 0, 1));
 
         Assert.All(Enumerable.Range(0, 3), i => Assert.Same(TaskScheduler.Default, a.SchedulerFor(i)));
         IReadOnlyList<SchedulerStats> stats = a.Snapshot();
@@ -76,7 +77,7 @@ public sealed class SchemeTests
         var factory = new RecordingFactory();
         SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.OversubscribedFree, factory.Create);
 
-        using (ISchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
+        using (SchedulerArrangement a = scheme.Create(Context(3, 4, 5)))
         {
             Assert.Equal(3, factory.Requests.Count);
             Assert.All(factory.Requests, r => Assert.Equal(2, r.Workers));
@@ -94,7 +95,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.OversubscribedPinned, factory.Create).Create(Context(2, 4, 5)))
+        using (SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.OversubscribedPinned, factory.Create).Create(Context(2, 4, 5)))
         {
             Assert.Equal(2, factory.Requests.Count);
             Assert.All(factory.Requests, r => Assert.Equal([4, 5], r.PinTo!));
@@ -109,7 +110,7 @@ public sealed class SchemeTests
     {
         var factory = new RecordingFactory();
 
-        using (ISchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.Shared, factory.Create).Create(Context(3, 0, 1)))
+        using (SchedulerArrangement a = SchemeFakes.Wire(SchemeCatalog.Shared, factory.Create).Create(Context(3, 0, 1)))
         {
             SchedulerRequest r = Assert.Single(factory.Requests);
             Assert.Equal(2, r.Workers);
@@ -136,14 +137,14 @@ public sealed class SchemeTests
         SchemeDescriptor scheme = SchemeFakes.Wire(SchemeCatalog.DynamicPartitioned, pool: _ => pool);
 
         Assert.True(scheme.RequiresScalability);
-        using (ISchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
+        using (SchedulerArrangement a = scheme.Create(Context(3, 0, 1)))
         {
             Assert.Equal<(string, double?)>([("p0", 1.0), ("p1", 2.0), ("p2", 3.0)], pool.Added);
             Assert.Equal(3, Enumerable.Range(0, 3).Select(a.SchedulerFor).Distinct().Count());
         }
 
         Assert.True(pool.IsDisposed);
-        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0]);
+        var noScalability = new SchemeContext([("x", null)], [0]);
         Assert.Throws<ArgumentException>(() => SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability));
     }
 
@@ -157,7 +158,7 @@ public sealed class SchemeTests
             Assert.Equal<(string, double?)>([("p0", null), ("p1", null), ("p2", null)], pool.Added);
         }
 
-        var noScalability = new SchemeContext([new SchemeProgramInfo("x", null)], [0], OnlineScalability: true);
+        var noScalability = new SchemeContext([("x", null)], [0], OnlineScalability: true);
         using (SchemeFakes.Wire(SchemeCatalog.StaticPartitioned, pool: _ => new RecordingPool()).Create(noScalability))
         {
         }
@@ -172,7 +173,7 @@ public sealed class SchemeTests
 
         public int FailOnCall { get; init; } = int.MaxValue;
 
-        public SchedulerHandle Create(SchedulerRequest request)
+        public SchedulerArrangement Create(SchedulerRequest request)
         {
             if (Requests.Count + 1 == FailOnCall)
             {
@@ -182,8 +183,8 @@ public sealed class SchemeTests
             Requests.Add(request);
             var pair = new ConcurrentExclusiveSchedulerPair(TaskScheduler.Default, request.Workers);
             TaskScheduler scheduler = pair.ConcurrentScheduler;
-            return new SchedulerHandle(scheduler, () => new SchedulerStats("test", scheduler.Id, request.Workers, request.PinTo is not null, request.PinTo),
-                new Lifetime(() => { pair.Complete(); Disposed++; }));
+            return new SchedulerArrangement([scheduler], () => [new SchedulerStats("test", scheduler.Id, request.Workers, request.PinTo is not null, request.PinTo)],
+                () => { pair.Complete(); Disposed++; });
         }
     }
 
@@ -206,10 +207,5 @@ public sealed class SchemeTests
         public SchedulerStats StatsFor(int program) => new("pool", _schedulers[program].Id, 1, true);
 
         public void Dispose() => IsDisposed = true;
-    }
-
-    private sealed class Lifetime(Action dispose) : IDisposable
-    {
-        public void Dispose() => dispose();
     }
 }

@@ -6,7 +6,7 @@ namespace DivCon.Tests.Infrastructure;
 internal static class SchemeFakes
 {
     /// <summary>The catalogue scheme <paramref name="name"/> over <paramref name="workStealing"/> schedulers or <paramref name="pool"/> pools.</summary>
-    public static SchemeDescriptor Wire(string name, Func<SchedulerRequest, SchedulerHandle>? workStealing = null, Func<SchemeContext, IMultiprogramPool>? pool = null) =>
+    public static SchemeDescriptor Wire(string name, Func<SchedulerRequest, SchedulerArrangement>? workStealing = null, Func<SchemeContext, IMultiprogramPool>? pool = null) =>
         BuiltInSchemes.Wire(SchemeCatalog.Find(name)!, workStealing ?? (_ => throw new InvalidOperationException("no scheduler factory")),
             pool ?? (_ => throw new InvalidOperationException("no pool factory")));
 
@@ -15,6 +15,6 @@ internal static class SchemeFakes
         new(new SchemeInfo(name, $"fake {name}", "-", SchemeArrangement.Partitioned, Simulated: false), c => BuiltInSchemes.Partitioned(c, pool));
 
     /// <summary>A scheme named <paramref name="name"/> whose arrangement <paramref name="factory"/> builds.</summary>
-    public static SchemeDescriptor Custom(string name, Func<SchemeContext, ISchedulerArrangement> factory, bool requiresScalability = false) =>
+    public static SchemeDescriptor Custom(string name, Func<SchemeContext, SchedulerArrangement> factory, bool requiresScalability = false) =>
         new(new SchemeInfo(name, $"fake {name}", "-", requiresScalability ? SchemeArrangement.Partitioned : SchemeArrangement.Shared, Simulated: false), factory);
 }
