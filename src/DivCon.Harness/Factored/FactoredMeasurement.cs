@@ -13,20 +13,17 @@ namespace DivCon.Harness.Factored;
 public static class FactoredMeasurement
 {
     /// <summary>Measures <paramref name="program"/>; <paramref name="progress"/> gets one line per repetition.</summary>
-    /// <exception cref="ArgumentException">The settings are invalid (every problem is listed).</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A worker count or the runs below 1, or negative warm-up runs (the command checks them for the user).</exception>
     public static FactoredProgramResult Measure(IFactoredProgram program, IFactoredMeasurementSource source, FactoredSettings settings,
         Action<string>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(program);
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(settings);
-        IReadOnlyList<string> problems = settings.Validate();
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException("Invalid factored settings: " + string.Join(" ", problems), nameof(settings));
-        }
-
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(settings.Runs);
+        ArgumentOutOfRangeException.ThrowIfNegative(settings.WarmupRuns);
         int[] workerCounts = settings.WorkerCounts.Append(1).Distinct().Order().ToArray();
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workerCounts[0], nameof(settings.WorkerCounts));
         program.Prepare();
         for (int w = 0; w < settings.WarmupRuns; w++)
         {

@@ -69,15 +69,16 @@ public sealed class FactoredMeasurementTests
         Assert.Equal(3, result.Samples.Parallel[4].Count);
     }
 
-    [Fact]
-    public void Measure_RejectsInvalidSettings_ListingEveryProblem()
+    [Theory]
+    [InlineData(0, 1, 0, "WorkerCounts")]
+    [InlineData(2, 0, 0, "settings.Runs")]
+    [InlineData(2, 1, -1, "settings.WarmupRuns")]
+    public void Measure_RejectsInvalidSettings(int workers, int runs, int warmup, string parameter)
     {
-        var e = Assert.Throws<ArgumentException>(() => FactoredMeasurement.Measure(new FakeFactoredProgram("f", false),
-            new ScriptedMeasurementSource(1, 1, 1, 0, 0), new FactoredSettings([0], Runs: 0, WarmupRuns: -1)));
+        var e = Assert.Throws<ArgumentOutOfRangeException>(() => FactoredMeasurement.Measure(new FakeFactoredProgram("f", false),
+            new ScriptedMeasurementSource(1, 1, 1, 0, 0), new FactoredSettings([workers], runs, warmup)));
 
-        Assert.Contains("Worker counts", e.Message);
-        Assert.Contains("Runs", e.Message);
-        Assert.Contains("Warm-up", e.Message);
+        Assert.Equal(parameter, e.ParamName);
     }
 
     // Must show 2: idle time is real. Nine tenths of the work is one serial task, so at P = 2 one worker idles for
