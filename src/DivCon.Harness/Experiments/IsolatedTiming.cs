@@ -57,42 +57,18 @@ internal static class IsolatedTiming
         CompensateBlocking = false, // a measurement: exactly these workers, never a compensating one
     });
 
-    public static double[] Sequential(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken)
-    {
-        for (int i = 0; i < settings.Warmup; i++)
+    public static Task<double[]> SequentialAsync(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken) =>
+        TimeAsync(settings, () =>
         {
             cancellationToken.ThrowIfCancellationRequested();
-            program.RunSequential();
-        }
-
-        var seconds = new double[settings.Runs];
-        for (int i = 0; i < seconds.Length; i++)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            CyclicExperiment.CollectGarbage();
             long start = Stopwatch.GetTimestamp();
             program.RunSequential();
-            seconds[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        }
+            return Task.FromResult(Stopwatch.GetElapsedTime(start).TotalSeconds);
+        });
 
-        return seconds;
-    }
-
-    public static async Task<double[]> ParallelAsync(
-        ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, int runs, CancellationToken cancellationToken)
+    public static async Task<double[]> ParallelAsync(ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
     {
-        for (int i = 0; i < settings.Warmup; i++)
-        {
-            await RunOnceAsync(program, scheduler, settings, cancellationToken);
-        }
-
-        var seconds = new double[runs];
-        for (int i = 0; i < seconds.Length; i++)
-        {
-            CyclicExperiment.CollectGarbage();
-            seconds[i] = await RunOnceAsync(program, scheduler, settings, cancellationToken);
-        }
-
+        double[] seconds = await TimeAsync(settings, () => RunOnceAsync(program, scheduler, settings, cancellationToken));
         try
         {
             program.Verify();
@@ -100,6 +76,24 @@ internal static class IsolatedTiming
         catch (InvalidOperationException e)
         {
             throw new ProgramRunException(program.Name, e.Message, e);
+        }
+
+        return seconds;
+    }
+
+    /// <summary>The settings' warm-up runs of <paramref name="once"/> (each returns its time), then its recorded runs, each after a full GC.</summary>
+    private static async Task<double[]> TimeAsync(ExperimentSettings settings, Func<Task<double>> once)
+    {
+        for (int i = 0; i < settings.Warmup; i++)
+        {
+            await once();
+        }
+
+        var seconds = new double[settings.Runs];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            CyclicExperiment.CollectGarbage();
+            seconds[i] = await once();
         }
 
         return seconds;

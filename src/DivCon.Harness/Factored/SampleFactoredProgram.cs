@@ -42,15 +42,7 @@ public sealed class SampleFactoredProgram : IFactoredProgram
     public void RunSequential() => _program.RunSequential();
 
     /// <inheritdoc/>
-    public Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
-    {
-        if (_skeleton is not null)
-        {
-            _skeleton.Granularity = _granularity;
-        }
-
-        return _program.RunAsync(scheduler, cancellationToken);
-    }
+    public Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken) => _program.RunAsync(scheduler, cancellationToken);
 
     /// <inheritdoc/>
     public async Task RunElisionAsync(TaskScheduler scheduler, CancellationToken cancellationToken)

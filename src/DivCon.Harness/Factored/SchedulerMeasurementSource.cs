@@ -90,14 +90,9 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         return run.Seconds;
     }
 
-    /// <summary>Disposes the schedulers (after their remaining tasks).</summary>
+    /// <summary>Disposes the schedulers (after their remaining tasks); a second call finds none left.</summary>
     public void Dispose()
     {
-        if (_disposed)
-        {
-            return;
-        }
-
         _disposed = true;
         foreach (WorkStealingTaskScheduler s in _schedulers.Values)
         {
