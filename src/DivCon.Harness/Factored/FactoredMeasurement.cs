@@ -1,12 +1,15 @@
+using DivCon.Harness.Programs;
 using DivCon.Metrics.Throttling;
 
 namespace DivCon.Harness.Factored;
 
 /// <summary>
-/// Measures one program in isolation for factored speedups: after <see cref="IFactoredProgram.Prepare"/> (input made
-/// before any timing) and the warm-up runs, each repetition times T_s, T_elision and one parallel run per worker count
-/// in turn — interleaved, so that a slow period of a shared machine spreads over every quantity instead of biasing
-/// one — and checks the first result of each kind with <see cref="IFactoredProgram.Verify"/> (not timed). Each timed
+/// Measures one program in isolation for factored speedups. A skeleton program (<see cref="ISkeletonProgram"/>) gets one
+/// granularity for every worker count, the automatic one for the largest (seed 001's T_1 assumes the same task tree at
+/// every P), and has a sequential elision; any other program has none. After <see cref="IWorkloadProgram.Initialize"/>
+/// (input made before any timing) and the warm-up runs, each repetition times T_s, T_elision and one parallel run per
+/// worker count in turn — interleaved, so that a slow period of a shared machine spreads over every quantity instead of
+/// biasing one — and checks the first result of each kind with <see cref="IWorkloadProgram.Verify"/> (not timed). Each timed
 /// run's cgroup throttling (from the source) is kept beside its time. Then <see cref="FactoredAnalysis.Analyze"/> turns
 /// the means into the curves.
 /// </summary>
@@ -14,7 +17,7 @@ public static class FactoredMeasurement
 {
     /// <summary>Measures <paramref name="program"/>; <paramref name="progress"/> gets one line per repetition.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A worker count or the runs below 1, or negative warm-up runs (the command checks them for the user).</exception>
-    public static FactoredProgramResult Measure(IFactoredProgram program, IFactoredMeasurementSource source, FactoredSettings settings,
+    public static FactoredProgramResult Measure(IWorkloadProgram program, IFactoredMeasurementSource source, FactoredSettings settings,
         Action<string>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(program);
@@ -24,13 +27,15 @@ public static class FactoredMeasurement
         ArgumentOutOfRangeException.ThrowIfNegative(settings.WarmupRuns);
         int[] workerCounts = settings.WorkerCounts.Append(1).Distinct().Order().ToArray();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workerCounts[0], nameof(settings.WorkerCounts));
-        program.Prepare();
+        var skeleton = program as ISkeletonProgram;
+        skeleton?.UseAutomaticGranularity(workerCounts[^1]);
+        program.Initialize();
         for (int w = 0; w < settings.WarmupRuns; w++)
         {
             source.MeasureSequential(program, cancellationToken);
-            if (program.HasElision)
+            if (skeleton is not null)
             {
-                source.MeasureElision(program, cancellationToken);
+                source.MeasureElision(skeleton, cancellationToken);
             }
 
             source.MeasureParallel(program, workerCounts[^1], cancellationToken);
@@ -45,9 +50,9 @@ public static class FactoredMeasurement
         {
             sequential.Add(source.MeasureSequential(program, cancellationToken));
             sequentialThrottling.Add(source.LastThrottling);
-            if (program.HasElision)
+            if (skeleton is not null)
             {
-                elision.Add(source.MeasureElision(program, cancellationToken));
+                elision.Add(source.MeasureElision(skeleton, cancellationToken));
                 elisionThrottling.Add(source.LastThrottling);
                 if (run == 0)
                 {

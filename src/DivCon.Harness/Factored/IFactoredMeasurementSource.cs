@@ -1,3 +1,4 @@
+using DivCon.Harness.Programs;
 using DivCon.Metrics.Throttling;
 
 namespace DivCon.Harness.Factored;
@@ -10,13 +11,16 @@ namespace DivCon.Harness.Factored;
 public interface IFactoredMeasurementSource
 {
     /// <summary>Times one run of the sequential baseline; seconds.</summary>
-    double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken);
+    double MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken);
 
     /// <summary>Times one parallel run on <paramref name="workers"/> workers and the workers' total idle time during it.</summary>
-    ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken);
+    ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken);
 
-    /// <summary>Times one run of the sequential elision; seconds.</summary>
-    double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken);
+    /// <summary>
+    /// Times one run of the sequential elision: the parallel code with granularity = problem size (T_elision), on one
+    /// worker; the program's granularity is restored afterwards. Seconds.
+    /// </summary>
+    double MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken);
 
     /// <summary>
     /// The cgroup throttling during the last <see cref="MeasureSequential"/> or <see cref="MeasureElision"/> run (a

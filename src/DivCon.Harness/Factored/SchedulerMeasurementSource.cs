@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DivCon.Harness.Programs;
 using DivCon.Harness.Throttling;
 using DivCon.Metrics.Throttling;
 using DivCon.Scheduling;
@@ -59,7 +60,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     public SchedulerStatistics? LastStatistics { get; private set; }
 
     /// <inheritdoc/>
-    public double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken)
+    public double MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         ObjectDisposedException.ThrowIf(_disposed, this);
@@ -74,20 +75,29 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     }
 
     /// <inheritdoc/>
-    public ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken)
+    public ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workers);
-        return Timed(program.Name, workers, s => program.RunParallelAsync(s, cancellationToken), cancellationToken);
+        return Timed(program.Name, workers, s => program.RunAsync(s, cancellationToken), cancellationToken);
     }
 
     /// <inheritdoc/>
-    public double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken)
+    public double MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
-        ParallelRunSample run = Timed(program.Name, 1, s => program.RunElisionAsync(s, cancellationToken), cancellationToken);
-        LastThrottling = run.Throttling;
-        return run.Seconds;
+        long granularity = program.Granularity;
+        program.UseSequentialElision();
+        try
+        {
+            ParallelRunSample run = Timed(program.Name, 1, s => program.RunAsync(s, cancellationToken), cancellationToken);
+            LastThrottling = run.Throttling;
+            return run.Seconds;
+        }
+        finally
+        {
+            program.Granularity = granularity;
+        }
     }
 
     /// <summary>Disposes the schedulers (after their remaining tasks); a second call finds none left.</summary>
