@@ -41,19 +41,15 @@ public static class FactoredMeasurement
             source.MeasureParallel(program, workerCounts[^1], cancellationToken);
         }
 
-        var sequential = new List<double>();
-        var elision = new List<double>();
-        var sequentialThrottling = new List<ThrottlingSample?>();
-        var elisionThrottling = new List<ThrottlingSample?>();
+        var sequential = new List<(double Seconds, ThrottlingSample? Throttling)>();
+        var elision = new List<(double Seconds, ThrottlingSample? Throttling)>();
         var parallel = workerCounts.ToDictionary(p => p, _ => new List<ParallelRunSample>());
         for (int run = 0; run < settings.Runs; run++)
         {
             sequential.Add(source.MeasureSequential(program, cancellationToken));
-            sequentialThrottling.Add(source.LastThrottling);
             if (skeleton is not null)
             {
                 elision.Add(source.MeasureElision(skeleton, cancellationToken));
-                elisionThrottling.Add(source.LastThrottling);
                 if (run == 0)
                 {
                     program.Verify();
@@ -69,17 +65,20 @@ public static class FactoredMeasurement
                 }
             }
 
-            progress?.Invoke($"{program.Name}: run {run + 1}/{settings.Runs} done (T_s {sequential[^1]:0.000} s, "
+            progress?.Invoke($"{program.Name}: run {run + 1}/{settings.Runs} done (T_s {sequential[^1].Seconds:0.000} s, "
                 + string.Join(", ", workerCounts.Select(p => $"T_{p} {parallel[p][^1].Seconds:0.000} s")) + ")");
         }
 
-        var samples = new FactoredSamples(sequential, elision,
+        var samples = new FactoredSamples([.. sequential.Select(r => r.Seconds)], [.. elision.Select(r => r.Seconds)],
             parallel.ToDictionary(kv => kv.Key, kv => (IReadOnlyList<ParallelRunSample>)kv.Value))
         {
-            // Null when no run was measured (no cgroup here, or a source that does not read it), so files stay as before.
-            SequentialThrottling = sequentialThrottling.Any(t => t is not null) ? sequentialThrottling : null,
-            ElisionThrottling = elisionThrottling.Any(t => t is not null) ? elisionThrottling : null,
+            SequentialThrottling = Throttling(sequential),
+            ElisionThrottling = Throttling(elision),
         };
         return FactoredAnalysis.Analyze(program.Name, samples);
+
+        // Null when no run was measured (no cgroup here, or a source that does not read it), so files stay as before.
+        static IReadOnlyList<ThrottlingSample?>? Throttling(List<(double Seconds, ThrottlingSample? Throttling)> runs) =>
+            runs.Any(r => r.Throttling is not null) ? [.. runs.Select(r => r.Throttling)] : null;
     }
 }

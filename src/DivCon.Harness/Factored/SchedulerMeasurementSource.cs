@@ -13,8 +13,8 @@ namespace DivCon.Harness.Factored;
 /// I_P from the scheduler's idle counters, and each run's steal counts and overhead/waiting split with it.
 /// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next. Around each timed
 /// run (inside the GC, at the stopwatch) the cgroup's throttling counters are read (<see cref="ThrottlingWindow"/>), so
-/// time lost to a CPU quota is reported apart from the program's (<see cref="ParallelRunSample.Throttling"/>,
-/// <see cref="LastThrottling"/>).
+/// time lost to a CPU quota is reported apart from the program's (<see cref="ParallelRunSample.Throttling"/>, and
+/// beside the time of a sequential or elision run).
 /// </summary>
 /// <remarks>
 /// I_P: the statistics window opens (<see cref="WorkStealingTaskScheduler.ResetStatistics"/>) just before the run
@@ -53,14 +53,11 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     /// <summary>The CPU budget every scheduler of this source is sized against.</summary>
     public CpuBudget Budget { get; }
 
-    /// <inheritdoc/>
-    public ThrottlingSample? LastThrottling { get; private set; }
-
     /// <summary>The statistics window of the last parallel or elision run (for checks of the instrumentation).</summary>
     public SchedulerStatistics? LastStatistics { get; private set; }
 
     /// <inheritdoc/>
-    public double MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         ObjectDisposedException.ThrowIf(_disposed, this);
@@ -70,8 +67,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         long start = Stopwatch.GetTimestamp();
         program.RunSequential();
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        LastThrottling = throttling.Close();
-        return seconds;
+        return (seconds, throttling.Close());
     }
 
     /// <inheritdoc/>
@@ -83,7 +79,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     }
 
     /// <inheritdoc/>
-    public double MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         long granularity = program.Granularity;
@@ -91,8 +87,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         try
         {
             ParallelRunSample run = Timed(program.Name, 1, s => program.RunAsync(s, cancellationToken), cancellationToken);
-            LastThrottling = run.Throttling;
-            return run.Seconds;
+            return (run.Seconds, run.Throttling);
         }
         finally
         {

@@ -1,5 +1,6 @@
 using DivCon.Harness.Factored;
 using DivCon.Harness.Programs;
+using DivCon.Metrics.Throttling;
 using DivCon.Skeletons;
 
 namespace DivCon.Tests.Factored;
@@ -54,7 +55,7 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
 
     public List<string> Calls { get; } = [];
 
-    public double MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
     {
         Calls.Add("ts");
         if (runPrograms)
@@ -62,7 +63,7 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
             program.RunSequential();
         }
 
-        return ts;
+        return (ts, null);
     }
 
     public ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken)
@@ -78,7 +79,7 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
         return new ParallelRunSample(t1 / workers + overhead * (workers - 1) + k * drift, idlePerExtraWorker * (workers - 1));
     }
 
-    public double MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
     {
         Calls.Add("te");
         if (runPrograms)
@@ -89,6 +90,6 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
             program.Granularity = granularity;
         }
 
-        return te;
+        return (te, null);
     }
 }
