@@ -66,7 +66,8 @@ internal static class IsolatedTiming
             return Task.FromResult(Stopwatch.GetElapsedTime(start).TotalSeconds);
         });
 
-    public static async Task<double[]> ParallelAsync(ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
+    public static async Task<double[]> ParallelAsync(
+        ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
     {
         double[] seconds = await TimeAsync(settings, () => RunOnceAsync(program, scheduler, settings, cancellationToken));
         try

@@ -16,7 +16,9 @@ namespace DivCon.Harness.Factored;
 public static class FactoredMeasurement
 {
     /// <summary>Measures <paramref name="program"/>; <paramref name="progress"/> gets one line per repetition.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">A worker count or the runs below 1, or negative warm-up runs (the command checks them for the user).</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// A worker count or the runs below 1, or negative warm-up runs (the command checks them for the user).
+    /// </exception>
     public static FactoredProgramResult Measure(IWorkloadProgram program, IFactoredMeasurementSource source, FactoredSettings settings,
         Action<string>? progress = null, CancellationToken cancellationToken = default)
     {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using DivCon.Harness.Programs;
 using DivCon.Harness.Throttling;
 using DivCon.Metrics.Throttling;
@@ -118,11 +119,8 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         cancellationToken.ThrowIfCancellationRequested();
-        if (!_schedulers.TryGetValue(workers, out WorkStealingTaskScheduler? scheduler))
-        {
-            scheduler = new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect(), Budget));
-            _schedulers.Add(workers, scheduler);
-        }
+        ref WorkStealingTaskScheduler? scheduler = ref CollectionsMarshal.GetValueRefOrAddDefault(_schedulers, workers, out _);
+        scheduler ??= new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect(), Budget));
 
         CollectGarbage();
         scheduler.ResetStatistics();
