@@ -1,5 +1,4 @@
 using System.Text.Json.Serialization;
-using DivCon.Metrics;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -32,20 +31,4 @@ public sealed record ExperimentSettings(
     /// </summary>
     [JsonIgnore]
     public CpuBudget? Budget { get; init; }
-
-    /// <summary>Every problem with these settings, one sentence each; empty when valid.</summary>
-    public IReadOnlyList<string> Validate()
-    {
-        var problems = new List<string>();
-        problems.AddIf(Programs is null || Programs.Count == 0, "At least one program is needed.");
-        problems.AddIf(!Enum.IsDefined(Size), $"Size must be small, medium or thesis; got {Size}.");
-        problems.AddIf(Runs < 1, $"Runs must be at least 1; got {Runs}.");
-        problems.AddIf(Warmup < 0, $"Warmup must be 0 or more; got {Warmup}.");
-
-        problems.AddIf(Processors is null || Processors.Count == 0, "At least one processor is needed.");
-        problems.AddIf(Processors is not null && Processors.Distinct().Count() != Processors.Count, "Processors must be distinct.");
-        problems.AddIf(RunTimeout <= TimeSpan.Zero, $"RunTimeout must be positive; got {RunTimeout}.");
-
-        return problems;
-    }
 }

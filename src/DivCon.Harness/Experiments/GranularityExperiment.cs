@@ -31,7 +31,7 @@ public static class GranularityExperiment
             program.Initialize();
             progress.Phase($"{program.Name}: granularity size / 2^k, k = 0 … {maxDepth}", maxDepth + 2);
             progress.Line($"{program.Name}: sequential baseline, then granularity = size / 2^k for k = 0 … {maxDepth} on {cores} cores ...");
-            var ts = new TimedSample(IsolatedTiming.Sequential(program, settings, cancellationToken));
+            var ts = new TimedSample(await IsolatedTiming.SequentialAsync(program, settings, cancellationToken));
             var points = new List<GranularityPoint>();
             long previous = -1;
             for (int k = 0; k <= maxDepth; k++)
@@ -45,7 +45,7 @@ public static class GranularityExperiment
 
                 previous = granularity;
                 program.Granularity = granularity;
-                var time = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, settings.Runs, cancellationToken));
+                var time = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, cancellationToken));
                 points.Add(new GranularityPoint(divisor, granularity, (double)divisor / cores, time));
                 progress.Advance(k + 2, $"{program.Name}: size / {divisor}: {time.Mean:0.0000} s");
             }

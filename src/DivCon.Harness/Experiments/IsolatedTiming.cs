@@ -14,22 +14,21 @@ namespace DivCon.Harness.Experiments;
 /// </summary>
 internal static class IsolatedTiming
 {
-    /// <summary>The checks every isolated experiment makes first: no null argument, valid settings.</summary>
-    /// <exception cref="ArgumentException">The settings are invalid.</exception>
+    /// <summary>
+    /// The checks every isolated experiment makes first: no null argument, at least one recorded run, no negative
+    /// warm-up (the command checks every setting for the user; the processors are checked where they are pinned).
+    /// </summary>
     public static void ThrowIfInvalid(ExperimentSettings settings, ProgramCatalog programs, IRunProgress progress)
     {
         ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(progress);
-        IReadOnlyList<string> problems = settings.Validate();
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException("Invalid experiment settings: " + string.Join(" ", problems));
-        }
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(settings.Runs);
+        ArgumentOutOfRangeException.ThrowIfNegative(settings.Warmup);
     }
 
     /// <summary>
-    /// The frame of an isolated experiment: makes each program the settings name, in order (<see cref="Create"/>), hands
+    /// The frame of an isolated experiment: makes each program the settings name, in order (for their size and seed), hands
     /// it to <paramref name="measure"/>, and returns the results with when the experiment started, how long it took and
     /// the machine it ran on.
     /// </summary>
@@ -42,17 +41,12 @@ internal static class IsolatedTiming
         var results = new List<T>();
         foreach (string name in settings.Programs)
         {
-            results.Add(await measure(Create(programs, name, settings)));
+            results.Add(await measure(programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
+                ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(settings))));
         }
 
         return (results, started, Stopwatch.GetElapsedTime(start).TotalSeconds, MachineInfo.Capture(settings.Budget));
     }
-
-    /// <summary>Makes the skeleton program <paramref name="name"/> of <paramref name="programs"/> for the settings' size and seed.</summary>
-    /// <exception cref="ArgumentException">The catalogue has no skeleton program of that name.</exception>
-    public static ISkeletonProgram Create(ProgramCatalog programs, string name, ExperimentSettings settings) =>
-        programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
-        ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(name));
 
     /// <summary>A work-stealing scheduler with one worker pinned to each of <paramref name="processors"/> (best effort), sized against the settings' budget.</summary>
     public static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, ExperimentSettings settings) => new(new WorkStealingSchedulerOptions
@@ -63,42 +57,19 @@ internal static class IsolatedTiming
         CompensateBlocking = false, // a measurement: exactly these workers, never a compensating one
     });
 
-    public static double[] Sequential(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken)
-    {
-        for (int i = 0; i < settings.Warmup; i++)
+    public static Task<double[]> SequentialAsync(ISkeletonProgram program, ExperimentSettings settings, CancellationToken cancellationToken) =>
+        TimeAsync(settings, () =>
         {
             cancellationToken.ThrowIfCancellationRequested();
-            program.RunSequential();
-        }
-
-        var seconds = new double[settings.Runs];
-        for (int i = 0; i < seconds.Length; i++)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            CyclicExperiment.CollectGarbage();
             long start = Stopwatch.GetTimestamp();
             program.RunSequential();
-            seconds[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        }
-
-        return seconds;
-    }
+            return Task.FromResult(Stopwatch.GetElapsedTime(start).TotalSeconds);
+        });
 
     public static async Task<double[]> ParallelAsync(
-        ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, int runs, CancellationToken cancellationToken)
+        ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
     {
-        for (int i = 0; i < settings.Warmup; i++)
-        {
-            await RunOnceAsync(program, scheduler, settings, cancellationToken);
-        }
-
-        var seconds = new double[runs];
-        for (int i = 0; i < seconds.Length; i++)
-        {
-            CyclicExperiment.CollectGarbage();
-            seconds[i] = await RunOnceAsync(program, scheduler, settings, cancellationToken);
-        }
-
+        double[] seconds = await TimeAsync(settings, () => RunOnceAsync(program, scheduler, settings, cancellationToken));
         try
         {
             program.Verify();
@@ -106,6 +77,24 @@ internal static class IsolatedTiming
         catch (InvalidOperationException e)
         {
             throw new ProgramRunException(program.Name, e.Message, e);
+        }
+
+        return seconds;
+    }
+
+    /// <summary>The settings' warm-up runs of <paramref name="once"/> (each returns its time), then its recorded runs, each after a full GC.</summary>
+    private static async Task<double[]> TimeAsync(ExperimentSettings settings, Func<Task<double>> once)
+    {
+        for (int i = 0; i < settings.Warmup; i++)
+        {
+            await once();
+        }
+
+        var seconds = new double[settings.Runs];
+        for (int i = 0; i < seconds.Length; i++)
+        {
+            CyclicExperiment.CollectGarbage();
+            seconds[i] = await once();
         }
 
         return seconds;

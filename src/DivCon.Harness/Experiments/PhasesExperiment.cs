@@ -33,12 +33,12 @@ public static class PhasesExperiment
             // Warm-up unprofiled, then only the recorded runs are profiled.
             if (settings.Warmup > 0)
             {
-                await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Runs = 1, Warmup = settings.Warmup - 1 }, 1, cancellationToken);
+                await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Runs = 1, Warmup = settings.Warmup - 1 }, cancellationToken);
             }
 
             var profiler = new PhaseProfiler();
             program.Profiler = profiler;
-            double[] wall = await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Warmup = 0 }, settings.Runs, cancellationToken);
+            double[] wall = await IsolatedTiming.ParallelAsync(program, scheduler, settings with { Warmup = 0 }, cancellationToken);
             program.Profiler = null;
             double runs = settings.Runs;
             PhaseLevel[] levels = profiler.Snapshot().Select(l => new PhaseLevel(

@@ -41,7 +41,7 @@ public static class ScalabilityExperiment
             program.Initialize();
             progress.Phase($"{program.Name}: T_s and T_P, P = 1 … {n}", 1 + (selections.Count * n));
             progress.Line($"{program.Name}: sequential baseline ({settings.Runs} runs) ...");
-            var ts = new TimedSample(IsolatedTiming.Sequential(program, settings, cancellationToken));
+            var ts = new TimedSample(await IsolatedTiming.SequentialAsync(program, settings, cancellationToken));
             var curves = new List<ScalabilityCurve>();
             foreach (ProcessorSelection selection in selections)
             {
@@ -51,7 +51,7 @@ public static class ScalabilityExperiment
                 {
                     IReadOnlyList<int> processors = selection == ProcessorSelection.Contiguous ? machine.SelectContiguous(p) : machine.SelectDispersed(p);
                     using var scheduler = IsolatedTiming.Pinned(processors, settings);
-                    var tp = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, settings.Runs, cancellationToken));
+                    var tp = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, cancellationToken));
                     points.Add(new ScalabilityCorePoint(p, processors, scheduler.IsPinned, tp, ts.Mean / tp.Mean));
                     progress.Advance(1 + (curves.Count * n) + p, $"{program.Name}: {ScalabilityResult.Name(selection)} P = {p}: speedup {ts.Mean / tp.Mean:0.00}");
                 }

@@ -128,7 +128,7 @@ public sealed record FactoredStealing
     public StealingRecord ToRecord(IEnumerable<int> workerCounts)
     {
         ArgumentNullException.ThrowIfNull(workerCounts);
-        return new StealingRecord(ScopeName(Scope), Groups, DetectedCacheGroups,
+        return new StealingRecord(Scope == StealingScope.CacheGroupFirst ? "cache-group-first" : "all", Groups, DetectedCacheGroups,
             workerCounts.Select(p => new WorkerGroups(p, GroupsFor(p) is { } g ? Format(g) : Groups)).ToArray());
     }
 
@@ -138,9 +138,6 @@ public sealed record FactoredStealing
         ArgumentNullException.ThrowIfNull(groups);
         return string.Join(";", groups.Select(g => string.Join(",", g.Select(w => w.ToString(CultureInfo.InvariantCulture)))));
     }
-
-    /// <summary>The scope as the command line names it.</summary>
-    public static string ScopeName(StealingScope scope) => scope == StealingScope.CacheGroupFirst ? "cache-group-first" : "all";
 
     private static IReadOnlyList<IReadOnlyList<int>>? ParseExplicit(string text, int maxWorkers, string option, List<string> problems)
     {

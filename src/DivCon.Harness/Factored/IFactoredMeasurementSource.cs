@@ -1,3 +1,4 @@
+using DivCon.Harness.Programs;
 using DivCon.Metrics.Throttling;
 
 namespace DivCon.Harness.Factored;
@@ -9,18 +10,15 @@ namespace DivCon.Harness.Factored;
 /// </summary>
 public interface IFactoredMeasurementSource
 {
-    /// <summary>Times one run of the sequential baseline; seconds.</summary>
-    double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken);
+    /// <summary>Times one run of the sequential baseline: seconds, and the cgroup throttling during it (null when not measured).</summary>
+    (double Seconds, ThrottlingSample? Throttling) MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken);
 
     /// <summary>Times one parallel run on <paramref name="workers"/> workers and the workers' total idle time during it.</summary>
-    ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken);
-
-    /// <summary>Times one run of the sequential elision; seconds.</summary>
-    double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken);
+    ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken);
 
     /// <summary>
-    /// The cgroup throttling during the last <see cref="MeasureSequential"/> or <see cref="MeasureElision"/> run (a
-    /// parallel run carries its own in <see cref="ParallelRunSample.Throttling"/>); null when not measured.
+    /// Times one run of the sequential elision: the parallel code with granularity = problem size (T_elision), on one
+    /// worker; the program's granularity is restored afterwards. Seconds, and the throttling as <see cref="MeasureSequential"/>.
     /// </summary>
-    ThrottlingSample? LastThrottling => null;
+    (double Seconds, ThrottlingSample? Throttling) MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken);
 }

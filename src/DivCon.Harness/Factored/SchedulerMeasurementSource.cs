@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
+using DivCon.Harness.Programs;
 using DivCon.Harness.Throttling;
 using DivCon.Metrics.Throttling;
 using DivCon.Scheduling;
@@ -12,8 +14,8 @@ namespace DivCon.Harness.Factored;
 /// I_P from the scheduler's idle counters, and each run's steal counts and overhead/waiting split with it.
 /// Before each timed run a full blocking GC, so one run's garbage is not collected inside the next. Around each timed
 /// run (inside the GC, at the stopwatch) the cgroup's throttling counters are read (<see cref="ThrottlingWindow"/>), so
-/// time lost to a CPU quota is reported apart from the program's (<see cref="ParallelRunSample.Throttling"/>,
-/// <see cref="LastThrottling"/>).
+/// time lost to a CPU quota is reported apart from the program's (<see cref="ParallelRunSample.Throttling"/>, and
+/// beside the time of a sequential or elision run).
 /// </summary>
 /// <remarks>
 /// I_P: the statistics window opens (<see cref="WorkStealingTaskScheduler.ResetStatistics"/>) just before the run
@@ -52,14 +54,11 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     /// <summary>The CPU budget every scheduler of this source is sized against.</summary>
     public CpuBudget Budget { get; }
 
-    /// <inheritdoc/>
-    public ThrottlingSample? LastThrottling { get; private set; }
-
     /// <summary>The statistics window of the last parallel or elision run (for checks of the instrumentation).</summary>
     public SchedulerStatistics? LastStatistics { get; private set; }
 
     /// <inheritdoc/>
-    public double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         ObjectDisposedException.ThrowIf(_disposed, this);
@@ -69,35 +68,37 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         long start = Stopwatch.GetTimestamp();
         program.RunSequential();
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        LastThrottling = throttling.Close();
-        return seconds;
+        return (seconds, throttling.Close());
     }
 
     /// <inheritdoc/>
-    public ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken)
+    public ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(workers);
-        return Timed(program.Name, workers, s => program.RunParallelAsync(s, cancellationToken), cancellationToken);
+        return Timed(program.Name, workers, s => program.RunAsync(s, cancellationToken), cancellationToken);
     }
 
     /// <inheritdoc/>
-    public double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(program);
-        ParallelRunSample run = Timed(program.Name, 1, s => program.RunElisionAsync(s, cancellationToken), cancellationToken);
-        LastThrottling = run.Throttling;
-        return run.Seconds;
+        long granularity = program.Granularity;
+        program.UseSequentialElision();
+        try
+        {
+            ParallelRunSample run = Timed(program.Name, 1, s => program.RunAsync(s, cancellationToken), cancellationToken);
+            return (run.Seconds, run.Throttling);
+        }
+        finally
+        {
+            program.Granularity = granularity;
+        }
     }
 
-    /// <summary>Disposes the schedulers (after their remaining tasks).</summary>
+    /// <summary>Disposes the schedulers (after their remaining tasks); a second call finds none left.</summary>
     public void Dispose()
     {
-        if (_disposed)
-        {
-            return;
-        }
-
         _disposed = true;
         foreach (WorkStealingTaskScheduler s in _schedulers.Values)
         {
@@ -118,11 +119,8 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         cancellationToken.ThrowIfCancellationRequested();
-        if (!_schedulers.TryGetValue(workers, out WorkStealingTaskScheduler? scheduler))
-        {
-            scheduler = new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect(), Budget));
-            _schedulers.Add(workers, scheduler);
-        }
+        ref WorkStealingTaskScheduler? scheduler = ref CollectionsMarshal.GetValueRefOrAddDefault(_schedulers, workers, out _);
+        scheduler ??= new WorkStealingTaskScheduler(Stealing.Options(workers, $"DivCon factored P={workers}", () => _topology ??= CpuTopology.Detect(), Budget));
 
         CollectGarbage();
         scheduler.ResetStatistics();

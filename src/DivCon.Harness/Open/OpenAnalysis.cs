@@ -27,16 +27,7 @@ public static class OpenAnalysis
         ArgumentNullException.ThrowIfNull(repetition);
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(jobClass);
-        var slowdowns = new List<double>();
-        for (int i = 0; i < repetition.Arrivals.Count; i++)
-        {
-            if (repetition.Arrivals[i].Class == jobClass.Name)
-            {
-                slowdowns.Add(run.TurnaroundMs[i] / jobClass.AloneMs);
-            }
-        }
-
-        return slowdowns;
+        return [.. run.TurnaroundMs.Where((_, i) => repetition.Arrivals[i].Class == jobClass.Name).Select(t => t / jobClass.AloneMs)];
     }
 
     /// <summary>Jobs per second of <paramref name="run"/>.</summary>

@@ -119,13 +119,12 @@ public static class OpenExperiment
         IWorkloadProgram program = pool.Take();
         try
         {
-            int runs = settings.AloneRuns;
-            double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", runs, budget, cancellationToken).ConfigureAwait(true);
-            progress.Advance(runs, $"alone {c.Name}: median {Median(all):0.0} ms on {settings.Processors.Count} workers");
-            double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", runs, budget, cancellationToken).ConfigureAwait(true);
-            progress.Advance(2 * runs, $"alone {c.Name}: median {Median(one):0.0} ms on 1 worker");
+            double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
             double alone = Median(all);
+            progress.Advance(settings.AloneRuns, $"alone {c.Name}: median {alone:0.0} ms on {settings.Processors.Count} workers");
+            double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
             double oneWorker = Median(one);
+            progress.Advance(2 * settings.AloneRuns, $"alone {c.Name}: median {oneWorker:0.0} ms on 1 worker");
             return new OpenClassInfo(c.Name, c.Role, c.Description, c.Weight, alone, oneWorker, oneWorker / alone, all, one);
         }
         finally
@@ -236,11 +235,7 @@ public static class OpenExperiment
         long last = completed.DefaultIfEmpty(origin).Max();
         double elapsed = Math.Max((last - origin) / (double)Stopwatch.Frequency, 1e-6);
         TimeSpan cpu = Process.GetCurrentProcess().TotalProcessorTime - cpuBefore;
-        double[] turnaround = new double[n];
-        for (int i = 0; i < n; i++)
-        {
-            turnaround[i] = (((completed[i] - origin) / (double)Stopwatch.Frequency) - arrivals[i].AtSeconds) * 1000;
-        }
+        double[] turnaround = [.. arrivals.Select((a, i) => (((completed[i] - origin) / (double)Stopwatch.Frequency) - a.AtSeconds) * 1000)];
 
         progress.Advance(n == 0 ? 0.001 : arrivals[^1].AtSeconds, $"{scheme.Name}: done");
         return new OpenRun(scheme.Name, elapsed, cpu.TotalSeconds, settings.Processors.Count, lag.DefaultIfEmpty(0).Max(), turnaround);

@@ -119,12 +119,8 @@ public static class PlanReport
                     steps.Add(new PlanStep("hill-climbing-move") { From = move.From + 1, To = move.To + 1, Allocation = counts.ToArray(), PredictedAntt = move.PredictedAntt });
                 }
 
-                var record = new PlanRecord(request.Policy, input.Cores, speedups, plan.Start.Shares, plan.Start.Base, null, null, steps, plan.Final)
-                {
-                    StartAntt = plan.StartAntt,
-                    FinalAntt = plan.FinalAntt,
-                };
-                return (record, plan.Start);
+                return (new PlanRecord(request.Policy, input.Cores, speedups, plan.Start.Shares, plan.Start.Base, null, null, steps, plan.Final,
+                    StartAntt: plan.StartAntt, FinalAntt: plan.FinalAntt), plan.Start);
             }
 
             default:
@@ -138,11 +134,8 @@ public static class PlanReport
                     Scores = rows[k].Select((c, i) => plan.Score(i, c)).ToArray(),
                     Program = step.Program + 1,
                 }).ToArray();
-                var record = new PlanRecord(request.Policy, input.Cores, speedups, plan.Scalability.Shares, plan.Scalability.Base, plan.Tasks, plan.Capped, steps, plan.Final)
-                {
-                    FinalScores = plan.Final.Select((c, i) => plan.Score(i, c)).ToArray(),
-                };
-                return (record, plan.Scalability);
+                return (new PlanRecord(request.Policy, input.Cores, speedups, plan.Scalability.Shares, plan.Scalability.Base, plan.Tasks, plan.Capped, steps,
+                    plan.Final, plan.Final.Select((c, i) => plan.Score(i, c)).ToArray()), plan.Scalability);
             }
         }
     }

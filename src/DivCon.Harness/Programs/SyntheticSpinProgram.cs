@@ -4,17 +4,13 @@ namespace DivCon.Harness.Programs;
 /// A synthetic CPU-bound program (not divide-and-conquer) for tests and controlled loads: a fixed amount of integer work (a chain of 64-bit LCG/xorshift steps, no memory traffic) split into
 /// <c>tasks</c> equal chains that run on the given scheduler, optionally after a serial chain that runs as one task
 /// (an Amdahl fraction, so the program scales less). The work amount is deterministic; the result is the sum of the
-/// chains' final states and is checked against the sequential computation.
+/// chains' final states and is checked against the sequential computation (made by <see cref="CheckedJob.Initialize"/>).
 /// </summary>
-public sealed class SyntheticSpinProgram : IWorkloadProgram
+public sealed class SyntheticSpinProgram : CheckedJob
 {
     private readonly long _iterationsPerTask;
     private readonly long _serialIterations;
     private readonly int _tasks;
-    private readonly ulong _seed;
-    private ulong? _expected;
-    private ulong _lastParallel;
-    private bool _hasParallel;
 
     /// <summary>Creates the program.</summary>
     /// <param name="name">Catalogue name.</param>
@@ -23,8 +19,8 @@ public sealed class SyntheticSpinProgram : IWorkloadProgram
     /// <param name="serialFraction">Share of the steps done by one serial chain before the parallel ones, in [0, 1).</param>
     /// <param name="seed">Seeds the chains.</param>
     public SyntheticSpinProgram(string name, long totalIterations, int tasks, double serialFraction, int seed)
+        : base(name, seed)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(totalIterations);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(tasks);
         if (!(serialFraction >= 0 && serialFraction < 1))
@@ -32,15 +28,10 @@ public sealed class SyntheticSpinProgram : IWorkloadProgram
             throw new ArgumentOutOfRangeException(nameof(serialFraction), serialFraction, "The serial fraction must be in [0, 1).");
         }
 
-        Name = name;
         _tasks = tasks;
         _serialIterations = (long)(totalIterations * serialFraction);
         _iterationsPerTask = Math.Max(1, (totalIterations - _serialIterations) / tasks);
-        _seed = (ulong)seed * 0x9E3779B97F4A7C15UL;
     }
-
-    /// <inheritdoc/>
-    public string Name { get; }
 
     /// <summary>Total chain steps per size: about 0.05 s, 1.5 s and 15 s of one core here.</summary>
     public static long Iterations(WorkloadSize size) => size switch
@@ -52,60 +43,36 @@ public sealed class SyntheticSpinProgram : IWorkloadProgram
     };
 
     /// <inheritdoc/>
-    public void Initialize()
-    {
-        // No input data: the chains are computed from the seed.
-    }
-
-    /// <inheritdoc/>
-    public async Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
+    public override async Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scheduler);
         ulong serial = 0;
         if (_serialIterations > 0)
         {
-            serial = await Task.Factory.StartNew(() => Chain(_seed, _serialIterations, cancellationToken), cancellationToken,
+            serial = await Task.Factory.StartNew(() => Chain(Seed, _serialIterations, cancellationToken), cancellationToken,
                 TaskCreationOptions.DenyChildAttach, scheduler).ConfigureAwait(false);
         }
 
         var chains = new Task<ulong>[_tasks];
         for (int i = 0; i < _tasks; i++)
         {
-            ulong start = _seed + serial + (ulong)i + 1;
+            ulong start = Seed + serial + (ulong)i + 1;
             chains[i] = Task.Factory.StartNew(() => Chain(start, _iterationsPerTask, cancellationToken), cancellationToken,
                 TaskCreationOptions.DenyChildAttach, scheduler);
         }
 
         ulong[] results = await Task.WhenAll(chains).ConfigureAwait(false);
-        _lastParallel = results.Aggregate(serial, (sum, r) => sum + r);
-        _hasParallel = true;
+        Record(results.Aggregate(serial, (sum, r) => sum + r));
     }
 
     /// <inheritdoc/>
-    public void RunSequential() => _expected = Sequential();
-
-    /// <inheritdoc/>
-    public void Verify()
+    private protected override ulong Sequential()
     {
-        if (!_hasParallel)
-        {
-            throw new InvalidOperationException($"'{Name}' has not completed a parallel run yet.");
-        }
-
-        _expected ??= Sequential();
-        if (_lastParallel != _expected)
-        {
-            throw new InvalidOperationException($"'{Name}': parallel result {_lastParallel} differs from the sequential {_expected}.");
-        }
-    }
-
-    private ulong Sequential()
-    {
-        ulong serial = _serialIterations > 0 ? Chain(_seed, _serialIterations, CancellationToken.None) : 0;
+        ulong serial = _serialIterations > 0 ? Chain(Seed, _serialIterations, CancellationToken.None) : 0;
         ulong sum = serial;
         for (int i = 0; i < _tasks; i++)
         {
-            sum += Chain(_seed + serial + (ulong)i + 1, _iterationsPerTask, CancellationToken.None);
+            sum += Chain(Seed + serial + (ulong)i + 1, _iterationsPerTask, CancellationToken.None);
         }
 
         return sum;

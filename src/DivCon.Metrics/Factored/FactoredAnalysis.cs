@@ -31,11 +31,7 @@ public static class FactoredAnalysis
         RequirePositive(ts, nameof(ts));
         RequirePositive(t1, nameof(t1));
         RequirePositive(tp, nameof(tp));
-        if (!double.IsFinite(ip) || ip < 0)
-        {
-            throw new ArgumentOutOfRangeException(nameof(ip), ip, "Idle time must be finite and 0 or more.");
-        }
-
+        RequireNonNegative(ip, nameof(ip));
         if (telision is double e)
         {
             RequirePositive(e, nameof(telision));

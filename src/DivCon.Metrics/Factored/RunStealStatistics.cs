@@ -23,12 +23,7 @@ public sealed record RunStealStatistics(
     public static RunStealStatistics? Mean(IReadOnlyCollection<RunStealStatistics> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
-        if (runs.Count == 0)
-        {
-            return null;
-        }
-
-        return new RunStealStatistics(
+        return runs.Count == 0 ? null : new RunStealStatistics(
             runs.Average(r => r.Steals),
             runs.Average(r => r.LocalSteals),
             runs.Average(r => r.RemoteSteals),

@@ -41,51 +41,16 @@ public sealed record RatioEstimate(
     /// means (same length, index b = invocation b), with Fieller's interval for correlated means.
     /// </summary>
     /// <exception cref="ArgumentException">Lengths differ, no value, a value not finite, or a non-positive denominator mean.</exception>
-    public static RatioEstimate Paired(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence)
-    {
-        Check(numerator, denominator);
-        if (numerator.Count != denominator.Count)
-        {
-            throw new ArgumentException($"Paired means need one numerator and one denominator per invocation; got {numerator.Count} and {denominator.Count}.");
-        }
-
-        int n = numerator.Count;
-        double x = numerator.Mean(), y = denominator.Mean();
-        double ratio = x / y;
-        double? rsd = n >= 2 && x != 0 ? numerator.StandardDeviation() / x : null;
-        if (n < 2)
-        {
-            return new RatioEstimate(ratio, n, n, RatioBasis.Invocations, rsd, null, null, null);
-        }
-
-        double vxx = numerator.Variance() / n, vyy = denominator.Variance() / n;
-        double vxy = numerator.Covariance(denominator) / n;
-        return Fieller(ratio, x, y, vxx, vyy, vxy, n - 1, n, n, RatioBasis.Invocations, rsd, confidence);
-    }
+    public static RatioEstimate Paired(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence) =>
+        Estimate(numerator, denominator, RatioBasis.Invocations, confidence);
 
     /// <summary>
     /// The ratio of the means of two independent samples of runs (one invocation), with Fieller's interval for
     /// uncorrelated means.
     /// </summary>
     /// <exception cref="ArgumentException">A sample is empty, a value is not finite, or the denominator's mean is not positive.</exception>
-    public static RatioEstimate Independent(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence)
-    {
-        Check(numerator, denominator);
-        int nx = numerator.Count, ny = denominator.Count;
-        double x = numerator.Mean(), y = denominator.Mean();
-        double ratio = x / y;
-        double? rsd = nx >= 2 && x != 0 ? numerator.StandardDeviation() / x : null;
-        if (nx < 2 || ny < 2)
-        {
-            return new RatioEstimate(ratio, nx, ny, RatioBasis.Runs, rsd, null, null, null);
-        }
-
-        double vxx = numerator.Variance() / nx, vyy = denominator.Variance() / ny;
-        double a = vxx, b = ratio * ratio * vyy;
-        // Welch–Satterthwaite on the two terms of Var(x̄ − θȳ) at θ = the ratio; both zero: no spread at all.
-        double df = a + b == 0 ? double.PositiveInfinity : ((a + b) * (a + b)) / ((a * a / (nx - 1)) + (b * b / (ny - 1)));
-        return Fieller(ratio, x, y, vxx, vyy, 0, df, nx, ny, RatioBasis.Runs, rsd, confidence);
-    }
+    public static RatioEstimate Independent(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence) =>
+        Estimate(numerator, denominator, RatioBasis.Runs, confidence);
 
     /// <summary>
     /// The reciprocal 1 / ratio (NP from NTT). Fieller's set for 1/θ is the image of θ's, so the interval is
@@ -122,6 +87,36 @@ public sealed record RatioEstimate(
         double root = Math.Sqrt(Math.Max(0, (qb * qb) - (4 * qa * qc)));
         double lower = (-qb - root) / (2 * qa), upper = (-qb + root) / (2 * qa);
         return new RatioEstimate(ratio, nx, ny, basis, rsd, g, dfOut, new ConfidenceInterval(Math.Min(lower, ratio), Math.Max(upper, ratio)));
+    }
+
+    private static RatioEstimate Estimate(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, RatioBasis basis, double confidence)
+    {
+        Check(numerator, denominator);
+        if (basis == RatioBasis.Invocations && numerator.Count != denominator.Count)
+        {
+            throw new ArgumentException($"Paired means need one numerator and one denominator per invocation; got {numerator.Count} and {denominator.Count}.");
+        }
+
+        int nx = numerator.Count, ny = denominator.Count;
+        double x = numerator.Mean(), y = denominator.Mean();
+        double ratio = x / y;
+        double? rsd = nx >= 2 && x != 0 ? numerator.StandardDeviation() / x : null;
+        if (nx < 2 || ny < 2)
+        {
+            return new RatioEstimate(ratio, nx, ny, basis, rsd, null, null, null);
+        }
+
+        double vxx = numerator.Variance() / nx, vyy = denominator.Variance() / ny;
+        if (basis == RatioBasis.Invocations)
+        {
+            // Paired (nx = ny = n): the covariance of the two means counts, with n − 1 degrees of freedom.
+            return Fieller(ratio, x, y, vxx, vyy, numerator.Covariance(denominator) / nx, nx - 1, nx, ny, basis, rsd, confidence);
+        }
+
+        double a = vxx, b = ratio * ratio * vyy;
+        // Welch–Satterthwaite on the two terms of Var(x̄ − θȳ) at θ = the ratio; both zero: no spread at all.
+        double df = a + b == 0 ? double.PositiveInfinity : ((a + b) * (a + b)) / ((a * a / (nx - 1)) + (b * b / (ny - 1)));
+        return Fieller(ratio, x, y, vxx, vyy, 0, df, nx, ny, basis, rsd, confidence);
     }
 
     private static void Check(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator)

@@ -19,7 +19,7 @@ public sealed class FactoredMeasurementTests
     [Fact]
     public void Measure_PreparesFirst_WarmsUp_InterleavesKinds_AndVerifiesTheFirstResultOfEach()
     {
-        var program = new FakeFactoredProgram("fake", hasElision: true);
+        var program = FakeFactoredProgram.Create("fake", hasElision: true);
         var source = new ScriptedMeasurementSource(ts: 2, te: 2.5, t1: 3, overhead: 0.25, idlePerExtraWorker: 0.1);
 
         FactoredMeasurement.Measure(program, source, new FactoredSettings([2, 1], Runs: 2, WarmupRuns: 1));
@@ -33,7 +33,7 @@ public sealed class FactoredMeasurementTests
     [Fact]
     public void Measure_WithoutElision_NeverAsksForIt_AndReportsNoElision()
     {
-        var program = new FakeFactoredProgram("fake", hasElision: false);
+        var program = FakeFactoredProgram.Create("fake", hasElision: false);
         var source = new ScriptedMeasurementSource(ts: 2, te: 99, t1: 3, overhead: 0, idlePerExtraWorker: 0);
 
         FactoredProgramResult result = FactoredMeasurement.Measure(program, source, new FactoredSettings([1, 2], Runs: 1, WarmupRuns: 0));
@@ -46,7 +46,7 @@ public sealed class FactoredMeasurementTests
     [Fact]
     public void Measure_ComputesTheCurvesFromTheMeansOfTheScriptedRuns()
     {
-        var program = new FakeFactoredProgram("fake", hasElision: true);
+        var program = FakeFactoredProgram.Create("fake", hasElision: true);
         // Run k at P takes 3/P + 0.25·(P − 1) + 0.5·k; idle 0.1·(P − 1).
         var source = new ScriptedMeasurementSource(ts: 2, te: 2.5, t1: 3, overhead: 0.25, idlePerExtraWorker: 0.1, drift: 0.5);
 
@@ -69,15 +69,16 @@ public sealed class FactoredMeasurementTests
         Assert.Equal(3, result.Samples.Parallel[4].Count);
     }
 
-    [Fact]
-    public void Measure_RejectsInvalidSettings_ListingEveryProblem()
+    [Theory]
+    [InlineData(0, 1, 0, "WorkerCounts")]
+    [InlineData(2, 0, 0, "settings.Runs")]
+    [InlineData(2, 1, -1, "settings.WarmupRuns")]
+    public void Measure_RejectsInvalidSettings(int workers, int runs, int warmup, string parameter)
     {
-        var e = Assert.Throws<ArgumentException>(() => FactoredMeasurement.Measure(new FakeFactoredProgram("f", false),
-            new ScriptedMeasurementSource(1, 1, 1, 0, 0), new FactoredSettings([0], Runs: 0, WarmupRuns: -1)));
+        var e = Assert.Throws<ArgumentOutOfRangeException>(() => FactoredMeasurement.Measure(FakeFactoredProgram.Create("f", false),
+            new ScriptedMeasurementSource(1, 1, 1, 0, 0), new FactoredSettings([workers], runs, warmup)));
 
-        Assert.Contains("Worker counts", e.Message);
-        Assert.Contains("Runs", e.Message);
-        Assert.Contains("Warm-up", e.Message);
+        Assert.Equal(parameter, e.ParamName);
     }
 
     // Must show 2: idle time is real. Nine tenths of the work is one serial task, so at P = 2 one worker idles for
@@ -87,8 +88,7 @@ public sealed class FactoredMeasurementTests
     [Fact]
     public void RealScheduler_LongSequentialPhase_IdleSpecificSitsWellBelowMaximal_AtTwoWorkers()
     {
-        var program = new SampleFactoredProgram(
-            new SyntheticSpinProgram("serial-heavy", 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3), granularityCores: 2);
+        var program = new SyntheticSpinProgram("serial-heavy", 20_000_000, tasks: 8, serialFraction: 0.9, seed: 3);
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
         // Up to three measurements: on a heavily loaded machine the one-worker runs can be held up outside the scheduler
@@ -118,8 +118,9 @@ public sealed class FactoredMeasurementTests
     public void RealScheduler_EachWorkersBusyPlusIdle_EqualsTheWindow_AndRunIdleIsWithinTheCoresTime()
     {
         IDivConSample sample = SampleCatalog.Create("quicksort", ProblemSize.Small);
-        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(sample), granularityCores: 2);
-        program.Prepare();
+        var program = (ISkeletonProgram)DivCon.Cli.Programs.SampleWorkload.Of(sample);
+        program.UseAutomaticGranularity(2);
+        program.Initialize();
         using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
 
         ParallelRunSample run = source.MeasureParallel(program, 2, CancellationToken.None);
@@ -149,22 +150,23 @@ public sealed class FactoredMeasurementTests
     }
 
     [Fact]
-    public async Task SampleFactoredProgram_ElisionRunsWithGranularityEqualToProblemSize_AndRestoresIt()
+    public void SchedulerSource_ElisionRunsWithGranularityEqualToProblemSize_AndRestoresIt()
     {
         IDivConSample sample = SampleCatalog.Create("mergesort", ProblemSize.Small);
-        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(sample), granularityCores: 2);
+        var program = (ISkeletonProgram)DivCon.Cli.Programs.SampleWorkload.Of(sample);
+        program.UseAutomaticGranularity(2);
+        program.Initialize();
         long granularity = sample.Granularity;
         Assert.True(granularity < sample.ProblemSize);
-        using var scheduler = new DivCon.Scheduling.WorkStealingTaskScheduler(1);
+        using var source = new SchedulerMeasurementSource(TimeSpan.FromMinutes(1));
         var profiler = new DivCon.Skeletons.PhaseProfiler();
         sample.Profiler = profiler;
 
-        await program.RunElisionAsync(scheduler, CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(1));
+        Assert.True(source.MeasureElision(program, CancellationToken.None).Seconds > 0);
         program.Verify();
 
         Assert.Equal(1, profiler.TotalCount(DivCon.Skeletons.DivConPhase.Execute));
         Assert.Equal(0, profiler.TotalCount(DivCon.Skeletons.DivConPhase.Split));
         Assert.Equal(granularity, sample.Granularity);
-        Assert.True(program.HasElision);
     }
 }

@@ -2,6 +2,7 @@ using DivCon.Harness.Reporting;
 using System.Text.Json;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Factored;
+using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
 namespace DivCon.Tests.Factored;
@@ -194,15 +195,13 @@ public sealed class FactoredStealingTests
         Assert.Contains(",7,0,7,0.05,0.2,,,,", lines[2], StringComparison.Ordinal); // no intervals (one round), no throttling measured: empty cells
     }
 
-    private sealed class ForcedStealProgram : IFactoredProgram
+    private sealed class ForcedStealProgram : IWorkloadProgram
     {
         public bool ChildRanElsewhere { get; private set; }
 
         public string Name => "forced-steal";
 
-        public bool HasElision => false;
-
-        public void Prepare()
+        public void Initialize()
         {
         }
 
@@ -210,7 +209,7 @@ public sealed class FactoredStealingTests
         {
         }
 
-        public Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken) =>
+        public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken) =>
             Task.Factory.StartNew(() =>
             {
                 int root = Environment.CurrentManagedThreadId;
@@ -224,8 +223,6 @@ public sealed class FactoredStealingTests
 
                 ChildRanElsewhere = childThread != root;
             }, cancellationToken, TaskCreationOptions.DenyChildAttach, scheduler);
-
-        public Task RunElisionAsync(TaskScheduler scheduler, CancellationToken cancellationToken) => throw new NotSupportedException();
 
         public void Verify()
         {

@@ -1,33 +1,45 @@
 using DivCon.Harness.Factored;
+using DivCon.Harness.Programs;
+using DivCon.Metrics.Throttling;
+using DivCon.Skeletons;
 
 namespace DivCon.Tests.Factored;
 
-/// <summary>A program that does nothing but record what the pipeline asked of it.</summary>
-internal sealed class FakeFactoredProgram(string name, bool hasElision) : IFactoredProgram
+/// <summary>A program that does nothing but record what the pipeline asked of it; with an elision, a skeleton program.</summary>
+internal class FakeFactoredProgram(string name) : IWorkloadProgram
 {
     public List<string> Calls { get; } = [];
 
     public string Name => name;
 
-    public bool HasElision => hasElision;
+    public static FakeFactoredProgram Create(string name, bool hasElision) => hasElision ? new FakeSkeletonProgram(name) : new FakeFactoredProgram(name);
 
-    public void Prepare() => Calls.Add("prepare");
+    public void Initialize() => Calls.Add("prepare");
 
     public void RunSequential() => Calls.Add("sequential");
 
-    public Task RunParallelAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
+    public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
     {
-        Calls.Add("parallel");
-        return Task.CompletedTask;
-    }
-
-    public Task RunElisionAsync(TaskScheduler scheduler, CancellationToken cancellationToken)
-    {
-        Calls.Add("elision");
+        Calls.Add(this is ISkeletonProgram { Granularity: var g, ProblemSize: var size } && g == size ? "elision" : "parallel");
         return Task.CompletedTask;
     }
 
     public void Verify() => Calls.Add("verify");
+
+    private sealed class FakeSkeletonProgram(string name) : FakeFactoredProgram(name), ISkeletonProgram
+    {
+        public int BranchingFactor => 2;
+
+        public long ProblemSize => 1024;
+
+        public long Granularity { get; set; } = 64;
+
+        public PhaseProfiler? Profiler { get; set; }
+
+        public void UseAutomaticGranularity(int cores, int musclesPerCore) => Granularity = 64;
+
+        public void UseSequentialElision() => Granularity = ProblemSize;
+    }
 }
 
 /// <summary>
@@ -43,7 +55,7 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
 
     public List<string> Calls { get; } = [];
 
-    public double MeasureSequential(IFactoredProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureSequential(IWorkloadProgram program, CancellationToken cancellationToken)
     {
         Calls.Add("ts");
         if (runPrograms)
@@ -51,15 +63,15 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
             program.RunSequential();
         }
 
-        return ts;
+        return (ts, null);
     }
 
-    public ParallelRunSample MeasureParallel(IFactoredProgram program, int workers, CancellationToken cancellationToken)
+    public ParallelRunSample MeasureParallel(IWorkloadProgram program, int workers, CancellationToken cancellationToken)
     {
         Calls.Add($"p{workers}");
         if (runPrograms)
         {
-            program.RunParallelAsync(TaskScheduler.Default, cancellationToken).Wait(TimeSpan.FromMinutes(1), cancellationToken);
+            program.RunAsync(TaskScheduler.Default, cancellationToken).Wait(TimeSpan.FromMinutes(1), cancellationToken);
         }
 
         int k = _runs.TryGetValue(workers, out int n) ? n : 0;
@@ -67,14 +79,17 @@ internal sealed class ScriptedMeasurementSource(double ts, double te, double t1,
         return new ParallelRunSample(t1 / workers + overhead * (workers - 1) + k * drift, idlePerExtraWorker * (workers - 1));
     }
 
-    public double MeasureElision(IFactoredProgram program, CancellationToken cancellationToken)
+    public (double Seconds, ThrottlingSample? Throttling) MeasureElision(ISkeletonProgram program, CancellationToken cancellationToken)
     {
         Calls.Add("te");
         if (runPrograms)
         {
-            program.RunElisionAsync(TaskScheduler.Default, cancellationToken).Wait(TimeSpan.FromMinutes(1), cancellationToken);
+            long granularity = program.Granularity;
+            program.UseSequentialElision();
+            program.RunAsync(TaskScheduler.Default, cancellationToken).Wait(TimeSpan.FromMinutes(1), cancellationToken);
+            program.Granularity = granularity;
         }
 
-        return te;
+        return (te, null);
     }
 }

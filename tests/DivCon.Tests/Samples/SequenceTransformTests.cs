@@ -1,4 +1,5 @@
 using DivCon.Harness.Factored;
+using DivCon.Harness.Programs;
 using DivCon.Samples;
 using DivCon.Samples.Sequences;
 using DivCon.Scheduling;
@@ -113,15 +114,15 @@ public sealed class SequenceTransformTests
     }
 
     [Fact]
-    public void AsAFactoredProgram_ItsInputIsMadeByPrepare_NotInsideATimedRun()
+    public void AsAWorkloadProgram_ItsInputIsMadeByInitialize_NotInsideATimedRun_AndItHasNoElision()
     {
         var transform = new SequenceTransform(WindowMode.Static, ProblemSize.Small, Tiny, grain: 64, windowSize: 128);
-        var program = new SampleFactoredProgram(DivCon.Cli.Programs.SampleWorkload.Of(transform), granularityCores: 2);
+        IWorkloadProgram program = DivCon.Cli.Programs.SampleWorkload.Of(transform);
 
-        program.Prepare();
+        program.Initialize();
 
         Assert.True(transform.IsInitialized);
-        Assert.False(program.HasElision);
+        Assert.IsNotAssignableFrom<ISkeletonProgram>(program);
         Assert.Equal("transform-static", program.Name);
     }
 }

@@ -34,7 +34,7 @@ internal static class IsolatedMeasurement
                 int round = 0;
                 IWorkloadProgram program = entry.Create(size, seed);
                 prepare?.Invoke(entry.Name, program);
-                results.Add(FactoredMeasurement.Measure(new SampleFactoredProgram(program, maxWorkers), source, settings, line => progress.Advance(++round, line), cancellationToken));
+                results.Add(FactoredMeasurement.Measure(program, source, settings, line => progress.Advance(++round, line), cancellationToken));
             }
         }
         finally

@@ -1,10 +1,9 @@
-using DivCon.Harness.Programs;
-
-namespace DivCon.Harness.Open;
+namespace DivCon.Harness.Programs;
 
 /// <summary>
-/// A job whose every parallel run must compute the sequential value: its name and seed, the run count and wrong-run
-/// count (thread-safe: runs may overlap) and <see cref="Verify"/>; a job adds its parallel and its sequential run.
+/// A program (the synthetic spin program, an open workload's jobs) whose every parallel run must compute the sequential
+/// value: its name and seed, the run count and wrong-run count (thread-safe: runs may overlap) and <see cref="Verify"/>;
+/// a program adds its parallel and its sequential run.
 /// </summary>
 public abstract class CheckedJob : IWorkloadProgram
 {
