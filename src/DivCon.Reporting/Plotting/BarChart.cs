@@ -49,7 +49,7 @@ public sealed class BarChart : CategoryChart
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
-        [.. _series], ReferenceLineModels());
+        [.. _series], [.. ReferenceLines]);
 
     internal static BarChart FromModel(BarModel model)
     {

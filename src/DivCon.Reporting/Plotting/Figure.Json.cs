@@ -55,9 +55,5 @@ public abstract partial class Figure
         }
     }
 
-    private protected ReferenceLineModel[] ReferenceLineModels() =>
-        [.. _referenceLines.Select(l => new ReferenceLineModel(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern))];
-
-    private protected void AddLines(IEnumerable<ReferenceLineModel> lines) =>
-        _referenceLines.AddRange(lines.Select(l => new ReferenceLine(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern)));
+    private protected void AddLines(IEnumerable<ReferenceLine> lines) => _referenceLines.AddRange(lines);
 }

@@ -10,20 +10,11 @@ namespace DivCon.Reporting.Plotting;
 /// rendering does not change it.</summary>
 public abstract partial class Figure
 {
-    /// <summary>The default image width in pixels.</summary>
+    /// <summary>The image width in pixels.</summary>
     public const int DefaultWidth = 800;
 
-    /// <summary>The default image height in pixels.</summary>
+    /// <summary>The image height in pixels.</summary>
     public const int DefaultHeight = 600;
-
-    /// <summary>The smallest accepted image width in pixels.</summary>
-    public const int MinWidth = 160;
-
-    /// <summary>The smallest accepted image height in pixels.</summary>
-    public const int MinHeight = 120;
-
-    /// <summary>The largest accepted width or height in pixels.</summary>
-    public const int MaxSize = 16384;
 
     private readonly List<ReferenceLine> _referenceLines = [];
 
@@ -48,26 +39,17 @@ public abstract partial class Figure
     /// <summary>The reference lines, drawn under the data (a stacked bar chart has none).</summary>
     public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
-    /// <summary>Renders the figure as a PNG image of <paramref name="width"/> × <paramref name="height"/> pixels.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">Size below <see cref="MinWidth"/> × <see cref="MinHeight"/>
-    /// or above <see cref="MaxSize"/>.</exception>
+    /// <summary>Renders the figure as a PNG image of <see cref="DefaultWidth"/> × <see cref="DefaultHeight"/> pixels.</summary>
     /// <exception cref="InvalidOperationException">The model cannot be drawn as configured (e.g. a log axis with
     /// limits ≤ 0); the message says what to change.</exception>
-    public byte[] RenderPng(int width = DefaultWidth, int height = DefaultHeight)
+    public byte[] RenderPng()
     {
-        if (width < MinWidth || height < MinHeight || width > MaxSize || height > MaxSize)
-        {
-            throw new ArgumentOutOfRangeException(nameof(width),
-                $"Image size must be {MinWidth}–{MaxSize} × {MinHeight}–{MaxSize} pixels, got {width}x{height}.");
-        }
-
-        using Plot plot = ToScottPlot(width, height);
-        return plot.GetImageBytes(width, height, ImageFormat.Png);
+        using Plot plot = ToScottPlot();
+        return plot.GetImageBytes(DefaultWidth, DefaultHeight, ImageFormat.Png);
     }
 
-    /// <summary>The ScottPlot plot that draws this figure at <paramref name="width"/> × <paramref name="height"/>
-    /// (the size only guides where the legend goes).</summary>
-    internal Plot ToScottPlot(int width = DefaultWidth, int height = DefaultHeight)
+    /// <summary>The ScottPlot plot that draws this figure.</summary>
+    internal Plot ToScottPlot()
     {
         EmbeddedFont.EnsureRegistered();
         var plot = new Plot();
@@ -81,7 +63,7 @@ public abstract partial class Figure
 
         if (ShowLegend)
         {
-            legend.Place(plot, width, height);
+            legend.Place(plot, DefaultWidth, DefaultHeight);
         }
         else
         {

@@ -55,7 +55,7 @@ public sealed class LinePlot : Figure
     public ReferenceLine AddReferenceLine(ReferenceLine line) => AddLine(line);
 
     private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
-        [.. _series], ReferenceLineModels());
+        [.. _series], [.. ReferenceLines]);
 
     internal static LinePlot FromModel(LineModel model)
     {

@@ -128,7 +128,7 @@ public sealed class StackedStepPlot : Figure
             throw new ArgumentException($"Layer '{name}' has a negative or infinite value; values must be ≥ 0 (NaN counts as 0).", nameof(values));
         }
 
-        var layer = new StepLayer(name, [.. values], color ?? Palette.Get(_layers.Count));
+        var layer = new StepLayer(name, color ?? Palette.Get(_layers.Count), [.. values]);
         _layers.Add(layer);
         return layer;
     }
@@ -137,7 +137,7 @@ public sealed class StackedStepPlot : Figure
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
 
     private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
-        [.. _layers], ReferenceLineModels());
+        [.. _layers], [.. ReferenceLines]);
 
     internal static StackedStepPlot FromModel(StackedStepModel model)
     {

@@ -115,7 +115,7 @@ public sealed class FigureJsonTests
 
         Assert.Equal(original.GetType(), copy.GetType());
         Assert.Equal(original.ToJson(), copy.ToJson());
-        Assert.Equal(original.RenderPng(480, 360), copy.RenderPng(480, 360));
+        Assert.Equal(original.RenderPng(), copy.RenderPng());
     }
 
     [Fact]

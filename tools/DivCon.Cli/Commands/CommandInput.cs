@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Globalization;
 using DivCon.Harness.Programs;
 using DivCon.Scheduling;
 
@@ -90,12 +91,18 @@ internal static class CommandInput
     /// <summary>The lowercase name of a size, as files record it.</summary>
     public static string Name(WorkloadSize size) => size.ToString().ToLowerInvariant();
 
-    /// <summary>A fraction strictly between 0 and 1 written as a percentage (5%) or a fraction (0.05); null with a problem line otherwise.</summary>
+    /// <summary>
+    /// The one parser of relative amounts: a fraction strictly between 0 and 1 written as a percentage (5%, 2.5 %) or a
+    /// fraction (0.05); null with a problem line otherwise, a bare 5 included (5 % or 500 %?).
+    /// </summary>
     public static double? ReadPercent(string? text, string option, List<string> problems)
     {
-        if (PercentParser.TryParse(text ?? string.Empty, out double value) && value > 0 && value < 1)
+        string t = text?.Trim() ?? string.Empty;
+        bool percent = t.EndsWith('%');
+        if (double.TryParse(percent ? t[..^1].TrimEnd() : t, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out double value)
+            && (percent ? value / 100 : value) is var fraction && fraction > 0 && fraction < 1)
         {
-            return value;
+            return fraction;
         }
 
         problems.Add($"{option} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");

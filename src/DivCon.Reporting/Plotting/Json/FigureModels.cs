@@ -3,8 +3,9 @@ using System.Text.Json.Serialization;
 namespace DivCon.Reporting.Plotting.Json;
 
 // The figure models as written to *.plot.json: one record per figure kind, serialised by FigureJsonContext, holding the
-// figure's own series (LineSeries, BarSeries, StepLayer: their properties in the order written, their constructors read
-// back). Property names are camelCase; a number that is not finite is written as null (NumberConverter), colours as #RRGGBBAA.
+// figure's own parts (Axis, LineSeries, BarSeries, StepLayer, ReferenceLine: their properties in the order written, their
+// constructors read back). Property names are camelCase; a number that is not finite is written as null (NumberConverter),
+// colours as #RRGGBBAA.
 
 /// <summary>Any figure: the <c>kind</c> discriminator comes first, then these, then the kind's own properties.</summary>
 [JsonPolymorphic(TypeDiscriminatorPropertyName = "kind", UnknownDerivedTypeHandling = JsonUnknownDerivedTypeHandling.FailSerialization)]
@@ -15,17 +16,15 @@ namespace DivCon.Reporting.Plotting.Json;
 internal abstract record FigureModel([property: JsonPropertyOrder(-2)] string Title, [property: JsonPropertyOrder(-1)] bool ShowLegend);
 
 internal sealed record LineModel(string Title, bool ShowLegend, AxisModel XAxis, AxisModel YAxis, LineSeries[] Series,
-    ReferenceLineModel[] ReferenceLines) : FigureModel(Title, ShowLegend);
+    ReferenceLine[] ReferenceLines) : FigureModel(Title, ShowLegend);
 
 internal sealed record BarModel(string Title, bool ShowLegend, string XLabel, AxisModel YAxis, string[] Groups, BarSeries[] Series,
-    ReferenceLineModel[] ReferenceLines) : FigureModel(Title, ShowLegend);
+    ReferenceLine[] ReferenceLines) : FigureModel(Title, ShowLegend);
 
 internal sealed record StackedBarModel(string Title, bool ShowLegend, string XLabel, AxisModel YAxis, string[] Categories,
     BarSeries[] Segments) : FigureModel(Title, ShowLegend);
 
 internal sealed record StackedStepModel(string Title, bool ShowLegend, AxisModel XAxis, AxisModel YAxis, double[] Times,
-    StepLayer[] Layers, ReferenceLineModel[] ReferenceLines) : FigureModel(Title, ShowLegend);
+    StepLayer[] Layers, ReferenceLine[] ReferenceLines) : FigureModel(Title, ShowLegend);
 
 internal sealed record AxisModel(string Label, AxisScale Scale, bool IntegerTicks, double? Min, double? Max);
-
-internal sealed record ReferenceLineModel(string Label, double Slope, double Intercept, PlotColor Color, LinePattern Pattern);
