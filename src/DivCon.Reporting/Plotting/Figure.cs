@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -7,7 +8,13 @@ namespace DivCon.Reporting.Plotting;
 /// what the model holds, so a caller can write the model's values as JSON next to the PNG. Text is DejaVu Sans,
 /// carried inside this assembly, so a machine without fonts draws every label. A figure with no drawable data renders
 /// its frame with the message "No data" rather than failing. A figure is not thread-safe while it is being changed;
-/// rendering does not change it.</summary>
+/// rendering does not change it. As JSON (<see cref="ToJson"/>) the <c>kind</c> discriminator comes first, then the
+/// title, the legend switch, the kind's own properties and the reference lines.</summary>
+[JsonPolymorphic(TypeDiscriminatorPropertyName = "kind", UnknownDerivedTypeHandling = JsonUnknownDerivedTypeHandling.FailSerialization)]
+[JsonDerivedType(typeof(LinePlot), "line")]
+[JsonDerivedType(typeof(BarChart), "bar")]
+[JsonDerivedType(typeof(StackedBarChart), "stackedBar")]
+[JsonDerivedType(typeof(StackedStepPlot), "stackedStep")]
 public abstract partial class Figure
 {
     /// <summary>The image width in pixels.</summary>
@@ -25,6 +32,7 @@ public abstract partial class Figure
     }
 
     /// <summary>Text above the plot (may be empty).</summary>
+    [JsonPropertyOrder(-4)]
     public string Title
     {
         get;
@@ -34,10 +42,12 @@ public abstract partial class Figure
     /// <summary>Whether the legend is drawn (only entries with a non-empty name appear; no entries, no legend).
     /// It goes in the inner corner of the plot that covers the least data, or right of the plot when every corner
     /// would cover data.</summary>
+    [JsonPropertyOrder(-3)]
     public bool ShowLegend { get; set; } = true;
 
     /// <summary>The reference lines, drawn under the data (a stacked bar chart has none).</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
+    [JsonPropertyOrder(1)]
+    public virtual IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
     /// <summary>Renders the figure as a PNG image of <see cref="DefaultWidth"/> × <see cref="DefaultHeight"/> pixels.</summary>
     /// <exception cref="InvalidOperationException">The model cannot be drawn as configured (e.g. a log axis with
@@ -83,6 +93,9 @@ public abstract partial class Figure
         _referenceLines.Add(line);
         return line;
     }
+
+    /// <summary>Adds <paramref name="lines"/> (a figure read back from JSON) to <see cref="ReferenceLines"/>.</summary>
+    private protected void AddLines(IEnumerable<ReferenceLine> lines) => _referenceLines.AddRange(lines);
 
     /// <summary>Adds the data, the axes' limits and ticks to <paramref name="plot"/>, and tells
     /// <paramref name="legend"/> where the data lies (in the plot's coordinates).</summary>

@@ -1,4 +1,4 @@
-using DivCon.Reporting.Plotting.Json;
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -40,6 +40,20 @@ public sealed class StackedStepPlot : Figure
         _times = [.. times];
         XAxis.Label = xLabel;
         YAxis.Label = yLabel;
+    }
+
+    [JsonConstructor]
+    internal StackedStepPlot(string title, Axis xAxis, Axis yAxis, IReadOnlyList<double> times, IReadOnlyList<StepLayer> layers,
+        IReadOnlyList<ReferenceLine> referenceLines)
+        : this(title, times)
+    {
+        (XAxis, YAxis) = (xAxis, yAxis);
+        foreach (StepLayer layer in layers)
+        {
+            AddLayer(layer.Name, layer.Values, layer.Color);
+        }
+
+        AddLines(referenceLines);
     }
 
     /// <summary>Builds the plot from change events (e.g. an allocation timeline): each layer holds 0 until its
@@ -99,14 +113,14 @@ public sealed class StackedStepPlot : Figure
         return plot;
     }
 
-    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
-    public IReadOnlyList<double> Times => _times;
-
     /// <summary>The time axis (linear).</summary>
     public Axis XAxis { get; } = new();
 
     /// <summary>The value axis (linear, from zero).</summary>
     public Axis YAxis { get; } = new();
+
+    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
+    public IReadOnlyList<double> Times => _times;
 
     /// <summary>The layers, bottom to top.</summary>
     public IReadOnlyList<StepLayer> Layers => _layers;
@@ -135,23 +149,6 @@ public sealed class StackedStepPlot : Figure
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. the number of cores).</summary>
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
-
-    private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
-        [.. _layers], [.. ReferenceLines]);
-
-    internal static StackedStepPlot FromModel(StackedStepModel model)
-    {
-        var plot = new StackedStepPlot(model.Title, model.Times);
-        Apply(model.XAxis, plot.XAxis);
-        Apply(model.YAxis, plot.YAxis);
-        foreach (StepLayer layer in model.Layers)
-        {
-            plot.AddLayer(layer.Name, layer.Values, layer.Color);
-        }
-
-        plot.AddLines(model.ReferenceLines);
-        return plot;
-    }
 
     internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
 

@@ -68,6 +68,19 @@ public sealed class FigureJsonTests
         Assert.Equal([0.5, 0.25], Numbers(stackedDoc.RootElement.GetProperty("segments")[0].GetProperty("values")));
     }
 
+    [Theory]
+    [InlineData("line", "kind,title,showLegend,xAxis,yAxis,series,referenceLines")]
+    [InlineData("bar", "kind,title,showLegend,xLabel,yAxis,groups,series,referenceLines")]
+    [InlineData("stackedBar", "kind,title,showLegend,xLabel,yAxis,categories,segments")]
+    [InlineData("stackedStep", "kind,title,showLegend,xAxis,yAxis,times,layers,referenceLines")]
+    public void Json_WritesEachKindsPropertiesInTheFileOrder(string kind, string properties)
+    {
+        using JsonDocument doc = JsonDocument.Parse(Sample(kind).ToJson());
+
+        Assert.Equal(properties, string.Join(",", doc.RootElement.EnumerateObject().Select(p => p.Name)));
+        Assert.Equal("label,scale,integerTicks,min,max", string.Join(",", doc.RootElement.GetProperty("yAxis").EnumerateObject().Select(p => p.Name)));
+    }
+
     public static TheoryData<string> Figures => new() { "line", "bar", "single", "stackedBar", "stackedStep" };
 
     private static Figure Sample(string kind)
