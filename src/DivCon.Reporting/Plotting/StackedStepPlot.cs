@@ -56,63 +56,6 @@ public sealed class StackedStepPlot : Figure
         AddLines(referenceLines);
     }
 
-    /// <summary>Builds the plot from change events (e.g. an allocation timeline): each layer holds 0 until its
-    /// first change and each value until the layer's next change; the time grid is every distinct change time
-    /// plus <paramref name="endTime"/>. Changes at the same time for the same layer: the last one listed wins.</summary>
-    /// <exception cref="ArgumentException">No layers or no changes, a layer index out of range, a time that is
-    /// not finite or lies after <paramref name="endTime"/>, or a negative value.</exception>
-    public static StackedStepPlot FromChanges(string title, IReadOnlyList<string> layerNames, IReadOnlyList<StepChange> changes,
-        double endTime, string xLabel = "", string yLabel = "")
-    {
-        ArgumentNullException.ThrowIfNull(layerNames);
-        ArgumentNullException.ThrowIfNull(changes);
-        if (layerNames.Count == 0 || changes.Count == 0)
-        {
-            throw new ArgumentException($"Need at least one layer and one change, got {layerNames.Count} layers and {changes.Count} changes.", nameof(changes));
-        }
-
-        foreach (StepChange change in changes)
-        {
-            if (change.Layer < 0 || change.Layer >= layerNames.Count)
-            {
-                throw new ArgumentException($"Change at {change.Time} names layer {change.Layer}; layers are 0–{layerNames.Count - 1}.", nameof(changes));
-            }
-
-            if (!double.IsFinite(change.Time) || change.Time > endTime)
-            {
-                throw new ArgumentException($"Change times must be finite and not after the end time {endTime}; got {change.Time}.", nameof(changes));
-            }
-        }
-
-        // Stable sort by time keeps "last listed wins" for simultaneous changes of one layer.
-        StepChange[] ordered = [.. changes.OrderBy(c => c.Time)];
-        double[] times = [.. ordered.Select(c => c.Time).Append(endTime).Distinct()];
-        double[][] values = [.. layerNames.Select(_ => new double[times.Length - 1])];
-        var current = new double[layerNames.Count];
-        int next = 0;
-        for (int i = 0; i < times.Length - 1; i++)
-        {
-            while (next < ordered.Length && ordered[next].Time <= times[i])
-            {
-                current[ordered[next].Layer] = ordered[next].Value;
-                next++;
-            }
-
-            for (int layer = 0; layer < values.Length; layer++)
-            {
-                values[layer][i] = current[layer];
-            }
-        }
-
-        var plot = new StackedStepPlot(title, times, xLabel, yLabel);
-        for (int layer = 0; layer < values.Length; layer++)
-        {
-            plot.AddLayer(layerNames[layer], values[layer]);
-        }
-
-        return plot;
-    }
-
     /// <summary>The time axis (linear).</summary>
     public Axis XAxis { get; } = new();
 

@@ -147,7 +147,9 @@ public sealed class PlotCommandTests : ExperimentCliHarness
     public async Task Plot_redraws_a_figure_model_and_rejects_a_broken_one_with_exit_2()
     {
         Directory.CreateDirectory(Root);
-        StackedStepPlot model = StackedStepPlot.FromChanges("Cores held", ["a (0)", "b (1)"], [new(0, 0, 1), new(0.5, 1, 1)], 1, "Time (s)", "Cores");
+        var model = new StackedStepPlot("Cores held", [0, 0.5, 1], "Time (s)", "Cores");
+        model.AddLayer("a (0)", [1, 1]);
+        model.AddLayer("b (1)", [0, 1]);
         model.AddHorizontalLine(2, "2 workers");
         string path = Path.Combine(Root, "allocation-x.plot.json");
         await File.WriteAllTextAsync(path, model.ToJson());

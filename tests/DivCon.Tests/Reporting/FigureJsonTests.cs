@@ -112,7 +112,9 @@ public sealed class FigureJsonTests
                 stacked.AddSegment("merge", [3, double.NaN]);
                 return stacked;
             default:
-                var step = StackedStepPlot.FromChanges("alloc", ["p", "q"], [new(0, 0, 2), new(0.5, 1, 1), new(2, 0, 1)], 3, "time", "cores");
+                var step = new StackedStepPlot("alloc", [0, 0.5, 2, 3], "time", "cores");
+                step.AddLayer("p", [2, 2, 1]);
+                step.AddLayer("q", [0, 1, 1]);
                 step.AddHorizontalLine(4, "cores");
                 return step;
         }
@@ -137,36 +139,5 @@ public sealed class FigureJsonTests
         Assert.Throws<FormatException>(() => Figure.FromJson("{}"));
         Assert.Throws<FormatException>(() => Figure.FromJson("not json"));
         Assert.Throws<FormatException>(() => Figure.FromJson("""{"kind":"pie","title":""}"""));
-    }
-
-    [Fact]
-    public void FromChanges_HoldsEachValueUntilTheLayersNextChange()
-    {
-        StepChange[] changes =
-        [
-            new(0, 0, 4),
-            new(1, 1, 2),
-            new(1, 0, 2),
-            new(2.5, 0, 1),
-            new(2.5, 0, 3), // same time, same layer: the last one listed wins
-        ];
-
-        StackedStepPlot plot = StackedStepPlot.FromChanges("alloc", ["a", "b"], changes, 4, "time [s]", "cores");
-
-        Assert.Equal([0, 1, 2.5, 4], plot.Times);
-        Assert.Equal([4, 2, 3], plot.Layers[0].Values);
-        Assert.Equal([0, 2, 2], plot.Layers[1].Values);
-        Assert.Equal(["a", "b"], plot.Layers.Select(l => l.Name));
-        Assert.Equal("cores", plot.YAxis.Label);
-    }
-
-    [Fact]
-    public void FromChanges_RejectsBadEvents()
-    {
-        Assert.Throws<ArgumentException>(() => StackedStepPlot.FromChanges("", ["a"], [new(0, 1, 1)], 1));
-        Assert.Throws<ArgumentException>(() => StackedStepPlot.FromChanges("", ["a"], [new(2, 0, 1)], 1));
-        Assert.Throws<ArgumentException>(() => StackedStepPlot.FromChanges("", ["a"], [new(0, 0, -1)], 1));
-        Assert.Throws<ArgumentException>(() => StackedStepPlot.FromChanges("", ["a"], [], 1));
-        Assert.Throws<ArgumentException>(() => StackedStepPlot.FromChanges("", [], [new(0, 0, 1)], 1));
     }
 }
