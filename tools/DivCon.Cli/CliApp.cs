@@ -40,14 +40,11 @@ public static class CliApp
     }
 
     /// <summary>
-    /// Parses and runs <paramref name="args"/>, writing to the given writers. Parse errors are printed one per line
-    /// on <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
+    /// Parses and runs <paramref name="args"/>, writing to the given writers and starting child processes with
+    /// <paramref name="self"/> (null: <c>--repeat</c> above 1 is refused). Parse errors are printed one per line on
+    /// <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
     /// </summary>
-    public static Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default) =>
-        RunAsync(args, output, error, CliSelf.Current(), cancellationToken);
-
-    /// <summary>As <see cref="RunAsync(string[], TextWriter, TextWriter, CancellationToken)"/>, starting child processes with <paramref name="self"/>.</summary>
-    internal static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CliSelf? self, CancellationToken cancellationToken = default)
+    internal static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CliSelf? self = null, CancellationToken cancellationToken = default)
     {
         var root = CreateRootCommand(self);
         var parse = root.Parse(args);

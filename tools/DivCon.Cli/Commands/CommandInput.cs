@@ -192,12 +192,16 @@ internal static class CommandInput
     }
 
     /// <summary>True for png, false for none; otherwise a problem line.</summary>
-    public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems)
-    {
-        string value = (parse.GetValue(option) ?? string.Empty).Trim();
-        problems.AddIf(!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase), $"{option.Name} '{value}' is not allowed; use png or none.");
+    public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems) =>
+        ReadSwitch((parse.GetValue(option) ?? string.Empty).Trim(), option.Name, "png", "none", problems) == true;
 
-        return string.Equals(value, "png", StringComparison.OrdinalIgnoreCase);
+    /// <summary>True for <paramref name="on"/>, false for <paramref name="off"/> (any case), null when not given; otherwise a problem line.</summary>
+    public static bool? ReadSwitch(string? value, string option, string on, string off, List<string> problems)
+    {
+        string? v = value?.Trim().ToLowerInvariant();
+        bool? result = v == on ? true : v == off ? false : null;
+        problems.AddIf(value is not null && result is null, $"{option} '{value}' is not allowed; use {on} or {off}.");
+        return result;
     }
 
     /// <summary>
