@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Programs;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
@@ -202,6 +203,25 @@ internal static class CommandInput
         bool? result = v == on ? true : v == off ? false : null;
         problems.AddIf(value is not null && result is null, $"{option} '{value}' is not allowed; use {on} or {off}.");
         return result;
+    }
+
+    /// <summary>
+    /// What <paramref name="read"/> reads from a file the user named, or null with its message (after
+    /// <paramref name="prefix"/>) as a problem line when the file cannot be read or is not what it should be.
+    /// </summary>
+    public static T? Read<T>(Func<T> read, List<string> problems, string prefix = "")
+        where T : class
+    {
+        try
+        {
+            return read();
+        }
+        catch (Exception e) when (e is ArgumentException or IOException or InvalidDataException or UnauthorizedAccessException or ResultFileException
+            or NotSupportedException)
+        {
+            problems.Add(prefix + e.Message);
+            return null;
+        }
     }
 
     /// <summary>

@@ -80,7 +80,7 @@ internal static class SimulateCalibrateCommand
             {
                 Measure => null,
                 Default => ModelStore.LoadDefaultMachine(),
-                _ => SimulationModels.Read(() => ModelStore.ReadMachine(machineSource), problems, "--machine: "),
+                _ => CommandInput.Read(() => ModelStore.ReadMachine(machineSource), problems, "--machine: "),
             };
             string outDir = CommandInput.ReadOut(parse, output, problems);
             return ExperimentRunner.RunAsync(parse, "simulate calibrate", problems, outDir,
@@ -187,14 +187,8 @@ internal static class SimulateCalibrateCommand
             return null;
         }
 
-        FactoredResult result;
-        try
+        if (CommandInput.Read(() => ResultKinds.Factored.Read(File.ReadAllText(value)), problems, $"--factored '{value}': ") is not { } result)
         {
-            result = ResultKinds.Factored.Read(File.ReadAllText(value));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ResultFileException)
-        {
-            problems.Add($"--factored '{value}': {e.Message}");
             return null;
         }
 

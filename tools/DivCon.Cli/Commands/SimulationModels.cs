@@ -17,7 +17,7 @@ internal static class SimulationModels
     /// </summary>
     public static ProgramModel? Load(string name, string? folder, WorkloadSize? size, List<string> problems)
     {
-        if (Read(() => folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name), problems) is not { } model)
+        if (CommandInput.Read(() => folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name), problems) is not { } model)
         {
             return null;
         }
@@ -66,25 +66,10 @@ internal static class SimulationModels
     public static MachineModel? LoadMachine(string? folder, List<string> problems, out string? note)
     {
         bool shipped = folder is null || !File.Exists(Path.Combine(folder, MachineModel.FileName));
-        MachineModel? machine = Read(() => shipped ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder!), problems);
+        MachineModel? machine = CommandInput.Read(() => shipped ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder!), problems);
         note = folder is not null && shipped && machine is not null ? string.Create(CultureInfo.InvariantCulture,
             $"no {MachineModel.FileName} in {folder}: using the shipped one (memory contention β = {machine.MemoryContention}).") : null;
         return machine;
-    }
-
-    /// <summary>What <paramref name="read"/> reads, or null with its message (after <paramref name="prefix"/>) as a problem line when it cannot.</summary>
-    public static T? Read<T>(Func<T> read, List<string> problems, string prefix = "")
-        where T : class
-    {
-        try
-        {
-            return read();
-        }
-        catch (Exception e) when (e is ArgumentException or FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
-        {
-            problems.Add(prefix + e.Message);
-            return null;
-        }
     }
 
     /// <summary>The problem size of sample <paramref name="name"/> at <paramref name="size"/>, or null when it is not a sample program.</summary>
