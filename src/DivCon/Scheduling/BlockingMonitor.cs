@@ -36,7 +36,13 @@
 // queued" alone cannot tell a blocked worker from one running a long task (a 250 ms Monte Carlo chunk while its
 // siblings wait): on Linux the monitor reads the worker thread's scheduler state (/proc/self/task/TID/stat) and stands
 // in only for a worker that is not running or runnable (state other than R: sleeping in a wait, a lock, I/O). A wait
-// that spins before it sleeps (Task.Wait, Monitor, SemaphoreSlim) is seen asleep at a later sample. Limits, said
+// that spins before it sleeps (Task.Wait, Monitor, SemaphoreSlim) is seen asleep at a later sample. One reading is
+// not enough (required: no compensation for a computing worker caught in a brief sleep): a worker the runtime has
+// suspended for a garbage collection, or one in a page fault, is not in state R either, and on a loaded machine the
+// monitor can be descheduled inside its read just as a collection suspends the worker. So a worker counts as blocked
+// only when it was seen asleep at two consecutive samples, half a delay apart (a blocked worker stays asleep; a brief
+// sleep ends between them); the first sighting keeps the set's stall clock running, so the second sample checks again
+// and a blocked worker is stood in for one sampling period later than with one reading. Limits, said
 // plainly: a worker that busy-waits for a queued task without ever sleeping is taken for a computing one and is not
 // compensated for; where the state cannot be read (other systems, /proc not mounted) every stuck worker counts as
 // blocked, as in the .NET thread pool. The owed-not-served rule below is about running workers and reads no state.
@@ -56,6 +62,12 @@ internal sealed class BlockingMonitor
     private readonly TimeSpan _delay;
     private readonly AutoResetEvent _signal = new(false);
     private readonly Dictionary<WorkQueueSet, (long Stamp, long Since)> _samples = new(ReferenceEqualityComparer.Instance);
+
+    // Monitor thread only. The number of the current sample, and for each worker last seen asleep inside a stalled
+    // set's task the number of that sample: asleep at the current sample and the one before means blocked (header,
+    // "one reading is not enough").
+    private readonly Dictionary<Worker, long> _seenAsleep = new(ReferenceEqualityComparer.Instance);
+    private long _sampleNumber;
     private Thread? _thread;
 
     // 1 while the monitor sleeps (producers arm it), 0 while it samples. Written by producers (Interlocked) and the
@@ -133,6 +145,7 @@ internal sealed class BlockingMonitor
                 }
 
                 _samples.Clear();
+                _seenAsleep.Clear();
             }
         }
     }
@@ -145,6 +158,15 @@ internal sealed class BlockingMonitor
         long now = Stopwatch.GetTimestamp();
         long delayTicks = (long)(_delay.TotalSeconds * Stopwatch.Frequency);
         bool queued = false;
+        _sampleNumber++;
+        foreach ((Worker worker, long seen) in _seenAsleep)
+        {
+            if (seen < _sampleNumber - 1)
+            {
+                _seenAsleep.Remove(worker); // a sighting no longer confirmable (say, of a compensating worker since retired)
+            }
+        }
+
         foreach (WorkQueueSet set in _pool.WatchedSets)
         {
             if (set.AvailableTasks == 0)
@@ -167,7 +189,14 @@ internal sealed class BlockingMonitor
             }
 
             // Stalled for the whole delay with tasks queued: stand in for one stuck worker, then wait another delay.
-            if (FindStuckWorker(set) is { } stuck)
+            // A worker seen asleep for the first time is not confirmed yet: keep the stall clock, check again next sample.
+            Worker? stuck = FindStuckWorker(set, out bool unconfirmed);
+            if (stuck is null && unconfirmed)
+            {
+                continue;
+            }
+
+            if (stuck is not null)
             {
                 try
                 {
@@ -186,13 +215,16 @@ internal sealed class BlockingMonitor
         return queued;
     }
 
-    // A worker serving the set, inside one of its tasks, that nobody stands in for yet; else a worker the set is owed,
-    // inside another set's task (header: owed, not served).
-    private Worker? FindStuckWorker(WorkQueueSet set)
+    // A worker serving the set, inside one of its tasks, that nobody stands in for yet and that is blocked (asleep at
+    // this sample and the one before); else a worker the set is owed, inside another set's task (header: owed, not
+    // served). unconfirmed: some worker of the set was seen asleep for the first time at this sample.
+    private Worker? FindStuckWorker(WorkQueueSet set, out bool unconfirmed)
     {
+        unconfirmed = false;
         foreach (Worker worker in _pool.Workers)
         {
-            if (ReferenceEquals(worker.ServingForReaders, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot) && !IsComputing(worker))
+            if (ReferenceEquals(worker.ServingForReaders, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot)
+                && IsBlocked(worker, ref unconfirmed))
             {
                 return worker;
             }
@@ -200,7 +232,8 @@ internal sealed class BlockingMonitor
 
         foreach (Worker worker in _pool.CompensatingWorkers)
         {
-            if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot) && !IsComputing(worker))
+            if (ReferenceEquals(worker.CompensatingSet, set) && worker.ReplacedBy is null && set.IsRunningTask(worker.Slot)
+                && IsBlocked(worker, ref unconfirmed))
             {
                 return worker;
             }
@@ -225,6 +258,37 @@ internal sealed class BlockingMonitor
 
         return null;
     }
+
+    // Header, "one reading is not enough": asleep now and at the previous sample. A first sighting is remembered and
+    // sets unconfirmed; a worker seen running is forgotten.
+    private bool IsBlocked(Worker worker, ref bool unconfirmed)
+    {
+        if (s_isComputing(worker))
+        {
+            _seenAsleep.Remove(worker);
+            return false;
+        }
+
+        if (_seenAsleep.TryGetValue(worker, out long seen) && seen == _sampleNumber - 1)
+        {
+            _seenAsleep.Remove(worker);
+            return true;
+        }
+
+        _seenAsleep[worker] = _sampleNumber;
+        unconfirmed = true;
+        return false;
+    }
+
+#if DEBUG
+    /// <summary>
+    /// Tests only: replaces the reading of a worker's thread state (<see cref="IsComputing"/>), so a test can script a
+    /// computing worker caught asleep at single samples. Never set outside those tests.
+    /// </summary>
+    internal static Func<Worker, bool> s_isComputing = IsComputing;
+#else
+    private static readonly Func<Worker, bool> s_isComputing = IsComputing;
+#endif
 
     // Header, "blocked, not computing": true when the worker's thread is running or runnable (state R in
     // /proc/self/task/TID/stat, the character after the command name's closing parenthesis); false when it sleeps, or

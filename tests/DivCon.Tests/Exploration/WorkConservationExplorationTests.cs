@@ -303,6 +303,14 @@ public sealed class WorkConservationExplorationTests
         ScheduleTimeout);
         string? failure = explorer.Failure;
         explorer.Dispose();
+        if (failure is not null)
+        {
+            // A failed schedule (the recall switched off) left a's task stranded, which keeps Dispose waiting for it: the
+            // recall back on, the lent worker goes home at its next task boundary, so TearDown returns at once instead
+            // of after its bound. The caller's loop stops at the first failure, and its finally clears the switch anyway.
+            Worker.s_recallOffForTests = false;
+        }
+
         TearDown(mps, failure is not null, chains);
         return failure;
     }

@@ -290,6 +290,10 @@ public sealed class MultiProgramSchedulerTests
         {
             Processors = allowed.Take(2).ToArray(),
             RepartitionInterval = TimeSpan.FromMilliseconds(5),
+
+            // Pinning is the subject: no compensating worker (unpinned, by design) may run a task. Where thread states
+            // cannot be read, or a long garbage collection spans two samples on a loaded machine, a stall would start one.
+            CompensateBlocking = false,
         });
         using var mpsDisposal = BoundedDisposal.Of(mps);
         ProgramHandle a = mps.AddProgram("a");
@@ -592,6 +596,10 @@ public sealed class MultiProgramSchedulerTests
         ProgramHandle a = mps.AddProgram("owner");
         ProgramHandle b = mps.AddProgram("starved");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });
+
+        // The default policy gave b a core when it arrived; that worker leaves b at its next task boundary, so a task
+        // queued before it has left could still run on it (a move waits for the boundary, by design).
+        WaitUntilEveryWorkerServesItsAssignment(mps);
         Task t = Run(b, () => { });
         Assert.False(t.Wait(200), "A program with no cores ran a task without lending.");
         Assert.Equal(1, b.AvailableTasks);

@@ -187,6 +187,69 @@ public sealed class BlockingPatternTests
         Assert.Same(computingThread, sibling.Result);
     }
 
+    /// <summary>
+    /// A computing worker that a single reading catches asleep (a garbage collection suspending it, a page fault: the
+    /// monitor's state reading is scripted here, every other reading "asleep") is never asleep at two consecutive
+    /// samples, so it gets no compensating worker; one reading alone would have started one. The script touches only
+    /// this test's worker (by OS thread id), so other tests' monitors read real states.
+    /// </summary>
+    [LinuxProcFact]
+    public void A_computing_worker_caught_asleep_at_single_samples_gets_no_compensating_worker()
+    {
+        var (compensations, sameThread, readings) = RunComputationWithScriptedReadings(reading => reading % 2 == 0);
+        Assert.Equal(0, compensations);
+        Assert.True(readings >= 3, $"the monitor read the worker's state {readings} times; the test needs asleep, running, asleep");
+        Assert.True(sameThread, "the sibling did not run on the computing worker after it");
+    }
+
+    /// <summary>
+    /// The converse, so the script above is known to reach the monitor: readings that say "asleep" every time (the task
+    /// still computes) get the worker a compensating worker, which runs the queued sibling meanwhile.
+    /// </summary>
+    [LinuxProcFact]
+    public void A_worker_seen_asleep_at_two_consecutive_samples_gets_a_compensating_worker()
+    {
+        var (compensations, sameThread, _) = RunComputationWithScriptedReadings(_ => false);
+        Assert.True(compensations > 0, "no compensating worker for a worker seen asleep at every sample");
+        Assert.False(sameThread, "the sibling waited for the computing worker instead of running on the compensating one");
+    }
+
+    // One worker computes for 600 ms (delay 20 ms: about 30 samples) while a sibling task waits in its queue; the state
+    // readings of that worker come from running(n) for its n-th reading. Returns the compensations, whether the
+    // sibling ran on the computing worker's thread, and how many readings of the worker the monitor took.
+    private static (long Compensations, bool SameThread, int Readings) RunComputationWithScriptedReadings(Func<int, bool> running)
+    {
+        int tid = 0;
+        int readings = 0;
+        Func<Worker, bool> real = BlockingMonitor.s_isComputing;
+        BlockingMonitor.s_isComputing = w =>
+            Volatile.Read(ref tid) is int t and not 0 && w.OsThreadId == t ? running(Interlocked.Increment(ref readings)) : real(w);
+        try
+        {
+            var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 1, CompensationDelay = TimeSpan.FromMilliseconds(20) });
+            using var sDisposal = BoundedDisposal.Of(s);
+            Thread? computingThread = null;
+            Task computing = Task.Factory.StartNew(() =>
+            {
+                computingThread = Thread.CurrentThread;
+                Volatile.Write(ref tid, Worker.Current!.OsThreadId);
+                long until = System.Diagnostics.Stopwatch.GetTimestamp() + (System.Diagnostics.Stopwatch.Frequency * 6 / 10);
+                while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+                {
+                    Thread.SpinWait(50);
+                }
+            }, CancellationToken.None, TaskCreationOptions.None, s);
+            Task<Thread> sibling = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, s);
+            Wait.For(computing, Timeout);
+            Wait.For(sibling, Timeout);
+            return (s.Compensations, ReferenceEquals(computingThread, sibling.Result), Volatile.Read(ref readings));
+        }
+        finally
+        {
+            BlockingMonitor.s_isComputing = real;
+        }
+    }
+
     /// <summary>With compensation off the pool keeps its size: the same pattern stays blocked (the thesis's setting).</summary>
     [Fact]
     public void Without_compensation_no_thread_is_added_and_the_blocked_pattern_waits()
