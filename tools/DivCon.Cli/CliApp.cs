@@ -16,37 +16,35 @@ public static class CliApp
     /// <summary>Builds the root command with every subcommand; <paramref name="self"/> is how <c>--repeat N</c> starts its child processes.</summary>
     internal static RootCommand CreateRootCommand(CliSelf? self)
     {
-        var root = new RootCommand(
-            "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.");
-        root.Subcommands.Add(Commands.TopologyCommand.Create());
-        root.Subcommands.Add(Commands.SimulateCommand.Create());
-        root.Subcommands.Add(Commands.PlanCommand.Create());
         // Where MultiProgramScheduler schemes leave their allocation timelines for the plots and traces beside the results
         // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
         var timelines = new Harness.Plots.SchemeTimelineCollector();
         var schemes = Harness.Schemes.BuiltInSchemes.CreateRegistry(timelines);
-        root.Subcommands.Add(CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
-        root.Subcommands.Add(SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines, self));
-        root.Subcommands.Add(IsolatedCommands.Scalability());
-        root.Subcommands.Add(IsolatedCommands.Granularity());
-        root.Subcommands.Add(IsolatedCommands.Phases());
-        root.Subcommands.Add(PlotCommand.Create());
-        root.Subcommands.Add(AnalyzeCommand.Create());
-        root.Subcommands.Add(FactoredCommand.Create(SamplePrograms.Factored));
-        root.Subcommands.Add(CompareStealingCommand.Create(SamplePrograms.Workload));
-        root.Subcommands.Add(OpenCommand.Create(SamplePrograms.Skeletons));
-        return root;
+        return new RootCommand(
+            "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.")
+        {
+            TopologyCommand.Create(),
+            SimulateCommand.Create(),
+            PlanCommand.Create(),
+            CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines, self),
+            SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines, self),
+            IsolatedCommands.Scalability(),
+            IsolatedCommands.Granularity(),
+            IsolatedCommands.Phases(),
+            PlotCommand.Create(),
+            AnalyzeCommand.Create(),
+            FactoredCommand.Create(SamplePrograms.Factored),
+            CompareStealingCommand.Create(SamplePrograms.Workload),
+            OpenCommand.Create(SamplePrograms.Skeletons),
+        };
     }
 
     /// <summary>
-    /// Parses and runs <paramref name="args"/>, writing to the given writers. Parse errors are printed one per line
-    /// on <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
+    /// Parses and runs <paramref name="args"/>, writing to the given writers and starting child processes with
+    /// <paramref name="self"/> (null: <c>--repeat</c> above 1 is refused). Parse errors are printed one per line on
+    /// <paramref name="error"/> and give exit code <see cref="UsageError"/>, without a stack trace.
     /// </summary>
-    public static Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default) =>
-        RunAsync(args, output, error, CliSelf.Current(), cancellationToken);
-
-    /// <summary>As <see cref="RunAsync(string[], TextWriter, TextWriter, CancellationToken)"/>, starting child processes with <paramref name="self"/>.</summary>
-    internal static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CliSelf? self, CancellationToken cancellationToken = default)
+    internal static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, CliSelf? self = null, CancellationToken cancellationToken = default)
     {
         var root = CreateRootCommand(self);
         var parse = root.Parse(args);

@@ -1,3 +1,4 @@
 using DivCon.Cli;
+using DivCon.Cli.Commands;
 
-return await CliApp.RunAsync(args, Console.Out, Console.Error);
+return await CliApp.RunAsync(args, Console.Out, Console.Error, CliSelf.Current());

@@ -14,11 +14,13 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class AllocationPlot
 {
-    /// <summary>The per-program core counts as step changes, with the layer names (index = layer).</summary>
-    /// <remarks><c>Partial</c> is true when moves were dropped and no final assignment was given: workers not moved since are missing.</remarks>
-    public static (IReadOnlyList<string> Names, IReadOnlyList<StepChange> Changes, double EndSeconds, bool Partial) Changes(SchemeTimeline timeline)
+    /// <summary>
+    /// The per-program core counts as step changes (seconds, layer, cores held from then on), with the layer names (index
+    /// = layer); <c>Partial</c> is true when moves were dropped and no final assignment was given: workers not moved since
+    /// are missing.
+    /// </summary>
+    private static (string[] Names, List<(double Time, int Layer, int Value)> Changes, double EndSeconds, bool Partial) Changes(SchemeTimeline timeline)
     {
-        ArgumentNullException.ThrowIfNull(timeline);
         IReadOnlyList<AllocationMove> moves = timeline.Timeline.GetMoves();
         int[] ids = timeline.ProgramNames.Keys
             .Concat(moves.SelectMany(m => new[] { m.FromProgramId, m.ToProgramId }).OfType<int>())
@@ -29,7 +31,7 @@ public static class AllocationPlot
         long origin = timeline.Timeline.OriginTimestamp;
         double Seconds(long ts) => (ts - origin) / (double)Stopwatch.Frequency;
 
-        List<StepChange> changes = [.. ids.Select((_, i) => new StepChange(0, i, 0))];
+        List<(double Time, int Layer, int Value)> changes = [.. ids.Select((_, i) => (0.0, i, 0))];
         var owner = new Dictionary<int, int?>();
         var held = new int[ids.Length];
         double end = Math.Max(0, Seconds(timeline.EndTimestamp));
@@ -57,7 +59,7 @@ public static class AllocationPlot
                 }
             }
 
-            changes.AddRange(held.Select((h, l) => new StepChange(since, l, h)));
+            changes.AddRange(held.Select((h, l) => (since, l, h)));
         }
 
         foreach (AllocationMove move in moves)
@@ -74,13 +76,13 @@ public static class AllocationPlot
             if (previous is int from)
             {
                 held[layer[from]]--;
-                changes.Add(new StepChange(t, layer[from], held[layer[from]]));
+                changes.Add((t, layer[from], held[layer[from]]));
             }
 
             if (move.ToProgramId is int to)
             {
                 held[layer[to]]++;
-                changes.Add(new StepChange(t, layer[to], held[layer[to]]));
+                changes.Add((t, layer[to], held[layer[to]]));
             }
         }
 
@@ -96,16 +98,53 @@ public static class AllocationPlot
     /// <summary>The stacked step plot of <paramref name="timeline"/>, or null when it names no program.</summary>
     public static StackedStepPlot? Create(SchemeTimeline timeline)
     {
+        ArgumentNullException.ThrowIfNull(timeline);
         var (names, changes, end, partial) = Changes(timeline);
-        if (names.Count == 0)
+        if (names.Length == 0)
         {
             return null;
         }
 
-        var plot = StackedStepPlot.FromChanges(
-            partial ? $"Cores held by each program: {timeline.Scheme} (oldest {timeline.Timeline.Dropped} moves dropped; unmoved workers missing)" : $"Cores held by each program: {timeline.Scheme}", names, changes, end, "Time (s)", "Cores");
+        var plot = Steps(partial ? $"Cores held by each program: {timeline.Scheme} (oldest {timeline.Timeline.Dropped} moves dropped; unmoved workers missing)"
+            : $"Cores held by each program: {timeline.Scheme}", names, changes, end);
         plot.YAxis.IntegerTicks = true;
         plot.AddHorizontalLine(timeline.Workers, $"{timeline.Workers} workers");
+        return plot;
+    }
+
+    /// <summary>
+    /// The plot of <paramref name="changes"/> (at least one, none after <paramref name="end"/>): each layer holds 0 until
+    /// its first change and each value until its next; the time grid is every distinct change time plus
+    /// <paramref name="end"/>. Changes at the same time for the same layer: the last one listed wins.
+    /// </summary>
+    internal static StackedStepPlot Steps(string title, string[] names, IReadOnlyList<(double Time, int Layer, int Value)> changes, double end)
+    {
+        // Stable sort by time keeps "last listed wins" for simultaneous changes of one layer.
+        var ordered = changes.OrderBy(c => c.Time).ToArray();
+        double[] times = [.. ordered.Select(c => c.Time).Append(end).Distinct()];
+        double[][] values = [.. names.Select(_ => new double[times.Length - 1])];
+        var current = new double[names.Length];
+        int next = 0;
+        for (int i = 0; i < times.Length - 1; i++)
+        {
+            while (next < ordered.Length && ordered[next].Time <= times[i])
+            {
+                current[ordered[next].Layer] = ordered[next].Value;
+                next++;
+            }
+
+            for (int layer = 0; layer < values.Length; layer++)
+            {
+                values[layer][i] = current[layer];
+            }
+        }
+
+        var plot = new StackedStepPlot(title, times, "Time (s)", "Cores");
+        for (int layer = 0; layer < values.Length; layer++)
+        {
+            plot.AddLayer(names[layer], values[layer]);
+        }
+
         return plot;
     }
 

@@ -11,16 +11,9 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class FactoredPlots
 {
-    /// <summary>Series names in the figure, keyed by the file's curve name.</summary>
-    public static readonly IReadOnlyDictionary<string, string> SeriesNames = new Dictionary<string, string>
-    {
-        ["linear"] = "linear",
-        ["maximal"] = "maximal",
-        ["idleSpecific"] = "idle-time specific",
-        ["inflationSpecific"] = "inflation specific",
-        ["actual"] = "actual",
-        ["elision"] = "elision",
-    };
+    /// <summary>The series name in the figure of the file's curve <paramref name="curve"/>.</summary>
+    public static string SeriesName(string curve) =>
+        curve switch { "idleSpecific" => "idle-time specific", "inflationSpecific" => "inflation specific", _ => curve };
 
     /// <summary>The figures of a factored result.</summary>
     public static IReadOnlyList<NamedFigure> Of(FactoredResult result)
@@ -59,7 +52,7 @@ public static class FactoredPlots
                     "elision" => (MarkerShape.Diamond, LinePattern.Dotted, Palette.Get(4)),
                     _ => ((MarkerShape)(index + 1), LinePattern.Solid, Palette.Get(index)),
                 };
-                plot.AddSeries(SeriesNames[curve], p, y, marker, pattern, color, minus, plus);
+                plot.AddSeries(SeriesName(curve), p, y, marker, pattern, color, minus, plus);
             }
 
             figures.Add(new NamedFigure($"factored-{CyclicPlots.Slug(program.Program)}", plot));

@@ -11,8 +11,9 @@ namespace DivCon.Harness.Plots;
 /// </summary>
 public static class PhasesPlots
 {
-    /// <summary>The segments, bottom to top.</summary>
-    public static readonly IReadOnlyList<string> Phases = ["split", "execute", "merge"];
+    // The segments, bottom to top, and where a level keeps each one's seconds.
+    private static readonly (string Name, Func<PhaseLevel, double> Seconds)[] s_phases =
+        [("split", l => l.SplitSeconds), ("execute", l => l.ExecuteSeconds), ("merge", l => l.MergeSeconds)];
 
     /// <summary>The figures of a phases result.</summary>
     public static IReadOnlyList<NamedFigure> Of(PhasesResult result)
@@ -25,9 +26,9 @@ public static class PhasesPlots
             string name = program.Program;
             string[] categories = levels.Select(l => l.Level.ToString(CultureInfo.InvariantCulture)).ToArray();
             var chart = new StackedBarChart($"Cumulative time per D&C phase: {name}", categories, "Recursion level", "Cumulative time per run (s)");
-            foreach (string phase in Phases)
+            foreach (var (phase, seconds) in s_phases)
             {
-                chart.AddSegment(phase, levels.Select(l => Seconds(l, phase)).ToArray());
+                chart.AddSegment(phase, levels.Select(seconds).ToArray());
             }
 
             figures.Add(new NamedFigure($"phases-{CyclicPlots.Slug(name)}", chart));
@@ -37,9 +38,9 @@ public static class PhasesPlots
             log.XAxis.IntegerTicks = true;
             log.YAxis.Scale = AxisScale.Log10;
             double[] x = levels.Select(l => (double)l.Level).ToArray();
-            foreach (string phase in Phases)
+            foreach (var (phase, seconds) in s_phases)
             {
-                log.AddSeries(phase, x, levels.Select(l => Seconds(l, phase)).ToArray());
+                log.AddSeries(phase, x, levels.Select(seconds).ToArray());
             }
 
             figures.Add(new NamedFigure($"phases-{CyclicPlots.Slug(name)}-log", log));
@@ -47,11 +48,4 @@ public static class PhasesPlots
 
         return figures;
     }
-
-    private static double Seconds(PhaseLevel level, string phase) => phase switch
-    {
-        "split" => level.SplitSeconds,
-        "execute" => level.ExecuteSeconds,
-        _ => level.MergeSeconds,
-    };
 }

@@ -1,9 +1,27 @@
+using System.Text.Json.Serialization;
+
 namespace DivCon.Reporting.Plotting;
 
 /// <summary>One axis of a figure: its label, its scale and optional fixed limits (without limits the range
 /// comes from the data, padded a little).</summary>
 public sealed class Axis
 {
+    /// <summary>An axis with an empty label, a linear scale and its range from the data.</summary>
+    public Axis()
+    {
+    }
+
+    // An axis read back from JSON: limits are taken only as a pair, through SetLimits' checks.
+    [JsonConstructor]
+    internal Axis(string label, AxisScale scale, bool integerTicks, double? min, double? max)
+    {
+        (Label, Scale, IntegerTicks) = (label, scale, integerTicks);
+        if (min is { } lo && max is { } hi)
+        {
+            SetLimits(lo, hi);
+        }
+    }
+
     /// <summary>The axis title, drawn under the x axis or rotated beside the y axis (may be empty).</summary>
     public string Label
     {

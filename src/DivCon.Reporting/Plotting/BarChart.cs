@@ -1,4 +1,4 @@
-using DivCon.Reporting.Plotting.Json;
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -18,8 +18,21 @@ public sealed class BarChart : CategoryChart
     /// <summary>A bar chart with the given groups along the x axis.</summary>
     /// <exception cref="ArgumentException">No groups, or a null group name.</exception>
     public BarChart(string title, IReadOnlyList<string> groups, string xLabel = "", string yLabel = "")
-        : base(title, groups, xLabel, yLabel, "bar chart")
+        : base(title, groups, xLabel, new Axis { Label = yLabel }, "bar chart")
     {
+    }
+
+    [JsonConstructor]
+    internal BarChart(string title, string xLabel, Axis yAxis, IReadOnlyList<string> groups, IReadOnlyList<BarSeries> series,
+        IReadOnlyList<ReferenceLine> referenceLines)
+        : base(title, groups, xLabel, yAxis, "bar chart")
+    {
+        foreach (BarSeries s in series)
+        {
+            AddSeries(s.Name, s.Values, s.ErrorMinus, s.ErrorPlus, s.Color);
+        }
+
+        AddLines(referenceLines);
     }
 
     /// <summary>Group names along the x axis, in order.</summary>
@@ -47,22 +60,6 @@ public sealed class BarChart : CategoryChart
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. NTT = 1).</summary>
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
-
-    private protected override FigureModel ToModel() => new BarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames],
-        [.. _series], ReferenceLineModels());
-
-    internal static BarChart FromModel(BarModel model)
-    {
-        var chart = new BarChart(model.Title, model.Groups, model.XLabel);
-        Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeries s in model.Series)
-        {
-            chart.AddSeries(s.Name, s.Values, s.ErrorMinus, s.ErrorPlus, s.Color);
-        }
-
-        chart.AddLines(model.ReferenceLines);
-        return chart;
-    }
 
     private bool SingleGroup => CategoryNames.Length == 1;
 

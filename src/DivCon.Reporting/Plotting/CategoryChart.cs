@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -7,7 +8,7 @@ namespace DivCon.Reporting.Plotting;
 /// <see cref="BarChart"/> and <see cref="StackedBarChart"/> share.</summary>
 public abstract class CategoryChart : Figure
 {
-    private protected CategoryChart(string title, IReadOnlyList<string> categories, string xLabel, string yLabel, string what)
+    private protected CategoryChart(string title, IReadOnlyList<string> categories, string xLabel, Axis yAxis, string what)
         : base(title)
     {
         ArgumentNullException.ThrowIfNull(categories);
@@ -19,14 +20,16 @@ public abstract class CategoryChart : Figure
 
         CategoryNames = [.. categories];
         XLabel = xLabel;
-        YAxis.Label = yLabel;
+        YAxis = yAxis;
     }
 
     /// <summary>Text under the x axis (may be empty).</summary>
+    [JsonPropertyOrder(-2)]
     public string XLabel { get; set; }
 
     /// <summary>The value axis (linear; fixed limits allowed).</summary>
-    public Axis YAxis { get; } = new();
+    [JsonPropertyOrder(-1)]
+    public Axis YAxis { get; }
 
     private protected string[] CategoryNames { get; }
 

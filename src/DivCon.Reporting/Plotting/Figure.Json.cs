@@ -10,7 +10,7 @@ public abstract partial class Figure
     /// <c>title</c>, <c>showLegend</c>, the axes (<c>label</c>, <c>scale</c>, <c>integerTicks</c>, fixed
     /// <c>min</c>/<c>max</c> or null) and every series with exactly the values it holds (NaN written as null), so a
     /// reader can check that the picture shows the numbers of a results file. Property names are camelCase.</summary>
-    public string ToJson() => JsonSerializer.Serialize(ToModel(), FigureJsonContext.Default.FigureModel);
+    public string ToJson() => JsonSerializer.Serialize(this, FigureJsonContext.Default.Figure);
 
     /// <summary>The figure described by <paramref name="json"/>, as written by <see cref="ToJson"/>: same kind,
     /// title, axes, series, values (null read back as NaN), colours and reference lines.</summary>
@@ -20,44 +20,12 @@ public abstract partial class Figure
         ArgumentNullException.ThrowIfNull(json);
         try
         {
-            FigureModel model = JsonSerializer.Deserialize(json, FigureJsonContext.Default.FigureModel)
+            return JsonSerializer.Deserialize(json, FigureJsonContext.Default.Figure)
                 ?? throw new FormatException("Not a figure written by Figure.ToJson: the text is null.");
-            Figure figure = model switch
-            {
-                LineModel m => LinePlot.FromModel(m),
-                BarModel m => BarChart.FromModel(m),
-                StackedBarModel m => StackedBarChart.FromModel(m),
-                StackedStepModel m => StackedStepPlot.FromModel(m),
-                _ => throw new FormatException($"Unknown figure model {model.GetType().Name}."),
-            };
-            figure.ShowLegend = model.ShowLegend;
-            return figure;
         }
         catch (Exception e) when (e is JsonException or NotSupportedException or ArgumentException)
         {
             throw new FormatException($"Not a figure written by Figure.ToJson (kind line, bar, stackedBar or stackedStep): {e.Message}", e);
         }
     }
-
-    /// <summary>The model <see cref="ToJson"/> writes.</summary>
-    private protected abstract FigureModel ToModel();
-
-    private protected static AxisModel ToModel(Axis axis) => new(axis.Label, axis.Scale, axis.IntegerTicks, axis.Min, axis.Max);
-
-    private protected static void Apply(AxisModel model, Axis axis)
-    {
-        axis.Label = model.Label;
-        axis.Scale = model.Scale;
-        axis.IntegerTicks = model.IntegerTicks;
-        if (model.Min is { } min && model.Max is { } max)
-        {
-            axis.SetLimits(min, max);
-        }
-    }
-
-    private protected ReferenceLineModel[] ReferenceLineModels() =>
-        [.. _referenceLines.Select(l => new ReferenceLineModel(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern))];
-
-    private protected void AddLines(IEnumerable<ReferenceLineModel> lines) =>
-        _referenceLines.AddRange(lines.Select(l => new ReferenceLine(l.Label, l.Slope, l.Intercept, l.Color, l.Pattern)));
 }

@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -7,23 +8,20 @@ namespace DivCon.Reporting.Plotting;
 /// what the model holds, so a caller can write the model's values as JSON next to the PNG. Text is DejaVu Sans,
 /// carried inside this assembly, so a machine without fonts draws every label. A figure with no drawable data renders
 /// its frame with the message "No data" rather than failing. A figure is not thread-safe while it is being changed;
-/// rendering does not change it.</summary>
+/// rendering does not change it. As JSON (<see cref="ToJson"/>) the <c>kind</c> discriminator comes first, then the
+/// title, the legend switch, the kind's own properties and the reference lines.</summary>
+[JsonPolymorphic(TypeDiscriminatorPropertyName = "kind", UnknownDerivedTypeHandling = JsonUnknownDerivedTypeHandling.FailSerialization)]
+[JsonDerivedType(typeof(LinePlot), "line")]
+[JsonDerivedType(typeof(BarChart), "bar")]
+[JsonDerivedType(typeof(StackedBarChart), "stackedBar")]
+[JsonDerivedType(typeof(StackedStepPlot), "stackedStep")]
 public abstract partial class Figure
 {
-    /// <summary>The default image width in pixels.</summary>
+    /// <summary>The image width in pixels.</summary>
     public const int DefaultWidth = 800;
 
-    /// <summary>The default image height in pixels.</summary>
+    /// <summary>The image height in pixels.</summary>
     public const int DefaultHeight = 600;
-
-    /// <summary>The smallest accepted image width in pixels.</summary>
-    public const int MinWidth = 160;
-
-    /// <summary>The smallest accepted image height in pixels.</summary>
-    public const int MinHeight = 120;
-
-    /// <summary>The largest accepted width or height in pixels.</summary>
-    public const int MaxSize = 16384;
 
     private readonly List<ReferenceLine> _referenceLines = [];
 
@@ -34,6 +32,7 @@ public abstract partial class Figure
     }
 
     /// <summary>Text above the plot (may be empty).</summary>
+    [JsonPropertyOrder(-4)]
     public string Title
     {
         get;
@@ -43,31 +42,24 @@ public abstract partial class Figure
     /// <summary>Whether the legend is drawn (only entries with a non-empty name appear; no entries, no legend).
     /// It goes in the inner corner of the plot that covers the least data, or right of the plot when every corner
     /// would cover data.</summary>
+    [JsonPropertyOrder(-3)]
     public bool ShowLegend { get; set; } = true;
 
     /// <summary>The reference lines, drawn under the data (a stacked bar chart has none).</summary>
-    public IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
+    [JsonPropertyOrder(1)]
+    public virtual IReadOnlyList<ReferenceLine> ReferenceLines => _referenceLines;
 
-    /// <summary>Renders the figure as a PNG image of <paramref name="width"/> × <paramref name="height"/> pixels.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">Size below <see cref="MinWidth"/> × <see cref="MinHeight"/>
-    /// or above <see cref="MaxSize"/>.</exception>
+    /// <summary>Renders the figure as a PNG image of <see cref="DefaultWidth"/> × <see cref="DefaultHeight"/> pixels.</summary>
     /// <exception cref="InvalidOperationException">The model cannot be drawn as configured (e.g. a log axis with
     /// limits ≤ 0); the message says what to change.</exception>
-    public byte[] RenderPng(int width = DefaultWidth, int height = DefaultHeight)
+    public byte[] RenderPng()
     {
-        if (width < MinWidth || height < MinHeight || width > MaxSize || height > MaxSize)
-        {
-            throw new ArgumentOutOfRangeException(nameof(width),
-                $"Image size must be {MinWidth}–{MaxSize} × {MinHeight}–{MaxSize} pixels, got {width}x{height}.");
-        }
-
-        using Plot plot = ToScottPlot(width, height);
-        return plot.GetImageBytes(width, height, ImageFormat.Png);
+        using Plot plot = ToScottPlot();
+        return plot.GetImageBytes(DefaultWidth, DefaultHeight, ImageFormat.Png);
     }
 
-    /// <summary>The ScottPlot plot that draws this figure at <paramref name="width"/> × <paramref name="height"/>
-    /// (the size only guides where the legend goes).</summary>
-    internal Plot ToScottPlot(int width = DefaultWidth, int height = DefaultHeight)
+    /// <summary>The ScottPlot plot that draws this figure.</summary>
+    internal Plot ToScottPlot()
     {
         EmbeddedFont.EnsureRegistered();
         var plot = new Plot();
@@ -81,7 +73,7 @@ public abstract partial class Figure
 
         if (ShowLegend)
         {
-            legend.Place(plot, width, height);
+            legend.Place(plot, DefaultWidth, DefaultHeight);
         }
         else
         {
@@ -101,6 +93,9 @@ public abstract partial class Figure
         _referenceLines.Add(line);
         return line;
     }
+
+    /// <summary>Adds <paramref name="lines"/> (a figure read back from JSON) to <see cref="ReferenceLines"/>.</summary>
+    private protected void AddLines(IEnumerable<ReferenceLine> lines) => _referenceLines.AddRange(lines);
 
     /// <summary>Adds the data, the axes' limits and ticks to <paramref name="plot"/>, and tells
     /// <paramref name="legend"/> where the data lies (in the plot's coordinates).</summary>

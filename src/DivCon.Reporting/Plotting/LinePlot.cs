@@ -1,4 +1,4 @@
-using DivCon.Reporting.Plotting.Json;
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -19,6 +19,15 @@ public sealed class LinePlot : Figure
     {
         XAxis.Label = xLabel;
         YAxis.Label = yLabel;
+    }
+
+    [JsonConstructor]
+    internal LinePlot(string title, Axis xAxis, Axis yAxis, IReadOnlyList<LineSeries> series, IReadOnlyList<ReferenceLine> referenceLines)
+        : base(title)
+    {
+        (XAxis, YAxis) = (xAxis, yAxis);
+        _series.AddRange(series);
+        AddLines(referenceLines);
     }
 
     /// <summary>The horizontal axis.</summary>
@@ -53,19 +62,6 @@ public sealed class LinePlot : Figure
 
     /// <summary>Adds a reference line.</summary>
     public ReferenceLine AddReferenceLine(ReferenceLine line) => AddLine(line);
-
-    private protected override FigureModel ToModel() => new LineModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis),
-        [.. _series], ReferenceLineModels());
-
-    internal static LinePlot FromModel(LineModel model)
-    {
-        var plot = new LinePlot(model.Title);
-        Apply(model.XAxis, plot.XAxis);
-        Apply(model.YAxis, plot.YAxis);
-        plot._series.AddRange(model.Series);
-        plot.AddLines(model.ReferenceLines);
-        return plot;
-    }
 
     internal override bool HasData => _series.Any(s => Drawable(s).Any());
 

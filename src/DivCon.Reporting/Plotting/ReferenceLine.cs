@@ -5,14 +5,16 @@ namespace DivCon.Reporting.Plotting;
 /// through the same data values, so y = x stays a diagonal on log-log axes.</summary>
 public sealed class ReferenceLine
 {
+    private static readonly PlotColor s_darkGrey = new(80, 80, 80);
+
     /// <summary>A guide line y = slope · x + intercept.</summary>
     /// <param name="label">Legend text (empty: not in the legend).</param>
     /// <param name="slope">Slope in data units (0 for a horizontal line).</param>
     /// <param name="intercept">Value at x = 0.</param>
-    /// <param name="color">Line colour; dark grey when null.</param>
+    /// <param name="color">Line colour.</param>
     /// <param name="pattern">Stroke pattern; dashed by default.</param>
     /// <exception cref="ArgumentOutOfRangeException">Slope or intercept not finite.</exception>
-    public ReferenceLine(string label, double slope, double intercept, PlotColor? color = null, LinePattern pattern = LinePattern.Dashed)
+    public ReferenceLine(string label, double slope, double intercept, PlotColor color, LinePattern pattern = LinePattern.Dashed)
     {
         ArgumentNullException.ThrowIfNull(label);
         if (!double.IsFinite(slope) || !double.IsFinite(intercept))
@@ -23,15 +25,15 @@ public sealed class ReferenceLine
         Label = label;
         Slope = slope;
         Intercept = intercept;
-        Color = color ?? new(80, 80, 80);
+        Color = color;
         Pattern = pattern;
     }
 
-    /// <summary>A horizontal line at <paramref name="y"/>.</summary>
-    public static ReferenceLine Horizontal(double y, string label = "", PlotColor? color = null) => new(label, 0, y, color);
+    /// <summary>A horizontal line at <paramref name="y"/>, dark grey unless <paramref name="color"/> is given.</summary>
+    public static ReferenceLine Horizontal(double y, string label = "", PlotColor? color = null) => new(label, 0, y, color ?? s_darkGrey);
 
-    /// <summary>The diagonal y = x (linear speedup).</summary>
-    public static ReferenceLine Identity(string label = "", PlotColor? color = null) => new(label, 1, 0, color);
+    /// <summary>The diagonal y = x (linear speedup), dark grey unless <paramref name="color"/> is given.</summary>
+    public static ReferenceLine Identity(string label = "", PlotColor? color = null) => new(label, 1, 0, color ?? s_darkGrey);
 
     /// <summary>Legend text (empty: not in the legend).</summary>
     public string Label { get; }

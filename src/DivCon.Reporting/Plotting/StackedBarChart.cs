@@ -1,4 +1,4 @@
-using DivCon.Reporting.Plotting.Json;
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -14,8 +14,18 @@ public sealed class StackedBarChart : CategoryChart
     /// <summary>A stacked bar chart with one bar per category.</summary>
     /// <exception cref="ArgumentException">No categories, or a null category name.</exception>
     public StackedBarChart(string title, IReadOnlyList<string> categories, string xLabel = "", string yLabel = "")
-        : base(title, categories, xLabel, yLabel, "stacked bar chart")
+        : base(title, categories, xLabel, new Axis { Label = yLabel }, "stacked bar chart")
     {
+    }
+
+    [JsonConstructor]
+    internal StackedBarChart(string title, string xLabel, Axis yAxis, IReadOnlyList<string> categories, IReadOnlyList<BarSeries> segments)
+        : base(title, categories, xLabel, yAxis, "stacked bar chart")
+    {
+        foreach (BarSeries segment in segments)
+        {
+            AddSegment(segment.Name, segment.Values, segment.Color);
+        }
     }
 
     /// <summary>Category names along the x axis, in order.</summary>
@@ -23,6 +33,10 @@ public sealed class StackedBarChart : CategoryChart
 
     /// <summary>The segment kinds, bottom to top; each holds one value per category.</summary>
     public IReadOnlyList<BarSeries> Segments => _segments;
+
+    /// <summary>None: a stacked bar chart draws no reference lines (and its JSON has none).</summary>
+    [JsonIgnore]
+    public override IReadOnlyList<ReferenceLine> ReferenceLines => base.ReferenceLines;
 
     /// <summary>Adds a segment kind on top of the previous ones, in the next palette colour unless given.</summary>
     /// <exception cref="ArgumentException">Not one value per category, or a negative or infinite value.</exception>
@@ -41,21 +55,6 @@ public sealed class StackedBarChart : CategoryChart
 
         _segments.Add(segment);
         return segment;
-    }
-
-    private protected override FigureModel ToModel() =>
-        new StackedBarModel(Title, ShowLegend, XLabel, ToModel(YAxis), [.. CategoryNames], [.. _segments]);
-
-    internal static StackedBarChart FromModel(StackedBarModel model)
-    {
-        var chart = new StackedBarChart(model.Title, model.Categories, model.XLabel);
-        Apply(model.YAxis, chart.YAxis);
-        foreach (BarSeries segment in model.Segments)
-        {
-            chart.AddSegment(segment.Name, segment.Values, segment.Color);
-        }
-
-        return chart;
     }
 
     internal override bool HasData => _segments.Any(s => s.Values.Any(v => v > 0));

@@ -1,4 +1,4 @@
-using DivCon.Reporting.Plotting.Json;
+using System.Text.Json.Serialization;
 using DivCon.Reporting.Plotting.Rendering;
 using ScottPlot;
 
@@ -42,71 +42,28 @@ public sealed class StackedStepPlot : Figure
         YAxis.Label = yLabel;
     }
 
-    /// <summary>Builds the plot from change events (e.g. an allocation timeline): each layer holds 0 until its
-    /// first change and each value until the layer's next change; the time grid is every distinct change time
-    /// plus <paramref name="endTime"/>. Changes at the same time for the same layer: the last one listed wins.</summary>
-    /// <exception cref="ArgumentException">No layers or no changes, a layer index out of range, a time that is
-    /// not finite or lies after <paramref name="endTime"/>, or a negative value.</exception>
-    public static StackedStepPlot FromChanges(string title, IReadOnlyList<string> layerNames, IReadOnlyList<StepChange> changes,
-        double endTime, string xLabel = "", string yLabel = "")
+    [JsonConstructor]
+    internal StackedStepPlot(string title, Axis xAxis, Axis yAxis, IReadOnlyList<double> times, IReadOnlyList<StepLayer> layers,
+        IReadOnlyList<ReferenceLine> referenceLines)
+        : this(title, times)
     {
-        ArgumentNullException.ThrowIfNull(layerNames);
-        ArgumentNullException.ThrowIfNull(changes);
-        if (layerNames.Count == 0 || changes.Count == 0)
+        (XAxis, YAxis) = (xAxis, yAxis);
+        foreach (StepLayer layer in layers)
         {
-            throw new ArgumentException($"Need at least one layer and one change, got {layerNames.Count} layers and {changes.Count} changes.", nameof(changes));
+            AddLayer(layer.Name, layer.Values, layer.Color);
         }
 
-        foreach (StepChange change in changes)
-        {
-            if (change.Layer < 0 || change.Layer >= layerNames.Count)
-            {
-                throw new ArgumentException($"Change at {change.Time} names layer {change.Layer}; layers are 0–{layerNames.Count - 1}.", nameof(changes));
-            }
-
-            if (!double.IsFinite(change.Time) || change.Time > endTime)
-            {
-                throw new ArgumentException($"Change times must be finite and not after the end time {endTime}; got {change.Time}.", nameof(changes));
-            }
-        }
-
-        // Stable sort by time keeps "last listed wins" for simultaneous changes of one layer.
-        StepChange[] ordered = [.. changes.OrderBy(c => c.Time)];
-        double[] times = [.. ordered.Select(c => c.Time).Append(endTime).Distinct()];
-        double[][] values = [.. layerNames.Select(_ => new double[times.Length - 1])];
-        var current = new double[layerNames.Count];
-        int next = 0;
-        for (int i = 0; i < times.Length - 1; i++)
-        {
-            while (next < ordered.Length && ordered[next].Time <= times[i])
-            {
-                current[ordered[next].Layer] = ordered[next].Value;
-                next++;
-            }
-
-            for (int layer = 0; layer < values.Length; layer++)
-            {
-                values[layer][i] = current[layer];
-            }
-        }
-
-        var plot = new StackedStepPlot(title, times, xLabel, yLabel);
-        for (int layer = 0; layer < values.Length; layer++)
-        {
-            plot.AddLayer(layerNames[layer], values[layer]);
-        }
-
-        return plot;
+        AddLines(referenceLines);
     }
-
-    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
-    public IReadOnlyList<double> Times => _times;
 
     /// <summary>The time axis (linear).</summary>
     public Axis XAxis { get; } = new();
 
     /// <summary>The value axis (linear, from zero).</summary>
     public Axis YAxis { get; } = new();
+
+    /// <summary>Interval boundaries, as given: interval i is [Times[i], Times[i + 1]).</summary>
+    public IReadOnlyList<double> Times => _times;
 
     /// <summary>The layers, bottom to top.</summary>
     public IReadOnlyList<StepLayer> Layers => _layers;
@@ -128,30 +85,13 @@ public sealed class StackedStepPlot : Figure
             throw new ArgumentException($"Layer '{name}' has a negative or infinite value; values must be ≥ 0 (NaN counts as 0).", nameof(values));
         }
 
-        var layer = new StepLayer(name, [.. values], color ?? Palette.Get(_layers.Count));
+        var layer = new StepLayer(name, color ?? Palette.Get(_layers.Count), [.. values]);
         _layers.Add(layer);
         return layer;
     }
 
     /// <summary>Adds a horizontal line at <paramref name="y"/> (e.g. the number of cores).</summary>
     public ReferenceLine AddHorizontalLine(double y, string label = "", PlotColor? color = null) => AddLine(ReferenceLine.Horizontal(y, label, color));
-
-    private protected override FigureModel ToModel() => new StackedStepModel(Title, ShowLegend, ToModel(XAxis), ToModel(YAxis), [.. _times],
-        [.. _layers], ReferenceLineModels());
-
-    internal static StackedStepPlot FromModel(StackedStepModel model)
-    {
-        var plot = new StackedStepPlot(model.Title, model.Times);
-        Apply(model.XAxis, plot.XAxis);
-        Apply(model.YAxis, plot.YAxis);
-        foreach (StepLayer layer in model.Layers)
-        {
-            plot.AddLayer(layer.Name, layer.Values, layer.Color);
-        }
-
-        plot.AddLines(model.ReferenceLines);
-        return plot;
-    }
 
     internal override bool HasData => _layers.Any(l => l.Values.Any(v => v > 0));
 

@@ -20,7 +20,8 @@ public sealed class CyclicInvocationsCommandTests : ExperimentCliHarness
     {
         var output = new StringWriter();
         var error = new StringWriter();
-        int code = await CliApp.RunAsync(args, output, error, s_self).WaitAsync(TimeSpan.FromMinutes(4));
+        // Two child processes, each starting a runtime and measuring C^SP before its phases: minutes on a loaded 2-core machine.
+        int code = await CliApp.RunAsync(args, output, error, s_self).WaitAsync(TimeSpan.FromMinutes(10));
         return (code, output.ToString(), error.ToString());
     }
 
@@ -29,7 +30,9 @@ public sealed class CyclicInvocationsCommandTests : ExperimentCliHarness
     {
         string outDir = Path.Combine(Root, "two");
 
-        var (code, stdout, stderr) = await RunWithChildren("cyclic", "--programs", "spin", "--schemes", "shared,tpl-default", "--duration", "1s",
+        // 3 s phases: a spin run takes about 0.07 s alone, so even a run slowed 20-fold by a loaded machine ends inside the
+        // phase and every scheme has recorded runs (NTT, ANTT) in both invocations.
+        var (code, stdout, stderr) = await RunWithChildren("cyclic", "--programs", "spin", "--schemes", "shared,tpl-default", "--duration", "3s",
             "--sp-runs", "2", "--warmup", "0", "--max-warmup", "2", "--seq-runs", "1", "--size", "small", "--repeat", "2", "--plots", "none", "--out", outDir);
 
         Assert.True(code == 0, stderr);

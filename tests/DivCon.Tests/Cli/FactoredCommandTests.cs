@@ -88,7 +88,7 @@ public sealed class FactoredCommandTests : IDisposable
             Assert.Equal(Curves.Length, plot.Series.Count);
             foreach (string curve in Curves)
             {
-                LineSeries series = plot.Series.Single(s => s.Name == DivCon.Harness.Plots.FactoredPlots.SeriesNames[curve]);
+                LineSeries series = plot.Series.Single(s => s.Name == DivCon.Harness.Plots.FactoredPlots.SeriesName(curve));
                 Assert.Equal(points.Select(p => p.GetProperty("p").GetDouble()), series.X);
                 Assert.Equal(points.Select(p => p.GetProperty("speedups").GetProperty(curve).GetDouble()), series.Y);
             }

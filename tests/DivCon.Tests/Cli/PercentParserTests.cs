@@ -8,18 +8,27 @@ public sealed class PercentParserTests
     [InlineData("5%", 0.05)]
     [InlineData("2.5 %", 0.025)]
     [InlineData(" 0.05 ", 0.05)]
-    [InlineData("100%", 1.0)]
+    [InlineData("99.5%", 0.995)]
     public void Parses(string text, double expected)
     {
-        Assert.True(PercentParser.TryParse(text, out double value));
-        Assert.Equal(expected, value, 12);
+        var problems = new List<string>();
+        Assert.Equal(expected, CommandInput.ReadPercent(text, "--detect", problems)!.Value, 12);
+        Assert.Empty(problems);
     }
 
     [Theory]
+    [InlineData(null)]
     [InlineData("")]
     [InlineData("5")]
     [InlineData("five%")]
     [InlineData("-5%")]
     [InlineData("1,5%")]
-    public void Rejects(string text) => Assert.False(PercentParser.TryParse(text, out _));
+    [InlineData("100%")]
+    [InlineData("0%")]
+    public void Rejects_WithOneProblemLine(string? text)
+    {
+        var problems = new List<string>();
+        Assert.Null(CommandInput.ReadPercent(text, "--detect", problems));
+        Assert.Equal($"--detect '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.", Assert.Single(problems));
+    }
 }

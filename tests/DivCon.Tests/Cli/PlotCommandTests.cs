@@ -66,8 +66,9 @@ public sealed class PlotCommandTests : ExperimentCliHarness
         var plot = PlotAssert.Model<LinePlot>(redraw, "factored-mergesort");
         using JsonDocument doc = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outDir, "factored.json")));
         JsonElement[] points = doc.RootElement.GetProperty("programs")[0].GetProperty("points").EnumerateArray().ToArray();
-        foreach (var (curve, series) in DivCon.Harness.Plots.FactoredPlots.SeriesNames)
+        foreach (string curve in DivCon.Metrics.Factored.FactoredSpeedups.Names)
         {
+            string series = DivCon.Harness.Plots.FactoredPlots.SeriesName(curve);
             double[] expected = points.Select(p => PlotAssert.Number(p.GetProperty("speedups"), curve)).ToArray();
             LineSeries s = plot.Series.Single(x => x.Name == series);
             for (int i = 0; i < expected.Length; i++)
@@ -147,7 +148,9 @@ public sealed class PlotCommandTests : ExperimentCliHarness
     public async Task Plot_redraws_a_figure_model_and_rejects_a_broken_one_with_exit_2()
     {
         Directory.CreateDirectory(Root);
-        StackedStepPlot model = StackedStepPlot.FromChanges("Cores held", ["a (0)", "b (1)"], [new(0, 0, 1), new(0.5, 1, 1)], 1, "Time (s)", "Cores");
+        var model = new StackedStepPlot("Cores held", [0, 0.5, 1], "Time (s)", "Cores");
+        model.AddLayer("a (0)", [1, 1]);
+        model.AddLayer("b (1)", [0, 1]);
         model.AddHorizontalLine(2, "2 workers");
         string path = Path.Combine(Root, "allocation-x.plot.json");
         await File.WriteAllTextAsync(path, model.ToJson());

@@ -148,4 +148,25 @@ public sealed class AllocationPlotTests : IDisposable
         // --plots none: the trace only.
         Assert.Equal(["allocation-dynamic-partitioned.trace.json"], AllocationPlot.Files(timeline, png: false).Select(f => f.Name));
     }
+
+    [Fact]
+    public void Steps_HoldEachValueUntilTheLayersNextChange()
+    {
+        (double, int, int)[] changes =
+        [
+            (0, 0, 4),
+            (1, 1, 2),
+            (1, 0, 2),
+            (2.5, 0, 1),
+            (2.5, 0, 3), // same time, same layer: the last one listed wins
+        ];
+
+        StackedStepPlot plot = AllocationPlot.Steps("alloc", ["a", "b"], changes, 4);
+
+        Assert.Equal([0, 1, 2.5, 4], plot.Times);
+        Assert.Equal([4, 2, 3], plot.Layers[0].Values);
+        Assert.Equal([0, 2, 2], plot.Layers[1].Values);
+        Assert.Equal(["a", "b"], plot.Layers.Select(l => l.Name));
+        Assert.Equal("Cores", plot.YAxis.Label);
+    }
 }

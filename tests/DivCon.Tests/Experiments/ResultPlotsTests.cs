@@ -189,7 +189,7 @@ public sealed class ResultPlotsTests
         };
         var f = Assert.IsType<LinePlot>(Assert.Single(FactoredPlots.Of(factored)).Figure);
         FactoredProgramResult program = factored.Programs[0];
-        Assert.Equal(DivCon.Metrics.Factored.FactoredSpeedups.Names.Select(c => FactoredPlots.SeriesNames[c]), f.Series.Select(s => s.Name));
+        Assert.Equal(DivCon.Metrics.Factored.FactoredSpeedups.Names.Select(FactoredPlots.SeriesName), f.Series.Select(s => s.Name));
         Assert.Equal(program.Points.Select(p => p.Speedups.Maximal), f.Series.Single(s => s.Name == "maximal").Y);
         Assert.Equal(program.Points.Select(p => p.Speedups.IdleSpecific), f.Series.Single(s => s.Name == "idle-time specific").Y);
         Assert.Equal(program.Points.Select(p => p.Speedups.Elision!.Value), f.Series.Single(s => s.Name == "elision").Y);

@@ -15,10 +15,10 @@ public sealed class RenderingTests
     /// <summary>A rendered figure: the ScottPlot plot (its last render maps coordinates to pixels) and the decoded PNG.</summary>
     private sealed class Rendered : IDisposable
     {
-        public Rendered(DivCon.Reporting.Plotting.Figure figure, int width = 800, int height = 600)
+        public Rendered(DivCon.Reporting.Plotting.Figure figure)
         {
-            Plot = figure.ToScottPlot(width, height);
-            Png = Plot.GetImageBytes(width, height, ImageFormat.Png);
+            Plot = figure.ToScottPlot();
+            Png = Plot.GetImageBytes(DivCon.Reporting.Plotting.Figure.DefaultWidth, DivCon.Reporting.Plotting.Figure.DefaultHeight, ImageFormat.Png);
             Image = SKBitmap.Decode(Png);
         }
 
@@ -71,16 +71,16 @@ public sealed class RenderingTests
     private static bool Light(SKColor c) => c.Red > 200 && c.Green > 200 && c.Blue > 200;
 
     [Fact]
-    public void RenderPng_HasTheRequestedSize_OnWhite()
+    public void RenderPng_HasTheDefaultSize_OnWhite()
     {
         var plot = new LinePlot("Speedup", "cores", "speedup");
         plot.AddSeries("a", [1, 2, 4], [1, 1.8, 3.1]);
 
-        byte[] png = plot.RenderPng(640, 480);
+        byte[] png = plot.RenderPng();
         using SKBitmap image = SKBitmap.Decode(png);
 
         Assert.True(png.Length > 2000, $"PNG of {png.Length} bytes looks empty");
-        Assert.Equal((640, 480), (image.Width, image.Height));
+        Assert.Equal((800, 600), (image.Width, image.Height));
         Assert.Equal(SKColors.White, image.GetPixel(0, 0));
     }
 
@@ -90,7 +90,7 @@ public sealed class RenderingTests
         var chart = new BarChart("NTT", ["a", "b"], "program", "NTT");
         chart.AddSeries("s", [1.2, 2.5], [0.1, 0.2], [0.3, 0.1]);
         chart.AddHorizontalLine(1, "NTT = 1");
-        Assert.Equal(chart.RenderPng(320, 240), chart.RenderPng(320, 240));
+        Assert.Equal(chart.RenderPng(), chart.RenderPng());
     }
 
     [Fact]
@@ -224,7 +224,7 @@ public sealed class RenderingTests
         plot.YAxis.SetLimits(0, 10);
         LineSeries s = plot.AddSeries("s", [1, 2], [4, 6], MarkerShape.None, LinePattern.None, errorMinus: [1, 0.5], errorPlus: [3, double.NaN]);
 
-        using var r = new Rendered(plot, 600, 600);
+        using var r = new Rendered(plot);
 
         int x = (int)Math.Round(r.Plot.GetPixel(new Coordinates(1, 0)).X);
         int[] inked = [.. Enumerable.Range((int)r.Data.Top + 2, (int)r.Data.Height - 4).Where(y => Same(r.Image.GetPixel(x, y), s.Color, 60))];
@@ -236,7 +236,7 @@ public sealed class RenderingTests
         var chart = new BarChart("", ["g"]) { ShowLegend = false };
         chart.YAxis.SetLimits(0, 5);
         BarSeries bars = chart.AddSeries("s", [2], [0.5], [1.5]);
-        using var b = new Rendered(chart, 600, 600);
+        using var b = new Rendered(chart);
         Assert.True(Same(b.At(-0.2, 1), bars.Color));
         Assert.True(Light(b.At(-0.2, 2.2)));
         Assert.False(Light(b.At(0, 3.3)), "no whisker above the bar");
@@ -279,7 +279,7 @@ public sealed class RenderingTests
         var chart = new BarChart("ANTT", ["ANTT"]);
         chart.AddSeries("tpl", [3]);
         chart.AddSeries("equi", [2]);
-        using var r = new Rendered(chart, 400, 300);
+        using var r = new Rendered(chart);
         Assert.Equal(["tpl", "equi"], r.MajorTicks(r.Plot.Axes.Bottom));
         Assert.DoesNotContain(r.Plot.GetPlottables().SelectMany(p => p.LegendItems), i => i.LabelText.Length > 0);
 
@@ -303,7 +303,7 @@ public sealed class RenderingTests
         StepLayer a = plot.AddLayer("a", [2, 1]);
         StepLayer b = plot.AddLayer("b", [1, double.NaN]);
 
-        using var r = new Rendered(plot, 640, 480);
+        using var r = new Rendered(plot);
 
         Assert.True(Same(r.At(0.5, 1), a.Color));
         Assert.True(Same(r.At(0.5, 2.5), b.Color));
@@ -319,7 +319,7 @@ public sealed class RenderingTests
         var split = chart.AddSegment("split", [1, 2]);
         var merge = chart.AddSegment("merge", [3, 0]);
 
-        using var r = new Rendered(chart, 640, 480);
+        using var r = new Rendered(chart);
 
         Assert.True(Same(r.At(0, 0.5), split.Color));
         Assert.True(Same(r.At(0, 2.5), merge.Color));
@@ -334,7 +334,7 @@ public sealed class RenderingTests
         var plot = new LinePlot("nothing", "x", "y");
         plot.AddSeries("only NaN", [double.NaN], [1]);
 
-        using var r = new Rendered(plot, 400, 300);
+        using var r = new Rendered(plot);
 
         int cx = (int)r.Data.HorizontalCenter, cy = (int)r.Data.VerticalCenter, inked = 0;
         for (int y = cy - 8; y <= cy + 8; y++)
@@ -346,9 +346,9 @@ public sealed class RenderingTests
         }
 
         Assert.True(inked > 20, "expected the 'No data' text in the middle of the plot area");
-        Assert.NotEmpty(new BarChart("", ["a"]).RenderPng(400, 300));
-        Assert.NotEmpty(new StackedStepPlot("", [0, 1]).RenderPng(400, 300));
-        Assert.NotEmpty(new StackedBarChart("", ["a"]).RenderPng(400, 300));
+        Assert.NotEmpty(new BarChart("", ["a"]).RenderPng());
+        Assert.NotEmpty(new StackedStepPlot("", [0, 1]).RenderPng());
+        Assert.NotEmpty(new StackedBarChart("", ["a"]).RenderPng());
     }
 
     [Fact]
@@ -356,34 +356,32 @@ public sealed class RenderingTests
     {
         var plot = new LinePlot();
         plot.AddSeries("one", [3], [3]);
-        using var one = new Rendered(plot, 400, 300);
+        using var one = new Rendered(plot);
         AxisLimits l = one.Plot.Axes.GetLimits();
         Assert.True(l.Left < 3 && l.Right > 3 && l.Bottom < 3 && l.Top > 3);
 
         var flat = new LinePlot();
         flat.YAxis.Scale = AxisScale.Log2;
         flat.AddSeries("flat", [1, 2, 3], [4, 4, 4]);
-        using var equal = new Rendered(flat, 400, 300);
+        using var equal = new Rendered(flat);
         Assert.True(equal.Plot.Axes.GetLimits().Bottom < 2 && equal.Plot.Axes.GetLimits().Top > 2);
         Assert.NotEmpty(equal.MajorTicks(equal.Plot.Axes.Left));
     }
 
     [Fact]
-    public void Render_RejectsBadSizesAndImpossibleAxes()
+    public void Render_RejectsImpossibleAxes()
     {
         var plot = new LinePlot();
         plot.AddSeries("s", [1], [1]);
 
-        Assert.Throws<ArgumentOutOfRangeException>(() => plot.RenderPng(100, 300));
-        Assert.Throws<ArgumentOutOfRangeException>(() => plot.RenderPng(400, 20000));
         plot.YAxis.SetLimits(0, 10);
         plot.YAxis.Scale = AxisScale.Log10;
-        var error = Assert.Throws<InvalidOperationException>(() => plot.RenderPng(400, 300));
+        var error = Assert.Throws<InvalidOperationException>(() => plot.RenderPng());
         Assert.Contains("above zero", error.Message, StringComparison.Ordinal);
 
         var bars = new BarChart("", ["a"]);
         bars.YAxis.Scale = AxisScale.Log10;
-        Assert.Throws<InvalidOperationException>(() => bars.RenderPng(400, 300));
+        Assert.Throws<InvalidOperationException>(() => bars.RenderPng());
     }
 
     [Fact]

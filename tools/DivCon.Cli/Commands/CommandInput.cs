@@ -1,5 +1,7 @@
 using System.CommandLine;
+using System.Globalization;
 using DivCon.Harness.Programs;
+using DivCon.Metrics.Results;
 using DivCon.Scheduling;
 
 namespace DivCon.Cli.Commands;
@@ -90,12 +92,18 @@ internal static class CommandInput
     /// <summary>The lowercase name of a size, as files record it.</summary>
     public static string Name(WorkloadSize size) => size.ToString().ToLowerInvariant();
 
-    /// <summary>A fraction strictly between 0 and 1 written as a percentage (5%) or a fraction (0.05); null with a problem line otherwise.</summary>
+    /// <summary>
+    /// The one parser of relative amounts: a fraction strictly between 0 and 1 written as a percentage (5%, 2.5 %) or a
+    /// fraction (0.05); null with a problem line otherwise, a bare 5 included (5 % or 500 %?).
+    /// </summary>
     public static double? ReadPercent(string? text, string option, List<string> problems)
     {
-        if (PercentParser.TryParse(text ?? string.Empty, out double value) && value > 0 && value < 1)
+        string t = text?.Trim() ?? string.Empty;
+        bool percent = t.EndsWith('%');
+        if (double.TryParse(percent ? t[..^1].TrimEnd() : t, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out double value)
+            && (percent ? value / 100 : value) is var fraction && fraction > 0 && fraction < 1)
         {
-            return value;
+            return fraction;
         }
 
         problems.Add($"{option} '{text}' is not a percentage between 0 and 100; write e.g. 5% or 0.05.");
@@ -185,12 +193,35 @@ internal static class CommandInput
     }
 
     /// <summary>True for png, false for none; otherwise a problem line.</summary>
-    public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems)
-    {
-        string value = (parse.GetValue(option) ?? string.Empty).Trim();
-        problems.AddIf(!string.Equals(value, "png", StringComparison.OrdinalIgnoreCase) && !string.Equals(value, "none", StringComparison.OrdinalIgnoreCase), $"{option.Name} '{value}' is not allowed; use png or none.");
+    public static bool ReadPlots(ParseResult parse, Option<string> option, List<string> problems) =>
+        ReadSwitch((parse.GetValue(option) ?? string.Empty).Trim(), option.Name, "png", "none", problems) == true;
 
-        return string.Equals(value, "png", StringComparison.OrdinalIgnoreCase);
+    /// <summary>True for <paramref name="on"/>, false for <paramref name="off"/> (any case), null when not given; otherwise a problem line.</summary>
+    public static bool? ReadSwitch(string? value, string option, string on, string off, List<string> problems)
+    {
+        string? v = value?.Trim().ToLowerInvariant();
+        bool? result = v == on ? true : v == off ? false : null;
+        problems.AddIf(value is not null && result is null, $"{option} '{value}' is not allowed; use {on} or {off}.");
+        return result;
+    }
+
+    /// <summary>
+    /// What <paramref name="read"/> reads from a file the user named, or null with its message (after
+    /// <paramref name="prefix"/>) as a problem line when the file cannot be read or is not what it should be.
+    /// </summary>
+    public static T? Read<T>(Func<T> read, List<string> problems, string prefix = "")
+        where T : class
+    {
+        try
+        {
+            return read();
+        }
+        catch (Exception e) when (e is ArgumentException or IOException or InvalidDataException or UnauthorizedAccessException or ResultFileException
+            or NotSupportedException)
+        {
+            problems.Add(prefix + e.Message);
+            return null;
+        }
     }
 
     /// <summary>

@@ -110,14 +110,9 @@ internal sealed class CyclicOptions
         problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
-        if (!DurationParser.TryParse(durationText, out TimeSpan duration))
-        {
-            problems.Add($"--duration '{durationText}' is not a duration; write e.g. 10s, 90s, 2m or 1m30s.");
-        }
-        else if (duration <= TimeSpan.Zero)
-        {
-            problems.Add($"--duration must be positive; got '{durationText}'.");
-        }
+        bool parsed = DurationParser.TryParse(durationText, out TimeSpan duration);
+        problems.AddIf(!parsed, $"--duration '{durationText}' is not a duration; write e.g. 10s, 90s, 2m or 1m30s.");
+        problems.AddIf(parsed && duration <= TimeSpan.Zero, $"--duration must be positive; got '{durationText}'.");
 
         int spRuns = CommandInput.AtLeast(parse, _spRuns, 2, problems, " (the steadiness of a window needs 2 runs)");
         int warmup = CommandInput.AtLeast(parse, _warmup, 0, problems);

@@ -16,16 +16,11 @@ internal static class ExperimentRunner
     /// <summary>Exit code when a program fails or the run is canceled (no result written).</summary>
     public const int RunFailed = 1;
 
-    /// <summary>Runs one experiment.</summary>
-    /// <param name="parse">The parsed command line (its writers).</param>
-    /// <param name="command">The command's name, for message prefixes.</param>
-    /// <param name="problems">Every problem found with the options.</param>
-    /// <param name="outFolder">Where the files go.</param>
-    /// <param name="run">The experiment.</param>
-    /// <param name="files">The files of its result.</param>
-    /// <param name="table">The table printed at the end.</param>
-    /// <param name="cancellationToken">Ctrl+C.</param>
-    /// <param name="notes">Lines printed on the error writer before the run when there is no problem (e.g. a count over the CPU budget, forced).</param>
+    /// <summary>
+    /// Runs one experiment, messages prefixed with <paramref name="command"/>: every one of <paramref name="problems"/> (then
+    /// exit 2), else the <paramref name="notes"/> (e.g. a count over the CPU budget, forced), <paramref name="run"/>, the
+    /// <paramref name="files"/> of its result written into <paramref name="outFolder"/> and its <paramref name="table"/> printed.
+    /// </summary>
     public static async Task<int> RunAsync<T>(
         ParseResult parse, string command, IReadOnlyList<string> problems, string outFolder,
         Func<IRunProgress, CancellationToken, Task<T>> run, Func<T, IReadOnlyList<(string Name, byte[] Content)>> files, Func<T, string> table,

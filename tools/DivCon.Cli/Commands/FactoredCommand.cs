@@ -75,7 +75,7 @@ internal static class FactoredCommand
 
             FactoredStealing? stealing = FactoredStealing.Parse(parse.GetValue(stealingOption), parse.GetValue(groupsOption), Math.Max(1, maxWorkers), problems);
             bool png = CommandInput.ReadPlots(parse, plotsOption, problems);
-            bool? nested = ReadNested(parse.GetValue(nestedOption), problems);
+            bool? nested = CommandInput.ReadSwitch(parse.GetValue(nestedOption), "--nested", "on", "off", problems);
             // Last: the folder is made only when everything else is valid.
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
             int seed = parse.GetValue(seedOption);
@@ -115,14 +115,6 @@ internal static class FactoredCommand
                 result => ResultKinds.Factored.Files(result, png), ResultKinds.Factored.Table, ct, notes);
         });
         return command;
-    }
-
-    /// <summary>The <c>--nested</c> value: null when not given (each program's default), else on or off.</summary>
-    private static bool? ReadNested(string? value, List<string> problems)
-    {
-        bool? nested = value?.Trim().ToLowerInvariant() switch { "on" => true, "off" => false, _ => null };
-        problems.AddIf(value is not null && nested is null, $"--nested '{value}' is not allowed; use on or off.");
-        return nested;
     }
 
     // The catalogue with the transforms made for --grain and --window-size, which apply only to the transforms asked for.

@@ -145,19 +145,8 @@ internal static class OpenCommand
         return weights;
     }
 
-    private static IReadOnlyList<Arrival>? ReadTrace(string path, IReadOnlyCollection<string> classes, List<string> problems)
-    {
-        string[] lines;
-        try
-        {
-            lines = File.ReadAllLines(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-        {
-            problems.Add($"--trace: cannot read '{path}': {e.Message}");
-            return null;
-        }
-
-        return Arrivals.ParseTrace(lines, classes, problems, source: $"--trace {path}");
-    }
+    private static IReadOnlyList<Arrival>? ReadTrace(string path, IReadOnlyCollection<string> classes, List<string> problems) =>
+        CommandInput.Read(() => File.ReadAllLines(path), problems, $"--trace: cannot read '{path}': ") is { } lines
+            ? Arrivals.ParseTrace(lines, classes, problems, source: $"--trace {path}")
+            : null;
 }

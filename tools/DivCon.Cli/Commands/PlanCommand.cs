@@ -147,7 +147,7 @@ public static class PlanCommand
             }
             catch (ArgumentException e)
             {
-                problems.Add($"--tables: table {p + 1}: {FirstLine(e.Message)}");
+                problems.Add($"--tables: table {p + 1}: {e.Message.Split(" (Parameter", 2)[0]}");
             }
         }
 
@@ -156,10 +156,4 @@ public static class PlanCommand
 
     private static string[] Split(string text, char separator) =>
         text.Split(separator, StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
-
-    private static string FirstLine(string message)
-    {
-        int cut = message.IndexOf(" (Parameter", StringComparison.Ordinal);
-        return cut >= 0 ? message[..cut] : message;
-    }
 }

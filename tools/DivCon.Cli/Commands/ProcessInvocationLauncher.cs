@@ -58,13 +58,10 @@ internal sealed class ProcessInvocationLauncher(
             while (await process.StandardError.ReadLineAsync(CancellationToken.None) is { } line)
             {
                 string text = line.StartsWith("divcon ", StringComparison.Ordinal) && line.IndexOf(": ", StringComparison.Ordinal) is int i and > 0 ? line[(i + 2)..] : line;
-                lock (tail)
+                tail.Enqueue(text);
+                if (tail.Count > 5)
                 {
-                    tail.Enqueue(text);
-                    if (tail.Count > 5)
-                    {
-                        tail.Dequeue();
-                    }
+                    tail.Dequeue();
                 }
 
                 progress.Advance(clock.Elapsed.TotalSeconds, $"{label}: {text}");
@@ -83,16 +80,12 @@ internal sealed class ProcessInvocationLauncher(
             throw;
         }
 
+        // Required: forward has ended (awaited here) before tail is read; only forward writes it, so it needs no lock.
         await Task.WhenAll(forward, output).WaitAsync(TimeSpan.FromSeconds(30), CancellationToken.None);
         if (process.ExitCode != 0)
         {
-            string last;
-            lock (tail)
-            {
-                last = string.Join(" | ", tail);
-            }
-
-            throw new ProgramRunException(label, string.Create(CultureInfo.InvariantCulture, $"The child process of {label} exited with code {process.ExitCode}: {last}"));
+            throw new ProgramRunException(label,
+                string.Create(CultureInfo.InvariantCulture, $"The child process of {label} exited with code {process.ExitCode}: {string.Join(" | ", tail)}"));
         }
 
         string path = Path.Combine(dir, $"{CyclicInvocationFile.FileKind}.json");

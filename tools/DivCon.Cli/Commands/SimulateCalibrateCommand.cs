@@ -80,7 +80,7 @@ internal static class SimulateCalibrateCommand
             {
                 Measure => null,
                 Default => ModelStore.LoadDefaultMachine(),
-                _ => ReadMachine(machineSource, problems),
+                _ => CommandInput.Read(() => ModelStore.ReadMachine(machineSource), problems, "--machine: "),
             };
             string outDir = CommandInput.ReadOut(parse, output, problems);
             return ExperimentRunner.RunAsync(parse, "simulate calibrate", problems, outDir,
@@ -187,14 +187,8 @@ internal static class SimulateCalibrateCommand
             return null;
         }
 
-        FactoredResult result;
-        try
+        if (CommandInput.Read(() => ResultKinds.Factored.Read(File.ReadAllText(value)), problems, $"--factored '{value}': ") is not { } result)
         {
-            result = ResultKinds.Factored.Read(File.ReadAllText(value));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ResultFileException)
-        {
-            problems.Add($"--factored '{value}': {e.Message}");
             return null;
         }
 
@@ -205,18 +199,5 @@ internal static class SimulateCalibrateCommand
         problems.AddIf(result.Settings.WorkerCounts.Max() < 2, $"--factored '{value}' was measured on one worker only: it has no work inflation.");
 
         return result;
-    }
-
-    private static MachineModel? ReadMachine(string path, List<string> problems)
-    {
-        try
-        {
-            return ModelStore.ReadMachine(path);
-        }
-        catch (Exception e) when (e is FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
-        {
-            problems.Add($"--machine: {e.Message}");
-            return null;
-        }
     }
 }

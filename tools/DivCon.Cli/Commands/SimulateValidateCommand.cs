@@ -161,31 +161,18 @@ internal static class SimulateValidateCommand
         ValidationSettings Settings, IReadOnlyList<FactoredProgramResult> Isolated, IReadOnlyList<MeasuredWorkload> Cyclic, DateTimeOffset StartedUtc,
         double ElapsedSeconds, MachineInfo Machine);
 
-    private static Measurements? ReadEarlier(string? path, List<string> problems)
+    private static Measurements? ReadEarlier(string? path, List<string> problems) => path is null ? null : CommandInput.Read(() =>
     {
-        if (path is null)
+        string json = File.ReadAllText(path);
+        if (ResultJson.Header(json).Kind == FactoredResult.FileKind)
         {
-            return null;
+            FactoredResult f = ResultKinds.Factored.Read(json);
+            var settings = new ValidationSettings(f.Size, (int)f.Programs.Max(p => p.Points.Max(x => x.P)), f.Settings.Runs, f.Settings.WarmupRuns, 0, 0, f.Seed, [],
+                new SimulationParameters());
+            return new Measurements(settings, f.Programs, [], f.StartedUtc, f.ElapsedSeconds, f.Machine);
         }
 
-        try
-        {
-            string json = File.ReadAllText(path);
-            if (ResultJson.Header(json).Kind == FactoredResult.FileKind)
-            {
-                FactoredResult f = ResultKinds.Factored.Read(json);
-                var settings = new ValidationSettings(f.Size, (int)f.Programs.Max(p => p.Points.Max(x => x.P)), f.Settings.Runs, f.Settings.WarmupRuns, 0, 0, f.Seed, [],
-                    new SimulationParameters());
-                return new Measurements(settings, f.Programs, [], f.StartedUtc, f.ElapsedSeconds, f.Machine);
-            }
-
-            ValidationFile v = ResultJson.Read(json, SimulationJsonContext.Files.ValidationFile, ValidationFile.FileKind, FactoredResult.FileKind);
-            return new Measurements(v.Settings, v.MeasuredIsolated, v.MeasuredCyclic, v.StartedUtc, v.ElapsedSeconds, v.Machine);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ResultFileException)
-        {
-            problems.Add($"--measured '{path}': {e.Message}");
-            return null;
-        }
-    }
+        ValidationFile v = ResultJson.Read(json, SimulationJsonContext.Files.ValidationFile, ValidationFile.FileKind, FactoredResult.FileKind);
+        return new Measurements(v.Settings, v.MeasuredIsolated, v.MeasuredCyclic, v.StartedUtc, v.ElapsedSeconds, v.Machine);
+    }, problems, $"--measured '{path}': ");
 }

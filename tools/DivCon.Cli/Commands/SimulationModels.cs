@@ -17,14 +17,8 @@ internal static class SimulationModels
     /// </summary>
     public static ProgramModel? Load(string name, string? folder, WorkloadSize? size, List<string> problems)
     {
-        ProgramModel model;
-        try
+        if (CommandInput.Read(() => folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name), problems) is not { } model)
         {
-            model = folder is null ? ModelStore.LoadDefault(name) : ModelStore.Load(folder, name);
-        }
-        catch (Exception e) when (e is ArgumentException or FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
-        {
-            problems.Add(e.Message);
             return null;
         }
 
@@ -71,24 +65,11 @@ internal static class SimulationModels
     /// </summary>
     public static MachineModel? LoadMachine(string? folder, List<string> problems, out string? note)
     {
-        note = null;
-        try
-        {
-            if (folder is not null && !File.Exists(Path.Combine(folder, MachineModel.FileName)))
-            {
-                MachineModel shipped = ModelStore.LoadDefaultMachine();
-                note = string.Create(CultureInfo.InvariantCulture,
-                    $"no {MachineModel.FileName} in {folder}: using the shipped one (memory contention β = {shipped.MemoryContention}).");
-                return shipped;
-            }
-
-            return folder is null ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder);
-        }
-        catch (Exception e) when (e is FileNotFoundException or InvalidDataException or IOException or UnauthorizedAccessException)
-        {
-            problems.Add(e.Message);
-            return null;
-        }
+        bool shipped = folder is null || !File.Exists(Path.Combine(folder, MachineModel.FileName));
+        MachineModel? machine = CommandInput.Read(() => shipped ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder!), problems);
+        note = folder is not null && shipped && machine is not null ? string.Create(CultureInfo.InvariantCulture,
+            $"no {MachineModel.FileName} in {folder}: using the shipped one (memory contention β = {machine.MemoryContention}).") : null;
+        return machine;
     }
 
     /// <summary>The problem size of sample <paramref name="name"/> at <paramref name="size"/>, or null when it is not a sample program.</summary>

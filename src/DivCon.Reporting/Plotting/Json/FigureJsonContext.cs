@@ -3,8 +3,10 @@ using System.Text.Json.Serialization;
 
 namespace DivCon.Reporting.Plotting.Json;
 
-/// <summary>The serialiser of the figure models (source-generated): indented, camelCase, enums by name, every
-/// constructor parameter required and non-nullable ones never null.</summary>
+/// <summary>The serialiser of the figures (source-generated): indented, camelCase, enums by name, a number that is not
+/// finite as null, colours as #RRGGBBAA, every constructor parameter required and non-nullable ones never null. Each
+/// figure and its parts (Axis, LineSeries, BarSeries, StepLayer, ReferenceLine) are written with their properties in
+/// the order declared and read back through their constructors.</summary>
 [JsonSourceGenerationOptions(
     WriteIndented = true,
     PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
@@ -12,7 +14,7 @@ namespace DivCon.Reporting.Plotting.Json;
     RespectNullableAnnotations = true,
     RespectRequiredConstructorParameters = true,
     Converters = [typeof(FigureJsonContext.NumberConverter), typeof(FigureJsonContext.ColorConverter)])]
-[JsonSerializable(typeof(FigureModel))]
+[JsonSerializable(typeof(Figure))]
 internal sealed partial class FigureJsonContext : JsonSerializerContext
 {
     /// <summary>A number; one that is not finite (NaN: nothing drawn) is written and read as null.</summary>
