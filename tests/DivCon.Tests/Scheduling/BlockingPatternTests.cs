@@ -167,24 +167,9 @@ public sealed class BlockingPatternTests
     [LinuxProcFact]
     public void A_long_computation_gets_no_compensating_worker()
     {
-        var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 1, CompensationDelay = TimeSpan.FromMilliseconds(20) });
-        using var sDisposal = BoundedDisposal.Of(s);
-        Thread? computingThread = null;
-        Task computing = Task.Factory.StartNew(() =>
-        {
-            computingThread = Thread.CurrentThread;
-            long until = System.Diagnostics.Stopwatch.GetTimestamp() + (System.Diagnostics.Stopwatch.Frequency * 6 / 10);
-            while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
-            {
-                Thread.SpinWait(50);
-            }
-        }, CancellationToken.None, TaskCreationOptions.None, s);
-        Task<Thread> sibling = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, s);
-
-        Wait.For(computing, Timeout);
-        Wait.For(sibling, Timeout);
-        Assert.Equal(0, s.Compensations);
-        Assert.Same(computingThread, sibling.Result);
+        var (compensations, sameThread, _) = RunComputationWithScriptedReadings(running: null);
+        Assert.Equal(0, compensations);
+        Assert.True(sameThread, "the sibling did not run on the computing worker after it");
     }
 
     /// <summary>
@@ -215,14 +200,14 @@ public sealed class BlockingPatternTests
     }
 
     // One worker computes for 600 ms (delay 20 ms: about 30 samples) while a sibling task waits in its queue; the state
-    // readings of that worker come from running(n) for its n-th reading. Returns the compensations, whether the
-    // sibling ran on the computing worker's thread, and how many readings of the worker the monitor took.
-    private static (long Compensations, bool SameThread, int Readings) RunComputationWithScriptedReadings(Func<int, bool> running)
+    // readings of that worker come from running(n) for its n-th reading (null: the real /proc readings). Returns the
+    // compensations, whether the sibling ran on the computing worker's thread, and how many scripted readings there were.
+    private static (long Compensations, bool SameThread, int Readings) RunComputationWithScriptedReadings(Func<int, bool>? running)
     {
         int tid = 0;
         int readings = 0;
         Func<Worker, bool> real = BlockingMonitor.s_isComputing;
-        BlockingMonitor.s_isComputing = w =>
+        BlockingMonitor.s_isComputing = running is null ? real : w =>
             Volatile.Read(ref tid) is int t and not 0 && w.OsThreadId == t ? running(Interlocked.Increment(ref readings)) : real(w);
         try
         {
