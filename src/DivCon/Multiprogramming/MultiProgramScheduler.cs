@@ -102,6 +102,7 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private long _rejected;
     private long _repartitions;
     private long _demandRepartitions;
+    private long _gappedDemandRepartitions;
     private string? _lastRejection;
 #if DEBUG
     private volatile Thread? _lockHolder;                       // the explorer's view of _lock (EnterLock); holder only
@@ -204,6 +205,12 @@ public sealed partial class MultiProgramScheduler : IDisposable
 
     /// <summary>Repartitionings started by a change of demand (<see cref="MultiProgramSchedulerOptions.RepartitionOnDemand"/>) or by a starved program (<see cref="MultiProgramSchedulerOptions.RepartitionWhenStarved"/>).</summary>
     public long DemandRepartitions => Interlocked.Read(ref _demandRepartitions);
+
+    /// <summary>
+    /// The demand repartitionings that kept the starved gap (a starved program's decision, no change of demand in it):
+    /// consecutive ones are at least <see cref="MultiProgramSchedulerOptions.StarvedRepartitionGap"/> apart.
+    /// </summary>
+    internal long GappedDemandRepartitions => Interlocked.Read(ref _gappedDemandRepartitions);
 
     /// <summary>The programs registered now, in arrival order.</summary>
     public IReadOnlyList<ProgramHandle> Programs => _mover.Snapshot.Programs;
@@ -753,6 +760,11 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 if (demand)
                 {
                     Interlocked.Increment(ref _demandRepartitions);
+                    if (!edge)
+                    {
+                        Interlocked.Increment(ref _gappedDemandRepartitions);
+                    }
+
                     _lastDemandDecision = Stopwatch.GetTimestamp();
                 }
 
