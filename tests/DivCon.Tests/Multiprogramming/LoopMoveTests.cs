@@ -3,6 +3,7 @@ using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
 using DivCon.Tests.Infrastructure;
+using DivCon.Tests.Scheduling;
 
 namespace DivCon.Tests.Multiprogramming;
 
@@ -215,7 +216,19 @@ public sealed class LoopMoveTests
             }
 
             // Each program, from now on, must make progress within a bounded time (a starved one never would).
-            Thread.Sleep(300); // the arrivals' moves and loans settle: from here on a starved program stays starved
+            if (!serveStarved)
+            {
+                // The arrivals' moves and loans settle (waited for, not slept for: a loaded machine may delay a move past
+                // any fixed time): every worker at home, serving the program it is assigned to, no move pending. From
+                // here on nothing decides and no worker runs dry (each is inside its program's loop), so the program
+                // left without a worker stays starved.
+                Wait.Until(
+                    () => mps.GetSnapshot() is var s && s.PendingMoves.Count == 0 && s.WorkerServing.SequenceEqual(s.WorkerPrograms)
+                        && s.WorkerPrograms.SequenceEqual(s.WorkerHomes) && programs.Count(p => s.WorkerServing.Contains(p.Id)) == 2,
+                    "the arrivals' moves and loans to settle",
+                    Timeout);
+            }
+
             long[] before = steps.Select(s => Interlocked.Read(ref s.Value)).ToArray();
             bool allProgress = SpinWait.SpinUntil(
                 () => Enumerable.Range(0, 3).All(p => Interlocked.Read(ref steps[p].Value) > before[p] + 1000),

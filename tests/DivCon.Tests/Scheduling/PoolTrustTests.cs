@@ -32,7 +32,7 @@ public sealed class PoolTrustTests
             go.Wait(Timeout);
             using var childStarted = new ManualResetEventSlim(false);
             Task child = Task.Factory.StartNew(childStarted.Set); // TaskScheduler.Current: this worker's own deque
-            bool stolen = childStarted.Wait(TimeSpan.FromSeconds(10)); // only a thief can start it while we wait
+            bool stolen = childStarted.Wait(Timeout); // only a thief can start it while we wait
             return stolen;
         });
         Assert.True(started.Wait(Timeout), "the parent never started");
@@ -40,7 +40,7 @@ public sealed class PoolTrustTests
         Wait.Until(() => scheduler.Pool.IsShuttingDown, "Dispose has begun");
         Thread.Sleep(100); // the other worker sees the shutdown with nothing queued
         go.Set();
-        Assert.True(parent.Wait(Timeout), "the parent did not finish");
+        Assert.True(parent.Wait(Timeout + Timeout), "the parent did not finish"); // it waits up to Timeout for its child
         Assert.True(parent.Result, "no worker was left to steal the child of a task running when Dispose began");
         Assert.True(disposing.Wait(Timeout), "Dispose did not return");
     }
@@ -74,7 +74,7 @@ public sealed class PoolTrustTests
         var deadline = Stopwatch.StartNew();
         void Link()
         {
-            if (Volatile.Read(ref stop) == 0 && deadline.Elapsed < TimeSpan.FromSeconds(20))
+            if (Volatile.Read(ref stop) == 0 && deadline.Elapsed < Timeout + Timeout) // longer than the wait below
             {
                 Interlocked.Increment(ref links);
                 Task.Factory.StartNew(Link); // TaskScheduler.Current: the worker's own deque
@@ -84,7 +84,7 @@ public sealed class PoolTrustTests
         Task.Factory.StartNew(Link, CancellationToken.None, TaskCreationOptions.None, scheduler);
         Wait.Until(() => Interlocked.Read(ref links) > 1000, "the chain runs");
         Task outside = Task.Factory.StartNew(() => Volatile.Write(ref stop, 1), CancellationToken.None, TaskCreationOptions.None, scheduler);
-        bool ran = outside.Wait(TimeSpan.FromSeconds(10));
+        bool ran = outside.Wait(Timeout);
         Volatile.Write(ref stop, 1);
         Assert.True(ran, $"a task queued from outside never ran while a chain of {Interlocked.Read(ref links)} local tasks ran");
     }
