@@ -53,8 +53,9 @@ public sealed class PoolTrustTests
     public void An_await_continuation_after_Dispose_still_runs_and_is_counted()
     {
         var scheduler = new WorkStealingTaskScheduler(2);
-        Task<TaskScheduler> op = LateContinuation.Start(scheduler);
+        Task<TaskScheduler> op = LateContinuation.Start(scheduler, out Action resume);
         Assert.True(Task.Run(scheduler.Dispose).Wait(Timeout), "Dispose did not return");
+        resume();
         Assert.True(op.Wait(Timeout), $"the continuation after Dispose was lost (status {op.Status})");
         Assert.Same(scheduler, op.Result);
         Assert.Equal(1, scheduler.LateTasks);
@@ -105,25 +106,31 @@ public sealed class PoolTrustTests
     }
 }
 
-/// <summary>An async method on a scheduler that is suspended in an await (a 200 ms delay) when Start returns.</summary>
+/// <summary>
+/// An async method on a scheduler that is suspended in an await when Start returns. The await ends when the test calls
+/// <c>resume</c> (from a thread-pool thread, as a timer's callback would), so the continuation comes back after whatever
+/// the test did first (a Dispose, a RemoveProgram) however long that took: an earlier form awaited a 200 ms delay,
+/// which a loaded machine let expire before the Dispose had begun (the continuation then ran as an ordinary task).
+/// </summary>
 internal static class LateContinuation
 {
     /// <summary>Its result is TaskScheduler.Current where the continuation ran.</summary>
-    public static Task<TaskScheduler> Start(TaskScheduler scheduler)
+    public static Task<TaskScheduler> Start(TaskScheduler scheduler, out Action resume)
     {
         using var suspended = new ManualResetEventSlim(false);
+        var awaited = new TaskCompletionSource();
         Task<TaskScheduler> op = Task.Factory.StartNew(
             async () =>
             {
-                Task delay = Task.Delay(200);
                 suspended.Set();
-                await delay;
+                await awaited.Task;
                 return TaskScheduler.Current;
             },
             CancellationToken.None,
             TaskCreationOptions.None,
             scheduler).Unwrap();
         Assert.True(suspended.Wait(TimeSpan.FromSeconds(30)), "the async method did not start");
+        resume = () => Assert.True(Task.Run(awaited.SetResult).Wait(TimeSpan.FromSeconds(30)), "the await could not be resumed");
         return op;
     }
 }
