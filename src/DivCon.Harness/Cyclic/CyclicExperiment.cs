@@ -171,13 +171,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             }
 
             CollectGarbage();
-            using var one = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
-            {
-                Processors = [s.Processors[0]],
-                BestEffortPinning = true,
-                Budget = s.Budget,
-                CompensateBlocking = false, // T_1: exactly one worker
-            });
+            using WorkStealingTaskScheduler one = Experiments.IsolatedTiming.Pinned([s.Processors[0]], s.Budget);
             var t1Throttling = new List<ThrottlingSample?>();
             var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             try
