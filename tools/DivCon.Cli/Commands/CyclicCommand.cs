@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.CommandLine;
 using DivCon.Harness.Plots;
 using DivCon.Harness.Programs;
@@ -16,7 +17,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class CyclicCommand
 {
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines = null, CliSelf? self = null)
     {
         var programs = CommandInput.List("--programs",
             $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Cyclic;
@@ -97,7 +98,7 @@ internal sealed class CyclicOptions
     /// <paramref name="workloadArguments"/> are the command's own options that say the same to a child process.
     /// </summary>
     public Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
-        IReadOnlyList<string> workloadArguments, SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
+        IReadOnlyList<string> workloadArguments, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines, CancellationToken cancellationToken)
     {
         problems.AddIf(CommandInput.SplitNames(parse.GetValue(_schemes)).Length == 0,
             $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
@@ -171,7 +172,7 @@ internal sealed class CyclicOptions
                         Machine = MachineInfo.Capture(budget),
                     };
                 },
-                file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
+                file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(timelines?.ToArray() ?? [], png)],
                 ResultKinds.Invocation.Table,
                 cancellationToken, notes);
         }
@@ -185,7 +186,7 @@ internal sealed class CyclicOptions
                 if (!count.IsAuto && count.Fixed == 1)
                 {
                     CyclicResult one = await new CyclicExperiment(TimeProvider.System, progress).RunAsync(plan, ct, options);
-                    return (Result: one, Allocation: AllocationFiles(timelines?.Snapshot() ?? [], png).ToArray());
+                    return (Result: one, Allocation: AllocationFiles(timelines?.ToArray() ?? [], png).ToArray());
                 }
 
                 try

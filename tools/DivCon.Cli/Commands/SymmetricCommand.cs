@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Plots;
@@ -12,7 +13,7 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SymmetricCommand
 {
-    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, SchemeTimelineCollector? timelines = null, CliSelf? self = null)
+    public static Command Create(ProgramCatalog catalog, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines = null, CliSelf? self = null)
     {
         var programOption = CommandInput.Declare<string>("--program", $"The program to run several instances of. Known: {catalog.Names}.", "quicksort");
         var instancesOption = CommandInput.Declare<int>("--instances", "How many instances run together (the thesis ran 8 on 64 cores).", 4);
