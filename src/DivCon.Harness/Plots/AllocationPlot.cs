@@ -161,7 +161,7 @@ public static class AllocationPlot
         var files = new List<(string, byte[])> { ($"{stem}.trace.json", Encoding.UTF8.GetBytes(trace.ToString())) };
         if (png && Create(timeline) is { } plot)
         {
-            files.AddRange(ResultPlots.Render([new NamedFigure(stem, plot)]));
+            files.AddRange(NamedFigure.Files([new NamedFigure(stem, plot)]));
         }
 
         return files;

@@ -50,7 +50,7 @@ public sealed class ResultKind<T>
 
         if (png && Plots is not null)
         {
-            files.AddRange(ResultPlots.Render(Plots(result)));
+            files.AddRange(NamedFigure.Files(Plots(result)));
         }
 
         return files;

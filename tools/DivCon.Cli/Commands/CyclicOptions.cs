@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
@@ -120,7 +121,7 @@ internal sealed class CyclicOptions
         {
             IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems,
                 duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
-            return ((size, seed) => entries.Select(e => e.Create(size, seed)).ToArray(), ["--programs", string.Join(",", entries.Select(e => e.Name))]);
+            return (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray();
         });
     }
 
@@ -143,36 +144,29 @@ internal sealed class CyclicOptions
         {
             int instances = CommandInput.AtLeast(parse, instancesOption, 1, problems);
             IReadOnlyList<ProgramEntry> entry = catalog.Resolve([parse.GetValue(programOption) ?? string.Empty], problems, programOption.Name);
-            return ((size, seed) => Enumerable.Range(1, instances)
-                    .Select(k => (IWorkloadProgram)new Instance(entry[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entry[0].Name}#{k}")))
-                    .ToArray(),
-                entry.Count == 0 ? [] : ["--program", entry[0].Name, "--instances", instances.ToString(CultureInfo.InvariantCulture)]);
+            return (size, seed) => Enumerable.Range(1, instances)
+                .Select(k => (IWorkloadProgram)new Instance(entry[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entry[0].Name}#{k}")))
+                .ToArray();
         });
     }
 
     /// <summary>
     /// Sets the action of <paramref name="command"/>: <paramref name="readWorkload"/> checks the command's own options and
-    /// returns how to make the workload (by size and seed) and the options that say the same to a child process; then
-    /// <see cref="RunAsync"/>.
+    /// returns how to make the workload (by size and seed); then <see cref="RunAsync"/>.
     /// </summary>
-    private Command SetAction(Command command,
-        Func<ParseResult, List<string>, (Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> Make, IReadOnlyList<string> Arguments)> readWorkload)
+    private Command SetAction(Command command, Func<ParseResult, List<string>, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>>> readWorkload)
     {
         command.SetAction((parse, ct) =>
         {
             var problems = new List<string>();
-            var (make, arguments) = readWorkload(parse, problems);
-            return RunAsync(parse, command.Name, problems, make, arguments, ct);
+            return RunAsync(parse, command.Name, problems, readWorkload(parse, problems), ct);
         });
         return command;
     }
 
-    /// <summary>
-    /// Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes;
-    /// <paramref name="workloadArguments"/> are the command's own options that say the same to a child process.
-    /// </summary>
+    /// <summary>Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes.</summary>
     private Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
-        IReadOnlyList<string> workloadArguments, CancellationToken cancellationToken)
+        CancellationToken cancellationToken)
     {
         problems.AddIf(CommandInput.SplitNames(parse.GetValue(_schemes)).Length == 0,
             $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", _registry.All)}.");
@@ -185,7 +179,8 @@ internal sealed class CyclicOptions
         problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", _registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
-        bool parsed = DurationParser.TryParse(durationText, out TimeSpan duration);
+        bool parsed = DurationParser.TryParseNanoseconds(durationText, out double durationNs);
+        TimeSpan duration = TimeSpan.FromTicks((long)Math.Round(durationNs / 100));
         problems.AddIf(!parsed, $"--duration '{durationText}' is not a duration; write e.g. 10s, 90s, 2m or 1m30s.");
         problems.AddIf(parsed && duration <= TimeSpan.Zero, $"--duration must be positive; got '{durationText}'.");
 
@@ -265,7 +260,7 @@ internal sealed class CyclicOptions
 
                 try
                 {
-                    return await RunInvocationsAsync(plan, count, options, workloadArguments, kind, png, parse.GetValue(_overBudget), workDir, progress, ct);
+                    return await RunInvocationsAsync(parse, plan, count, options, png, workDir, progress, ct);
                 }
                 finally
                 {
@@ -296,15 +291,15 @@ internal sealed class CyclicOptions
     }
 
     private async Task<(CyclicResult Result, (string Name, byte[] Content)[] Allocation)> RunInvocationsAsync(
-        CyclicPlan plan, InvocationCount count, AnalysisOptions options, IReadOnlyList<string> workloadArguments, string kind, bool png, bool overBudget,
-        string workDir, IRunProgress progress, CancellationToken cancellationToken)
+        ParseResult parse, CyclicPlan plan, InvocationCount count, AnalysisOptions options, bool png, string workDir, IRunProgress progress,
+        CancellationToken cancellationToken)
     {
         DateTimeOffset started = DateTimeOffset.UtcNow;
         var clock = System.Diagnostics.Stopwatch.StartNew();
         CyclicPlanRecord record = CyclicPlanRecord.From(plan, count.IsAuto ? count.Pilot : count.Fixed, count.Detect);
         string Folder(int k) => Path.Combine(workDir, k.ToString(CultureInfo.InvariantCulture));
         double estimate = (plan.Schemes.Count * (plan.Settings.Duration.TotalSeconds + 1)) + 20;
-        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(plan, kind, workloadArguments, k, of, dir, png && k == 1, overBudget), Folder, record, estimate);
+        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(parse, k, of, dir, png && k == 1), Folder, record, estimate);
         MachineInfo machine = MachineInfo.Capture(plan.Settings.Budget);
         var (invocations, sizing) = await new InvocationDriver(launcher, progress).RunAsync(
             count,
@@ -319,34 +314,22 @@ internal sealed class CyclicOptions
         return (result, allocation);
     }
 
-    /// <summary>The options that make a child run invocation <paramref name="k"/> of this plan into <paramref name="dir"/>.</summary>
-    private static IReadOnlyList<string> ChildArguments(CyclicPlan plan, string kind, IReadOnlyList<string> workloadArguments, int k, int of, string dir, bool png,
-        bool overBudget)
-    {
-        CyclicSettings s = plan.Settings;
-        string F(double v) => v.ToString("R", CultureInfo.InvariantCulture);
-        return
-        [
-            kind, .. workloadArguments,
-            "--schemes", string.Join(",", plan.Schemes.Select(x => x.Name)),
-            "--sp-scheme", plan.SpScheme.Name,
-            "--duration", F(s.Duration.TotalSeconds),
-            "--sp-runs", s.SpRuns.ToString(CultureInfo.InvariantCulture),
-            "--warmup", s.WarmupRuns.ToString(CultureInfo.InvariantCulture),
-            "--steady-cv", F(s.SteadyCv),
-            "--max-warmup", s.MaxWarmupRuns.ToString(CultureInfo.InvariantCulture),
-            "--seq-runs", s.SequentialRuns.ToString(CultureInfo.InvariantCulture),
-            "--scalability", s.OnlineScalability ? "online" : "measured",
-            "--size", plan.Size,
-            "--cores", s.Processors.Count.ToString(CultureInfo.InvariantCulture),
-            "--seed", s.Seed.ToString(CultureInfo.InvariantCulture),
-            "--plots", png ? "png" : "none",
-            "--out", dir,
-            "--invocation", k.ToString(CultureInfo.InvariantCulture),
-            "--invocations", of.ToString(CultureInfo.InvariantCulture),
-            .. (overBudget ? new[] { "--over-budget" } : []),
-        ];
-    }
+    /// <summary>
+    /// The options that make a child run invocation <paramref name="k"/> of <paramref name="of"/> into <paramref name="dir"/>:
+    /// the command and every option given to this driver as typed (the child reads them as this process did), but for
+    /// <c>--repeat</c>, <c>--out</c> and <c>--plots</c>.
+    /// </summary>
+    private IReadOnlyList<string> ChildArguments(ParseResult parse, int k, int of, string dir, bool png) =>
+    [
+        parse.CommandResult.Command.Name,
+        .. parse.CommandResult.Children.OfType<OptionResult>()
+            .Where(o => !o.Implicit && o.Option != _repeat && o.Option != _out && o.Option != _plots)
+            .SelectMany(o => o.Tokens.Select(t => t.Value).Prepend(o.Option.Name)),
+        "--plots", png ? "png" : "none",
+        "--out", dir,
+        "--invocation", k.ToString(CultureInfo.InvariantCulture),
+        "--invocations", of.ToString(CultureInfo.InvariantCulture),
+    ];
 
     private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)
     {

@@ -75,7 +75,7 @@ internal static class PlotCommand
 
             try
             {
-                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultPlots.Render(figures));
+                IReadOnlyList<string> written = ResultFolder.Write(folder, NamedFigure.Files(figures));
                 await parse.InvocationConfiguration.Output.WriteLineAsync(string.Join(Environment.NewLine, written));
                 return 0;
             }
