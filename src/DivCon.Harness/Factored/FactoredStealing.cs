@@ -97,10 +97,11 @@ public sealed record FactoredStealing
     }
 
     /// <summary>
-    /// The options of a <paramref name="workers"/>-worker scheduler with this stealing, sized against
-    /// <paramref name="budget"/> (the experiment's one reading; detected by the scheduler when null).
+    /// The options of a <paramref name="workers"/>-worker scheduler with this stealing (or these groups under
+    /// <paramref name="scope"/>), sized against <paramref name="budget"/> (the experiment's one reading; detected by the
+    /// scheduler when null).
     /// </summary>
-    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology, CpuBudget? budget = null)
+    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology, CpuBudget? budget = null, StealingScope? scope = null)
     {
         ArgumentNullException.ThrowIfNull(topology);
         IReadOnlyList<IReadOnlyList<int>>? groups = GroupsFor(workers);
@@ -112,7 +113,7 @@ public sealed record FactoredStealing
             // make it P + 1.
             CompensateBlocking = false,
             ThreadName = threadName,
-            StealingScope = Scope,
+            StealingScope = scope ?? Scope,
             StealingGroups = groups,
             // Detected groups in both scopes, so that steals are split into local and remote the same way under All.
             StealingTopology = groups is null ? topology() : null,

@@ -44,7 +44,7 @@ public sealed record ResultKind<T>(
 
         if (png && Plots is not null)
         {
-            files.AddRange(ResultPlots.Render(Plots(result)));
+            files.AddRange(NamedFigure.Files(Plots(result)));
         }
 
         return files;
