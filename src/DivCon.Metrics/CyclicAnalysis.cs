@@ -70,18 +70,14 @@ public static class CyclicAnalysis
         var results = schemes
             .Select(s => AnalyzeScheme(programs, s.Name, s.Description, repetitions, cspMeans, noRunWarning, options))
             .ToArray();
-        return new CyclicAnalysisResult(results, Compare(results, options), Infer(results, FamilySize(results.Length, options.Baseline is not null), options), options);
+        return new CyclicAnalysisResult(results, Compare(results, options), Infer(results, FamilySize(results.Length, options.Baseline is not null), options));
     }
 
-    /// <summary>
-    /// The paired comparisons of ANTT and STP between every pair of schemes in report order (A / B with A first), or
-    /// between each scheme and <see cref="AnalysisOptions.Baseline"/> (scheme / baseline), over the repetitions in which
-    /// both have the metric; Holm-corrected over every comparison that could be run.
-    /// </summary>
-    public static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes, AnalysisOptions? options = null)
+    // The paired comparisons of ANTT and STP between every pair of schemes in report order (A / B with A first), or
+    // between each scheme and AnalysisOptions.Baseline (scheme / baseline), over the repetitions in which both have the
+    // metric; Holm-corrected over every comparison that could be run.
+    private static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes, AnalysisOptions options)
     {
-        ArgumentNullException.ThrowIfNull(schemes);
-        options ??= new AnalysisOptions();
         var tests = new List<(string A, string B, string Metric, PairedRatioResult Test)>();
         foreach (string metric in ComparedMetrics)
         {
