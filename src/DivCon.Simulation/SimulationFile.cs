@@ -8,11 +8,8 @@ namespace DivCon.Simulation;
 /// <param name="Parameters">The costs of the simulated machine.</param>
 /// <param name="Results">One per workload and core count.</param>
 public sealed record SimulationFile(IReadOnlyDictionary<string, string> Settings, SimulationParameters Parameters, IReadOnlyList<SimulationResult> Results)
-    : ResultFile
+    : ResultFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "simulate";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -18,7 +18,7 @@ public static class CliApp
     {
         // Where MultiProgramScheduler schemes leave their allocation timelines for the plots and traces beside the results
         // (one per invocation; the scheme wiring adds to it when a scheme's run ends).
-        var timelines = new Harness.Plots.SchemeTimelineCollector();
+        var timelines = new System.Collections.Concurrent.ConcurrentQueue<Harness.Plots.SchemeTimeline>();
         var schemes = Harness.Schemes.BuiltInSchemes.CreateRegistry(timelines);
         return new RootCommand(
             "DivCon: run several task-parallel programs on one multicore machine and measure how each scheduling scheme divides the cores.")
@@ -26,8 +26,8 @@ public static class CliApp
             TopologyCommand.Create(),
             SimulateCommand.Create(),
             PlanCommand.Create(),
-            CyclicCommand.Create(SamplePrograms.Workload, schemes, timelines, self),
-            SymmetricCommand.Create(SamplePrograms.Workload, schemes, timelines, self),
+            CyclicOptions.Cyclic(SamplePrograms.Workload, schemes, timelines, self),
+            CyclicOptions.Symmetric(SamplePrograms.Workload, schemes, timelines, self),
             IsolatedCommands.Scalability(),
             IsolatedCommands.Granularity(),
             IsolatedCommands.Phases(),

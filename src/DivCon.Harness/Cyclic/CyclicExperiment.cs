@@ -118,7 +118,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             _progress.Phase(label, s.Duration.TotalSeconds);
             Log(started, $"{label}: {s.Duration.TotalSeconds:0.#} s with {string.Join(", ", programs.Select(p => p.Name))}");
             PhaseResult phase;
-            var phaseWindow = throttling.Open();
+            var closePhaseWindow = throttling.Open();
             try
             {
                 phase = await CyclicProtocol.RunMultiprogramAsync(
@@ -133,7 +133,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
                     string.Create(CultureInfo.InvariantCulture, $"{e.Message} (scheme '{scheme.Name}', invocation {invocation})"), e.InnerException);
             }
 
-            throttling.Phase(scheme.Name, invocation, phaseWindow.Close());
+            throttling.Phase(scheme.Name, invocation, closePhaseWindow());
             long snapshotAt = _clock.GetTimestamp();
             IReadOnlyList<SchedulerStats> stats = arrangement.Snapshot();
             long windowEnd = Volatile.Read(ref firstStop[0]) is long stop and not 0 ? stop : snapshotAt;
@@ -171,13 +171,7 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
             }
 
             CollectGarbage();
-            using var one = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
-            {
-                Processors = [s.Processors[0]],
-                BestEffortPinning = true,
-                Budget = s.Budget,
-                CompensateBlocking = false, // T_1: exactly one worker
-            });
+            using WorkStealingTaskScheduler one = Experiments.IsolatedTiming.Pinned([s.Processors[0]], s.Budget);
             var t1Throttling = new List<ThrottlingSample?>();
             var phaseProgram = throttling.Wrap(new PhaseProgram(program.Name, ct => program.RunAsync(one, ct)), t1Throttling);
             try
@@ -211,11 +205,11 @@ public sealed class CyclicExperiment(TimeProvider clock, IRunProgress? progress 
         for (int k = 0; k <= runs; k++)
         {
             CollectGarbage();
-            var window = throttling.Open();
+            var closeWindow = throttling.Open();
             long t0 = _clock.GetTimestamp();
             Guard(program.Name, "its sequential baseline", invocation, program.RunSequential);
             all.Add(Seconds(_clock.GetTimestamp() - t0));
-            ThrottlingSample? sample = window.Close();
+            ThrottlingSample? sample = closeWindow();
             if (k > 0)
             {
                 samples.Add(sample);

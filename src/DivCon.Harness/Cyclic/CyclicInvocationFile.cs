@@ -8,11 +8,8 @@ namespace DivCon.Harness.Cyclic;
 /// </summary>
 /// <param name="Configuration">What was run (the parent checks it is its own).</param>
 /// <param name="Invocation">The raw times.</param>
-public sealed record CyclicInvocationFile(CyclicPlanRecord Configuration, CyclicInvocation Invocation) : ExperimentFile
+public sealed record CyclicInvocationFile(CyclicPlanRecord Configuration, CyclicInvocation Invocation) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "invocation";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -30,7 +30,7 @@ public sealed record CyclicResult(
     IReadOnlyList<MetricInference> Inference,
     AnalysisOptions Analysis,
     InvocationSizing? Sizing = null,
-    CyclicThrottling? Throttling = null) : ExperimentFile
+    CyclicThrottling? Throttling = null) : ExperimentFile(Configuration.Kind)
 {
     /// <summary>The method notes recorded in every cyclic and symmetric result.</summary>
     public static readonly IReadOnlyDictionary<string, string> MethodNotes = new Dictionary<string, string>
@@ -74,9 +74,6 @@ public sealed record CyclicResult(
             + "leftover of the identity P·T_P = T_1 + I_P + F_P, not measured by itself, so it carries every error of the other terms (a negative "
             + "fp is a bias in t1 or ip, not less work). Other schemes: factored null with its reason.",
     };
-
-    /// <inheritdoc/>
-    protected override string KindOf() => Configuration.Kind;
 
     /// <summary>How every number was computed (<see cref="MethodNotes"/>), recorded in the file.</summary>
     public IReadOnlyDictionary<string, string> Method => MethodNotes;

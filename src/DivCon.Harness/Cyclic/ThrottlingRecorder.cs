@@ -14,8 +14,8 @@ internal sealed class ThrottlingRecorder(Func<CpuThrottling?> read)
     private readonly List<AloneThrottling> _alone = [];
     private readonly List<PhaseThrottling> _phases = [];
 
-    /// <summary>Opens a window now.</summary>
-    public ThrottlingWindow Open() => ThrottlingWindow.Open(read);
+    /// <summary>Opens a window now; the function it returns closes it.</summary>
+    public Func<ThrottlingSample?> Open() => ThrottlingWindow.Open(read);
 
     /// <summary>
     /// <paramref name="program"/> with a window around each run: opened when the run starts, closed when its task
@@ -26,7 +26,7 @@ internal sealed class ThrottlingRecorder(Func<CpuThrottling?> read)
     {
         StartRun = ct =>
         {
-            ThrottlingWindow window = Open();
+            Func<ThrottlingSample?> closeWindow = Open();
             Task run = program.StartRun(ct);
             // Synchronously on the thread that completes the run: the protocol's end-time continuation is on the task
             // returned here, so it runs after the sample is taken (one small file read later than without it).
@@ -35,7 +35,7 @@ internal sealed class ThrottlingRecorder(Func<CpuThrottling?> read)
                 {
                     lock (samples)
                     {
-                        samples.Add(window.Close());
+                        samples.Add(closeWindow());
                     }
 
                     return done;

@@ -15,11 +15,8 @@ namespace DivCon.Harness.Experiments;
 /// <param name="Contrast">The difference CacheGroupFirst − All with its interval.</param>
 public sealed record CompareStealingResult(
     string Note, int CacheGroups, string StealingGroups, int Workers, string Size, int Replications,
-    IReadOnlyList<StealingRun> Runs, TwoFactorAnovaResult Anova, EffectInterval Contrast) : ExperimentFile
+    IReadOnlyList<StealingRun> Runs, TwoFactorAnovaResult Anova, EffectInterval Contrast) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "compare-stealing";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -25,7 +25,7 @@ public static class GranularityExperiment
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxDepth, MaxSupportedDepth);
 
         int cores = settings.Processors.Count;
-        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
+        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings.Budget);
         var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
             program.Initialize();

@@ -10,11 +10,8 @@ namespace DivCon.Harness.Experiments;
 /// <param name="Settings">Programs, size, runs, processors (cores = their number).</param>
 /// <param name="MaxDepth">The finest granularity is problem size / 2^MaxDepth.</param>
 /// <param name="Programs">One per program, in the order asked for.</param>
-public sealed record GranularityResult(ExperimentSettings Settings, int MaxDepth, IReadOnlyList<GranularityProgramResult> Programs) : ExperimentFile
+public sealed record GranularityResult(ExperimentSettings Settings, int MaxDepth, IReadOnlyList<GranularityProgramResult> Programs) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "granularity";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -48,12 +48,12 @@ internal static class IsolatedTiming
         return (results, started, Stopwatch.GetElapsedTime(start).TotalSeconds, MachineInfo.Capture(settings.Budget));
     }
 
-    /// <summary>A work-stealing scheduler with one worker pinned to each of <paramref name="processors"/> (best effort), sized against the settings' budget.</summary>
-    public static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, ExperimentSettings settings) => new(new WorkStealingSchedulerOptions
+    /// <summary>A work-stealing scheduler with one worker pinned to each of <paramref name="processors"/> (best effort), sized against <paramref name="budget"/>.</summary>
+    public static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, CpuBudget? budget) => new(new WorkStealingSchedulerOptions
     {
-        Processors = ThreadAffinity.ValidateProcessors(processors, nameof(processors)),
+        Processors = processors,
         BestEffortPinning = true,
-        Budget = settings.Budget,
+        Budget = budget,
         CompensateBlocking = false, // a measurement: exactly these workers, never a compensating one
     });
 
@@ -69,7 +69,9 @@ internal static class IsolatedTiming
     public static async Task<double[]> ParallelAsync(
         ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
     {
-        double[] seconds = await TimeAsync(settings, () => RunOnceAsync(program, scheduler, settings, cancellationToken));
+        var run = new PhaseProgram(program.Name, ct => program.RunAsync(scheduler, ct));
+        double[] seconds = await TimeAsync(settings,
+            async () => (await CyclicProtocol.RunIsolatedAsync(run, 1, TimeProvider.System, settings.RunTimeout, cancellationToken))[0]);
         try
         {
             program.Verify();
@@ -98,28 +100,5 @@ internal static class IsolatedTiming
         }
 
         return seconds;
-    }
-
-    private static async Task<double> RunOnceAsync(ISkeletonProgram program, TaskScheduler scheduler, ExperimentSettings settings, CancellationToken cancellationToken)
-    {
-        cancellationToken.ThrowIfCancellationRequested();
-        using var runCancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        long start = Stopwatch.GetTimestamp();
-        Task run = program.RunAsync(scheduler, runCancel.Token);
-        try
-        {
-            await run.WaitAsync(settings.RunTimeout, cancellationToken);
-        }
-        catch (TimeoutException)
-        {
-            runCancel.Cancel();
-            throw new ProgramRunException(program.Name, $"{program.Name} did not finish within {settings.RunTimeout.TotalSeconds:0.###} s.");
-        }
-        catch (Exception e) when (e is not OperationCanceledException)
-        {
-            throw new ProgramRunException(program.Name, $"{program.Name} failed: {e.GetType().Name}: {e.Message}", e);
-        }
-
-        return Stopwatch.GetElapsedTime(start).TotalSeconds;
     }
 }

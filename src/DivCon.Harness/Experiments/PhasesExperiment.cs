@@ -22,7 +22,7 @@ public static class PhasesExperiment
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(musclesPerCore);
 
         int cores = settings.Processors.Count;
-        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings);
+        using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings.Budget);
         var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
             program.UseAutomaticGranularity(cores, musclesPerCore);

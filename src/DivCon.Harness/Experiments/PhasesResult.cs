@@ -10,11 +10,8 @@ namespace DivCon.Harness.Experiments;
 /// <param name="Settings">Programs, size, runs, processors (cores = their number).</param>
 /// <param name="MusclesPerCore">The automatic granularity's target execute muscles per core.</param>
 /// <param name="Programs">One per program, in the order asked for.</param>
-public sealed record PhasesResult(ExperimentSettings Settings, int MusclesPerCore, IReadOnlyList<PhaseProgramResult> Programs) : ExperimentFile
+public sealed record PhasesResult(ExperimentSettings Settings, int MusclesPerCore, IReadOnlyList<PhaseProgramResult> Programs) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "phases";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

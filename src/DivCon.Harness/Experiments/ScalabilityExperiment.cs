@@ -50,7 +50,7 @@ public static class ScalabilityExperiment
                 for (int p = 1; p <= n; p++)
                 {
                     IReadOnlyList<int> processors = selection == ProcessorSelection.Contiguous ? machine.SelectContiguous(p) : machine.SelectDispersed(p);
-                    using var scheduler = IsolatedTiming.Pinned(processors, settings);
+                    using var scheduler = IsolatedTiming.Pinned(processors, settings.Budget);
                     var tp = new TimedSample(await IsolatedTiming.ParallelAsync(program, scheduler, settings, cancellationToken));
                     points.Add(new ScalabilityCorePoint(p, processors, scheduler.IsPinned, tp, ts.Mean / tp.Mean));
                     progress.Advance(1 + (curves.Count * n) + p, $"{program.Name}: {ScalabilityResult.Name(selection)} P = {p}: speedup {ts.Mean / tp.Mean:0.00}");

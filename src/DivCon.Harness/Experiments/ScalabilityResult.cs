@@ -10,13 +10,10 @@ namespace DivCon.Harness.Experiments;
 /// <param name="Selections">How the P processors of each point were chosen.</param>
 /// <param name="Programs">One per program, in the order asked for.</param>
 public sealed record ScalabilityResult(ExperimentSettings Settings, IReadOnlyList<ProcessorSelection> Selections, IReadOnlyList<ScalabilityProgramResult> Programs)
-    : ExperimentFile
+    : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "scalability";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 
     /// <summary>The lowercase name of a selection, as in the files.</summary>
     public static string Name(ProcessorSelection selection) => selection.ToString().ToLowerInvariant();

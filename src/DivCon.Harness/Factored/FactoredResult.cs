@@ -16,7 +16,7 @@ public sealed record FactoredResult(
     FactoredSettings Settings,
     IReadOnlyList<FactoredProgramResult> Programs,
     StealingRecord? Stealing = null,
-    IReadOnlyDictionary<string, string>? ProgramSettings = null) : ExperimentFile
+    IReadOnlyDictionary<string, string>? ProgramSettings = null) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "factored";
@@ -35,9 +35,6 @@ public sealed record FactoredResult(
         + "(parallel[].throttling, sequentialThrottling, elisionThrottling; null where there is no cgroup); a point's throttling summarises its runs, "
         + "and its mean throttled core-seconds Θ_P is its own term, subtracted from the leftover: wp = p·tp − ip − Θ_P, fp = wp − (t1 − Θ_1). "
         + "The budget the schedulers were sized by is machine.budget.";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 
     /// <summary>How every number was computed (<see cref="MethodNote"/>).</summary>
     public string Method => MethodNote;

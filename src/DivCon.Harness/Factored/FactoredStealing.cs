@@ -28,26 +28,23 @@ public sealed record FactoredStealing
     /// <summary>The name of the one-worker-per-group synthetic groups.</summary>
     public const string PerWorkerGroups = "per-worker";
 
-    private readonly IReadOnlyList<IReadOnlyList<int>>? _explicitGroups; // null for detected and per-worker
-
-    private FactoredStealing(StealingScope scope, string groups, IReadOnlyList<IReadOnlyList<int>>? explicitGroups)
+    private FactoredStealing()
     {
-        Scope = scope;
-        Groups = groups;
-        _explicitGroups = explicitGroups;
     }
 
     /// <summary>Every scheduler's default: scope All, detected groups.</summary>
-    public static FactoredStealing Default { get; } = new(StealingScope.All, DetectedGroups, null);
+    public static FactoredStealing Default { get; } = new() { Scope = StealingScope.All };
 
     /// <summary>The stealing scope.</summary>
-    public StealingScope Scope { get; }
+    public StealingScope Scope { get; private init; }
 
     /// <summary><see cref="DetectedGroups"/>, <see cref="PerWorkerGroups"/> or the explicit groups' text (normalised).</summary>
-    public string Groups { get; }
+    public string Groups { get; private init; } = DetectedGroups;
 
     /// <summary>The number of last-level cache groups this machine reported, when known (recorded with the result).</summary>
     public int? DetectedCacheGroups { get; init; }
+
+    private IReadOnlyList<IReadOnlyList<int>>? ExplicitGroups { get; init; } // null for detected and per-worker
 
     /// <summary>
     /// Parses <paramref name="scope"/> (<c>all</c> or <c>cache-group-first</c>) and <paramref name="groups"/>
@@ -81,9 +78,7 @@ public sealed record FactoredStealing
             return null;
         }
 
-        return parsedGroups is null
-            ? new FactoredStealing(parsedScope, groupsText, null)
-            : new FactoredStealing(parsedScope, Format(parsedGroups), parsedGroups);
+        return new FactoredStealing { Scope = parsedScope, Groups = parsedGroups is null ? groupsText : Format(parsedGroups), ExplicitGroups = parsedGroups };
     }
 
     /// <summary>The explicit groups a <paramref name="workers"/>-worker scheduler gets, or null for detected groups.</summary>
@@ -95,17 +90,18 @@ public sealed record FactoredStealing
             return Enumerable.Range(0, workers).Select(w => (IReadOnlyList<int>)new[] { w }).ToArray();
         }
 
-        return _explicitGroups?
+        return ExplicitGroups?
             .Select(g => (IReadOnlyList<int>)g.Where(w => w < workers).ToArray())
             .Where(g => g.Count > 0)
             .ToArray();
     }
 
     /// <summary>
-    /// The options of a <paramref name="workers"/>-worker scheduler with this stealing, sized against
-    /// <paramref name="budget"/> (the experiment's one reading; detected by the scheduler when null).
+    /// The options of a <paramref name="workers"/>-worker scheduler with this stealing (or these groups under
+    /// <paramref name="scope"/>), sized against <paramref name="budget"/> (the experiment's one reading; detected by the
+    /// scheduler when null).
     /// </summary>
-    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology, CpuBudget? budget = null)
+    public WorkStealingSchedulerOptions Options(int workers, string threadName, Func<CpuTopology> topology, CpuBudget? budget = null, StealingScope? scope = null)
     {
         ArgumentNullException.ThrowIfNull(topology);
         IReadOnlyList<IReadOnlyList<int>>? groups = GroupsFor(workers);
@@ -117,7 +113,7 @@ public sealed record FactoredStealing
             // make it P + 1.
             CompensateBlocking = false,
             ThreadName = threadName,
-            StealingScope = Scope,
+            StealingScope = scope ?? Scope,
             StealingGroups = groups,
             // Detected groups in both scopes, so that steals are split into local and remote the same way under All.
             StealingTopology = groups is null ? topology() : null,

@@ -64,11 +64,11 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         ObjectDisposedException.ThrowIf(_disposed, this);
         cancellationToken.ThrowIfCancellationRequested();
         CollectGarbage();
-        var throttling = ThrottlingWindow.Open(_readThrottling);
+        var closeThrottling = ThrottlingWindow.Open(_readThrottling);
         long start = Stopwatch.GetTimestamp();
         program.RunSequential();
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        return (seconds, throttling.Close());
+        return (seconds, closeThrottling());
     }
 
     /// <inheritdoc/>
@@ -124,7 +124,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
 
         CollectGarbage();
         scheduler.ResetStatistics();
-        var throttling = ThrottlingWindow.Open(_readThrottling);
+        var closeThrottling = ThrottlingWindow.Open(_readThrottling);
         long start = Stopwatch.GetTimestamp();
         Task task = run(scheduler);
         bool finished;
@@ -138,7 +138,7 @@ public sealed class SchedulerMeasurementSource : IFactoredMeasurementSource, IDi
         }
 
         double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        ThrottlingSample? throttled = throttling.Close();
+        ThrottlingSample? throttled = closeThrottling();
         SchedulerStatistics statistics = scheduler.GetStatistics();
         if (!finished)
         {

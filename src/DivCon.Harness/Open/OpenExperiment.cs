@@ -120,10 +120,10 @@ public static class OpenExperiment
         try
         {
             double[] all = await TimeRunsAsync(program, settings.Processors, "open alone", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
-            double alone = Median(all);
+            double alone = OpenAnalysis.Quantile(all, 0.5);
             progress.Advance(settings.AloneRuns, $"alone {c.Name}: median {alone:0.0} ms on {settings.Processors.Count} workers");
             double[] one = await TimeRunsAsync(program, [.. settings.Processors.Take(1)], "open one", settings.AloneRuns, budget, cancellationToken).ConfigureAwait(true);
-            double oneWorker = Median(one);
+            double oneWorker = OpenAnalysis.Quantile(one, 0.5);
             progress.Advance(2 * settings.AloneRuns, $"alone {c.Name}: median {oneWorker:0.0} ms on 1 worker");
             return new OpenClassInfo(c.Name, c.Role, c.Description, c.Weight, alone, oneWorker, oneWorker / alone, all, one);
         }
@@ -155,8 +155,6 @@ public static class OpenExperiment
     /// <summary>A work-stealing scheduler with a worker pinned (best effort) to each of <paramref name="processors"/>.</summary>
     private static WorkStealingTaskScheduler Pinned(IReadOnlyList<int> processors, CpuBudget budget, string threadName) =>
         new(new WorkStealingSchedulerOptions { Processors = processors, BestEffortPinning = true, Budget = budget, ThreadName = threadName });
-
-    private static double Median(double[] values) => OpenAnalysis.Quantile(values, 0.5);
 
     private static async Task<OpenRun> RunSchemeAsync(
         SchemeInfo scheme, IReadOnlyList<Arrival> arrivals, IReadOnlyList<OpenClassInfo> infos, Dictionary<string, InstancePool> pools,

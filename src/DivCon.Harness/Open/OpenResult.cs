@@ -16,11 +16,8 @@ namespace DivCon.Harness.Open;
 /// <param name="Comparisons">Per metric and scheme, from <see cref="Repetitions"/>.</param>
 public sealed record OpenResult(
     OpenSettings Settings, IReadOnlyList<OpenClassInfo> Classes, IReadOnlyList<string> Schemes, string Baseline,
-    IReadOnlyList<OpenRepetition> Repetitions, IReadOnlyList<OpenSchemeSummary> Summary, IReadOnlyList<OpenComparison> Comparisons) : ExperimentFile
+    IReadOnlyList<OpenRepetition> Repetitions, IReadOnlyList<OpenSchemeSummary> Summary, IReadOnlyList<OpenComparison> Comparisons) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "open";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -12,9 +12,9 @@ public static class PlanReport
     private const string TaskBounded = "task-bounded";
 
     /// <summary>The plan as a readable table: shares, base, capped, each step with its scores, final.</summary>
-    public static string Text(PlanRequest request)
+    public static string Text(string policy, PartitioningInput input)
     {
-        (PlanRecord plan, ScalabilityPlan shares) = Plan(request);
+        (PlanRecord plan, ScalabilityPlan shares) = Plan(policy, input);
         var sb = new StringBuilder();
         sb.AppendLine(F($"Policy: {plan.Policy}, {plan.Cores} cores, {plan.Speedups.Count} programs"));
         sb.AppendLine();
@@ -90,21 +90,20 @@ public static class PlanReport
     }
 
     /// <summary>The plan as a record (what <c>divcon plan --json</c> prints).</summary>
-    public static PlanRecord Record(PlanRequest request) => Plan(request).Record;
+    public static PlanRecord Record(string policy, PartitioningInput input) => Plan(policy, input).Record;
 
     /// <summary>The plan's record, and the scalability plan its shares and base allocation come from.</summary>
-    private static (PlanRecord Record, ScalabilityPlan Shares) Plan(PlanRequest request)
+    private static (PlanRecord Record, ScalabilityPlan Shares) Plan(string policy, PartitioningInput input)
     {
-        ArgumentNullException.ThrowIfNull(request);
-        PartitioningInput input = request.Input;
+        ArgumentNullException.ThrowIfNull(input);
         double[] speedups = input.Programs.Select(p => p.Scalability).ToArray();
-        switch (request.Policy)
+        switch (policy)
         {
             case ScalabilityPolicy.PolicyName:
             {
                 ScalabilityPlan plan = new ScalabilityPolicy().Plan(input);
                 PlanStep[] steps = plan.MinimumTransfers.Select(t => new PlanStep("at-least-one") { From = t.From + 1, To = t.To + 1 }).ToArray();
-                return (new PlanRecord(request.Policy, input.Cores, speedups, plan.Shares, plan.Base, null, null, steps, plan.Base), plan);
+                return (new PlanRecord(policy, input.Cores, speedups, plan.Shares, plan.Base, null, null, steps, plan.Base), plan);
             }
 
             case HillClimbingPolicy.PolicyName:
@@ -119,7 +118,7 @@ public static class PlanReport
                     steps.Add(new PlanStep("hill-climbing-move") { From = move.From + 1, To = move.To + 1, Allocation = counts.ToArray(), PredictedAntt = move.PredictedAntt });
                 }
 
-                return (new PlanRecord(request.Policy, input.Cores, speedups, plan.Start.Shares, plan.Start.Base, null, null, steps, plan.Final,
+                return (new PlanRecord(policy, input.Cores, speedups, plan.Start.Shares, plan.Start.Base, null, null, steps, plan.Final,
                     StartAntt: plan.StartAntt, FinalAntt: plan.FinalAntt), plan.Start);
             }
 
@@ -134,7 +133,7 @@ public static class PlanReport
                     Scores = rows[k].Select((c, i) => plan.Score(i, c)).ToArray(),
                     Program = step.Program + 1,
                 }).ToArray();
-                return (new PlanRecord(request.Policy, input.Cores, speedups, plan.Scalability.Shares, plan.Scalability.Base, plan.Tasks, plan.Capped, steps,
+                return (new PlanRecord(policy, input.Cores, speedups, plan.Scalability.Shares, plan.Scalability.Base, plan.Tasks, plan.Capped, steps,
                     plan.Final, plan.Final.Select((c, i) => plan.Score(i, c)).ToArray()), plan.Scalability);
             }
         }

@@ -158,12 +158,6 @@ public static class AllocationPlot
         string stem = $"allocation-{CyclicPlots.Slug(timeline.Scheme)}";
         var trace = new StringWriter();
         timeline.Timeline.WriteChromeTrace(trace, timeline.EndTimestamp);
-        var files = new List<(string, byte[])> { ($"{stem}.trace.json", Encoding.UTF8.GetBytes(trace.ToString())) };
-        if (png && Create(timeline) is { } plot)
-        {
-            files.AddRange(ResultPlots.Render([new NamedFigure(stem, plot)]));
-        }
-
-        return files;
+        return [($"{stem}.trace.json", Encoding.UTF8.GetBytes(trace.ToString())), .. png && Create(timeline) is { } plot ? NamedFigure.Files([new(stem, plot)]) : []];
     }
 }

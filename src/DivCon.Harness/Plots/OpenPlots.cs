@@ -29,7 +29,7 @@ public static class OpenPlots
                 }
 
                 double[] fraction = [.. Enumerable.Range(1, slowdowns.Length).Select(i => i / (double)slowdowns.Length)];
-                plot.Add(new LineSeries($"{c.Name} ({slowdowns.Length} jobs)", slowdowns, fraction, Palette.Get(plot.Series.Count), MarkerShape.Circle, markerSize: 2));
+                plot.AddSeries($"{c.Name} ({slowdowns.Length} jobs)", slowdowns, fraction, MarkerShape.Circle, markerSize: 2);
             }
 
             plot.YAxis.SetLimits(0, 1.02);

@@ -29,7 +29,7 @@ public static class ScalabilityPlots
                 }
             }
 
-            figures.Add(new NamedFigure($"speedup-{CyclicPlots.Slug(selection)}", plot));
+            figures.Add(new NamedFigure($"speedup-{CyclicPlots.Slug(selection)}", FromZero(plot)));
         }
 
         if (selections.Contains("contiguous") && selections.Contains("dispersed"))
@@ -51,12 +51,7 @@ public static class ScalabilityPlots
                 }
             }
 
-            figures.Add(new NamedFigure("speedup-contiguous-vs-dispersed", plot));
-        }
-
-        foreach (NamedFigure f in figures)
-        {
-            FromZero((LinePlot)f.Figure);
+            figures.Add(new NamedFigure("speedup-contiguous-vs-dispersed", FromZero(plot)));
         }
 
         return figures;
@@ -71,12 +66,13 @@ public static class ScalabilityPlots
     }
 
     // As in Figures 7.3–7.4: both axes from 0 (x from 1) up to at least the largest P, so the linear line is visible.
-    private static void FromZero(LinePlot plot)
+    private static LinePlot FromZero(LinePlot plot)
     {
         double maxP = plot.Series.SelectMany(s => s.X).Where(double.IsFinite).DefaultIfEmpty(1).Max();
         double maxY = plot.Series.SelectMany(s => s.Y).Where(double.IsFinite).DefaultIfEmpty(1).Max();
         plot.XAxis.SetLimits(maxP > 1 ? 1 : 0.5, maxP > 1 ? maxP : 1.5);
         plot.YAxis.SetLimits(0, Math.Max(maxP, maxY) * 1.05);
+        return plot;
     }
 
     private static (double[] P, double[] Speedup)? Curve(ScalabilityProgramResult program, string selection) =>

@@ -7,18 +7,14 @@ namespace DivCon.Harness.Programs;
 /// (<see cref="Synthetic"/>); the front ends register the sample programs. <see cref="Resolve"/> is the one check of a
 /// program list every command makes.
 /// </summary>
-public sealed class ProgramCatalog
+/// <param name="entries">The programs; names must be unique (case-insensitive).</param>
+public sealed class ProgramCatalog(IEnumerable<ProgramEntry> entries) : NamedList<ProgramEntry>(entries, e => e.Name, "Program", nameof(entries))
 {
     /// <summary>The thesis's low/moderate-scalability workload (§7.5.2): the default of <c>divcon cyclic</c>.</summary>
     public static readonly IReadOnlyList<string> DefaultCyclicWorkload = ["strassen", "quicksort", "mergesort"];
 
     /// <summary>The five-program suite (§7.5.1).</summary>
     public static readonly IReadOnlyList<string> FullSuite = ["sumofsquares", "montecarlopi", "strassen", "quicksort", "mergesort"];
-
-    private readonly NamedList<ProgramEntry> _entries;
-
-    /// <summary>Creates a catalogue; names must be unique (case-insensitive).</summary>
-    public ProgramCatalog(IEnumerable<ProgramEntry> entries) => _entries = new(entries, e => e.Name, "Program", nameof(entries));
 
     /// <summary>The two synthetic spin programs (no D&amp;C, no memory traffic), which the harness makes itself.</summary>
     public static IReadOnlyList<ProgramEntry> Synthetic { get; } =
@@ -29,20 +25,14 @@ public sealed class ProgramCatalog
             (size, seed) => new SyntheticSpinProgram("spin-serial", SyntheticSpinProgram.Iterations(size), 32, 0.5, seed)),
     ];
 
-    /// <summary>Every program, in listing order.</summary>
-    public IReadOnlyList<ProgramEntry> All => _entries.All;
-
     /// <summary>The names, comma-separated, for help text and error messages.</summary>
     public string Names => string.Join(", ", All.Select(e => e.Name));
 
-    /// <summary>Looks a program up by name (case-insensitive).</summary>
-    public ProgramEntry? Find(string name) => _entries.Find(name);
-
     /// <summary>A catalogue with <paramref name="entry"/> replacing the one of the same name (kept in place) or appended.</summary>
-    public ProgramCatalog With(ProgramEntry entry)
+    public new ProgramCatalog With(ProgramEntry entry)
     {
         ArgumentNullException.ThrowIfNull(entry);
-        return new ProgramCatalog(_entries.With(entry));
+        return new ProgramCatalog(base.With(entry));
     }
 
     /// <summary>

@@ -12,27 +12,21 @@ namespace DivCon.Harness.Reporting;
 /// record, one of these, and a small command.
 /// </summary>
 /// <typeparam name="T">The record.</typeparam>
-public sealed class ResultKind<T>
+/// <param name="Names">The <c>kind</c> values its files carry (cyclic and symmetric share one record).</param>
+/// <param name="Json">The record's serializer.</param>
+/// <param name="Table">The table printed on stdout.</param>
+/// <param name="Csv">The CSV beside the JSON, or null for none.</param>
+/// <param name="Markdown">The Markdown report and its file name, or null for none.</param>
+/// <param name="Plots">The figures, or null for none.</param>
+public sealed record ResultKind<T>(
+    IReadOnlyList<string> Names,
+    JsonTypeInfo<T> Json,
+    Func<T, string> Table,
+    Func<T, CsvTable>? Csv = null,
+    (string Name, Func<T, string> Write)? Markdown = null,
+    Func<T, IReadOnlyList<NamedFigure>>? Plots = null)
     where T : ResultFile
 {
-    /// <summary>The <c>kind</c> values its files carry (cyclic and symmetric share one record).</summary>
-    public required IReadOnlyList<string> Names { get; init; }
-
-    /// <summary>The record's serializer.</summary>
-    public required JsonTypeInfo<T> Json { get; init; }
-
-    /// <summary>The table printed on stdout.</summary>
-    public required Func<T, string> Table { get; init; }
-
-    /// <summary>The CSV beside the JSON, or null for none.</summary>
-    public Func<T, CsvTable>? Csv { get; init; }
-
-    /// <summary>The Markdown report and its file name, or null for none.</summary>
-    public (string Name, Func<T, string> Write)? Markdown { get; init; }
-
-    /// <summary>The figures, or null for none.</summary>
-    public Func<T, IReadOnlyList<NamedFigure>>? Plots { get; init; }
-
     /// <summary>The files of <paramref name="result"/>: JSON, CSV, report, and with <paramref name="png"/> the figures.</summary>
     public IReadOnlyList<(string Name, byte[] Content)> Files(T result, bool png)
     {
@@ -50,7 +44,7 @@ public sealed class ResultKind<T>
 
         if (png && Plots is not null)
         {
-            files.AddRange(ResultPlots.Render(Plots(result)));
+            files.AddRange(NamedFigure.Files(Plots(result)));
         }
 
         return files;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json.Serialization.Metadata;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Factored;
@@ -13,68 +12,40 @@ namespace DivCon.Harness.Reporting;
 public static class ResultKinds
 {
     /// <summary><c>cyclic.json</c> and <c>symmetric.json</c> (one record), with <c>.csv</c> and <c>report.md</c>.</summary>
-    public static ResultKind<CyclicResult> Cyclic { get; } = new()
-    {
-        Names = ["cyclic", "symmetric"],
-        Json = HarnessJsonContext.Files.CyclicResult,
-        Table = CyclicTextReport.Table,
-        Csv = CyclicTextReport.Csv,
-        Markdown = ("report.md", CyclicTextReport.Markdown),
-        Plots = CyclicPlots.Of,
-    };
+    public static ResultKind<CyclicResult> Cyclic { get; } = new(["cyclic", "symmetric"], HarnessJsonContext.Files.CyclicResult, CyclicTextReport.Table,
+        CyclicTextReport.Csv, ("report.md", CyclicTextReport.Markdown), CyclicPlots.Of);
 
     /// <summary>
     /// <c>invocation.json</c>: one child process's invocation of a cyclic or symmetric test, which the parent collects
     /// (<c>divcon cyclic --repeat N</c>); nothing to plot.
     /// </summary>
-    public static ResultKind<CyclicInvocationFile> Invocation { get; } = new()
-    {
-        Names = [CyclicInvocationFile.FileKind],
-        Json = HarnessJsonContext.Files.CyclicInvocationFile,
-        Table = f => string.Create(CultureInfo.InvariantCulture, $"invocation {f.Invocation.Invocation}: {f.Invocation.ElapsedSeconds:0.0} s, schemes in the order {string.Join(", ", f.Invocation.SchemeOrder)}\n"),
-    };
+    public static ResultKind<CyclicInvocationFile> Invocation { get; } = new([CyclicInvocationFile.FileKind], HarnessJsonContext.Files.CyclicInvocationFile,
+        f => string.Create(CultureInfo.InvariantCulture, $"invocation {f.Invocation.Invocation}: {f.Invocation.ElapsedSeconds:0.0} s, schemes in the order {string.Join(", ", f.Invocation.SchemeOrder)}\n"));
 
     /// <summary><c>factored.json</c> and <c>factored.csv</c>.</summary>
-    public static ResultKind<FactoredResult> Factored { get; } = new()
-    {
-        Names = [FactoredResult.FileKind],
-        Json = HarnessJsonContext.Files.FactoredResult,
-        Table = FactoredTextReport.Table,
-        Csv = FactoredTextReport.Csv,
-        Plots = FactoredPlots.Of,
-    };
+    public static ResultKind<FactoredResult> Factored { get; } =
+        new([FactoredResult.FileKind], HarnessJsonContext.Files.FactoredResult, FactoredTextReport.Table, FactoredTextReport.Csv, Plots: FactoredPlots.Of);
 
     /// <summary><c>scalability.json</c> and <c>scalability.csv</c>.</summary>
-    public static ResultKind<ScalabilityResult> Scalability { get; } =
-        Isolated(ScalabilityResult.FileKind, HarnessJsonContext.Files.ScalabilityResult, ExperimentReports.Table, ExperimentReports.Csv, ScalabilityPlots.Of);
+    public static ResultKind<ScalabilityResult> Scalability { get; } = new([ScalabilityResult.FileKind], HarnessJsonContext.Files.ScalabilityResult,
+        ExperimentReports.Table, ExperimentReports.Csv, Plots: ScalabilityPlots.Of);
 
     /// <summary><c>granularity.json</c> and <c>granularity.csv</c>.</summary>
-    public static ResultKind<GranularityResult> Granularity { get; } =
-        Isolated(GranularityResult.FileKind, HarnessJsonContext.Files.GranularityResult, ExperimentReports.Table, ExperimentReports.Csv, GranularityPlots.Of);
+    public static ResultKind<GranularityResult> Granularity { get; } = new([GranularityResult.FileKind], HarnessJsonContext.Files.GranularityResult,
+        ExperimentReports.Table, ExperimentReports.Csv, Plots: GranularityPlots.Of);
 
     /// <summary><c>phases.json</c> and <c>phases.csv</c>.</summary>
     public static ResultKind<PhasesResult> Phases { get; } =
-        Isolated(PhasesResult.FileKind, HarnessJsonContext.Files.PhasesResult, ExperimentReports.Table, ExperimentReports.Csv, PhasesPlots.Of);
+        new([PhasesResult.FileKind], HarnessJsonContext.Files.PhasesResult, ExperimentReports.Table, ExperimentReports.Csv, Plots: PhasesPlots.Of);
 
     /// <summary><c>compare-stealing.json</c> and <c>compare-stealing.md</c>.</summary>
-    public static ResultKind<CompareStealingResult> CompareStealing { get; } = new()
-    {
-        Names = [CompareStealingResult.FileKind],
-        Json = HarnessJsonContext.Files.CompareStealingResult,
-        Table = CompareStealingExperiment.Markdown,
-        Markdown = ("compare-stealing.md", CompareStealingExperiment.Markdown),
-    };
+    public static ResultKind<CompareStealingResult> CompareStealing { get; } =
+        new([CompareStealingResult.FileKind], HarnessJsonContext.Files.CompareStealingResult, CompareStealingExperiment.Markdown,
+            Markdown: ("compare-stealing.md", CompareStealingExperiment.Markdown));
 
     /// <summary><c>open.json</c>, <c>open.csv</c> and <c>report.md</c>, with a slowdown CDF per scheme.</summary>
-    public static ResultKind<OpenResult> Open { get; } = new()
-    {
-        Names = [OpenResult.FileKind],
-        Json = HarnessJsonContext.Files.OpenResult,
-        Table = OpenReport.Table,
-        Csv = OpenReport.Csv,
-        Markdown = ("report.md", OpenReport.Markdown),
-        Plots = OpenPlots.Of,
-    };
+    public static ResultKind<OpenResult> Open { get; } =
+        new([OpenResult.FileKind], HarnessJsonContext.Files.OpenResult, OpenReport.Table, OpenReport.Csv, ("report.md", OpenReport.Markdown), OpenPlots.Of);
 
     /// <summary>The kinds that have figures, by name.</summary>
     public static IEnumerable<string> Plotted => s_plotted.SelectMany(k => k.Names);
@@ -83,9 +54,6 @@ public static class ResultKinds
     private static readonly (IReadOnlyList<string> Names, Func<string, IReadOnlyList<NamedFigure>> Figures)[] s_plotted =
         [(Cyclic.Names, Cyclic.Figures), (Factored.Names, Factored.Figures), (Scalability.Names, Scalability.Figures),
             (Granularity.Names, Granularity.Figures), (Phases.Names, Phases.Figures), (Open.Names, Open.Figures)];
-
-    private static ResultKind<T> Isolated<T>(string name, JsonTypeInfo<T> json, Func<T, string> table, Func<T, CsvTable> csv, Func<T, IReadOnlyList<NamedFigure>> plots)
-        where T : ResultFile => new() { Names = [name], Json = json, Table = table, Csv = csv, Plots = plots };
 
     /// <summary>The figures of the result in <paramref name="json"/>, whatever its kind.</summary>
     /// <exception cref="ResultFileException">Not a result file this build can draw.</exception>

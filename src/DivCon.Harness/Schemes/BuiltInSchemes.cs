@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using DivCon.Harness.Plots;
 using DivCon.Metrics.Schemes;
 using DivCon.Scheduling;
@@ -18,7 +19,7 @@ public static class BuiltInSchemes
     /// Where the MultiProgramScheduler schemes leave their allocation timelines when a phase ends (for the allocation
     /// plots and Chrome traces beside the results), or null.
     /// </param>
-    public static SchemeRegistry CreateRegistry(SchemeTimelineCollector? timelines = null) =>
+    public static SchemeRegistry CreateRegistry(ConcurrentQueue<SchemeTimeline>? timelines = null) =>
         new(SchemeCatalog.All.Select(info => Wire(info, WorkStealing, context => new MultiProgramPool(
             context.Processors, info, SchemeCatalog.RepartitionInterval, timelines, context.Budget))));
 

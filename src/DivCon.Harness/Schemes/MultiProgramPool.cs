@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using DivCon.Harness.Plots;
@@ -38,7 +39,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     private readonly MultiProgramScheduler _scheduler;
     private readonly List<ProgramHandle> _programs = [];  // written by AddProgram before the phase starts
     private readonly string _kind;
-    private readonly SchemeTimelineCollector? _timelines;
+    private readonly ConcurrentQueue<SchemeTimeline>? _timelines;
     private readonly string _scheme;
     private SchedulerStats[]? _frozen;                     // under _lock: statistics at the first stopped run
     private Timer? _drain;                                 // under _lock: repartitions while stopped runs drain
@@ -50,7 +51,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
     /// <param name="timelines">Where to leave the allocation timeline when the pool is disposed, or null.</param>
     /// <param name="budget">The experiment's CPU budget (<see cref="SchemeContext.Budget"/>); null: the scheduler detects it.</param>
     public MultiProgramPool(
-        IReadOnlyList<int> processors, SchemeInfo scheme, TimeSpan interval, SchemeTimelineCollector? timelines = null, CpuBudget? budget = null)
+        IReadOnlyList<int> processors, SchemeInfo scheme, TimeSpan interval, ConcurrentQueue<SchemeTimeline>? timelines = null, CpuBudget? budget = null)
     {
         ArgumentNullException.ThrowIfNull(processors);
         ArgumentNullException.ThrowIfNull(scheme?.CreatePolicy, nameof(scheme));
@@ -191,7 +192,7 @@ public sealed class MultiProgramPool : IMultiprogramPool
         drain?.DisposeAsync().AsTask().GetAwaiter().GetResult();
 
         // The phase is over: leave the allocation timeline (moves, reasons, final assignment) for the plots.
-        _timelines?.Add(new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
+        _timelines?.Enqueue(new SchemeTimeline(_scheme, _scheduler.Timeline, _scheduler.WorkerCount, _programs.ToDictionary(p => p.Id, p => p.Name),
             Stopwatch.GetTimestamp(), _scheduler.GetSnapshot().WorkerPrograms));
         _scheduler.Dispose();
     }

@@ -5,7 +5,7 @@ namespace DivCon.Harness.Throttling;
 
 /// <summary>
 /// The cgroup throttling counters read around one timed run or phase: <see cref="Open"/> just before its clock starts,
-/// <see cref="Close"/> just after it stops, so that the sample covers the same interval as the time it goes with.
+/// the function it returns just after it stops, so that the sample covers the same interval as the time it goes with.
 /// Each reading is one small file read (<c>cpu.stat</c>), negligible beside a run.
 /// </summary>
 /// <remarks>
@@ -13,39 +13,31 @@ namespace DivCon.Harness.Throttling;
 /// or the two readings do not subtract (the group was recreated between them), the sample is null, meaning "not
 /// measured", which reports say apart from "not throttled".
 /// </remarks>
-public readonly struct ThrottlingWindow
+public static class ThrottlingWindow
 {
-    private readonly Func<CpuThrottling?>? _read;
-    private readonly CpuThrottling? _before;
-
-    private ThrottlingWindow(Func<CpuThrottling?> read, CpuThrottling? before)
-    {
-        _read = read;
-        _before = before;
-    }
-
-    /// <summary>Takes the first reading with <paramref name="read"/> (normally <see cref="CpuBudget.ReadThrottling()"/>).</summary>
-    public static ThrottlingWindow Open(Func<CpuThrottling?> read)
+    /// <summary>
+    /// Takes the first reading with <paramref name="read"/> (normally <see cref="CpuBudget.ReadThrottling()"/>); the
+    /// returned function takes the second and gives what was counted in between, or null when it cannot be known.
+    /// </summary>
+    public static Func<ThrottlingSample?> Open(Func<CpuThrottling?> read)
     {
         ArgumentNullException.ThrowIfNull(read);
-        return new ThrottlingWindow(read, read());
-    }
+        CpuThrottling? before = read();
+        return () =>
+        {
+            if (before is null || read() is not { } after)
+            {
+                return null;
+            }
 
-    /// <summary>Takes the second reading; what was counted in between, or null when it cannot be known.</summary>
-    public ThrottlingSample? Close()
-    {
-        if (_read is null || _before is null || _read() is not { } after)
-        {
-            return null;
-        }
-
-        try
-        {
-            return ThrottlingSample.From(after - _before);
-        }
-        catch (ArgumentException)
-        {
-            return null; // another file, or counters that went backwards: the group was recreated in between
-        }
+            try
+            {
+                return ThrottlingSample.From(after - before);
+            }
+            catch (ArgumentException)
+            {
+                return null; // another file, or counters that went backwards: the group was recreated in between
+            }
+        };
     }
 }

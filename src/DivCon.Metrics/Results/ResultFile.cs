@@ -19,14 +19,14 @@ public abstract record ResultFile
     /// </summary>
     public static int OldestReadableVersion(string kind) => kind is "cyclic" or "symmetric" ? CurrentSchemaVersion : 2;
 
+    /// <summary>A result file of <paramref name="kind"/>.</summary>
+    protected ResultFile(string kind) => Kind = kind;
+
     /// <summary>Which result this is (<c>cyclic</c>, <c>symmetric</c>, <c>factored</c>, <c>simulate</c>, …).</summary>
     [JsonPropertyOrder(-3)]
-    public string Kind => KindOf();
+    public string Kind { get; }
 
     /// <summary>The shape of the file; <see cref="CurrentSchemaVersion"/> when written by this build.</summary>
     [JsonPropertyOrder(-2)]
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
-
-    /// <summary>The kind of this record (a method, so that the property keeps its place first in the file).</summary>
-    protected abstract string KindOf();
 }

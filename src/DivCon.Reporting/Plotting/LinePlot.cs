@@ -44,18 +44,10 @@ public sealed class LinePlot : Figure
     /// <exception cref="ArgumentException">See <see cref="LineSeries"/>.</exception>
     public LineSeries AddSeries(string name, IReadOnlyList<double> x, IReadOnlyList<double> y,
         MarkerShape? marker = null, LinePattern pattern = LinePattern.Solid, PlotColor? color = null,
-        IReadOnlyList<double>? errorMinus = null, IReadOnlyList<double>? errorPlus = null)
+        IReadOnlyList<double>? errorMinus = null, IReadOnlyList<double>? errorPlus = null, double lineWidth = 1.8, double markerSize = 7)
     {
         var series = new LineSeries(name, x, y, color ?? Palette.Get(_series.Count),
-            marker ?? s_markers[_series.Count % s_markers.Length], pattern, errorMinus: errorMinus, errorPlus: errorPlus);
-        _series.Add(series);
-        return series;
-    }
-
-    /// <summary>Adds a series built by the caller.</summary>
-    public LineSeries Add(LineSeries series)
-    {
-        ArgumentNullException.ThrowIfNull(series);
+            marker ?? s_markers[_series.Count % s_markers.Length], pattern, lineWidth, markerSize, errorMinus, errorPlus);
         _series.Add(series);
         return series;
     }

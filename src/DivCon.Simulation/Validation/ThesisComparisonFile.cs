@@ -9,11 +9,8 @@ namespace DivCon.Simulation.Validation;
 /// <param name="Rows">One per stated speedup.</param>
 public sealed record ThesisComparisonFile(
     string ModelsName, IReadOnlyDictionary<string, string> Models, SimulationParameters Parameters, int GranularityCores, int Runs, IReadOnlyList<ThesisComparison> Rows)
-    : Metrics.Results.ResultFile
+    : Metrics.Results.ResultFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "thesis";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

@@ -23,7 +23,7 @@ public sealed record ValidationFile(
     IReadOnlyList<MeasuredWorkload> MeasuredCyclic,
     IReadOnlyList<SimulationResult> SimulatedCyclic,
     IReadOnlyList<IsolatedComparison> Isolated,
-    IReadOnlyList<CyclicComparison> Cyclic) : ExperimentFile
+    IReadOnlyList<CyclicComparison> Cyclic) : ExperimentFile(FileKind)
 {
     /// <summary>The file kind and base name.</summary>
     public const string FileKind = "validate";
@@ -35,7 +35,4 @@ public sealed record ValidationFile(
         + "Cyclic: the harness's cyclic test (C^SP on oversubscribed-free alone on all cores, then all programs under each scheme, one repetition) "
         + "and the simulated cyclic test on the same cores, duration and C^SP runs. relativeError = (simulated − measured) / measured; "
         + "targets: T_1 and T_2 within 10 %, NTT and ANTT within 15 % (issue 19); other rows have no target (null).";
-
-    /// <inheritdoc/>
-    protected override string KindOf() => FileKind;
 }

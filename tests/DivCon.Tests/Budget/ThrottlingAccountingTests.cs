@@ -50,9 +50,9 @@ public sealed class ThrottlingAccountingTests
     {
         var counter = new CountingThrottling();
 
-        ThrottlingWindow window = ThrottlingWindow.Open(counter.Read);
+        Func<ThrottlingSample?> closeWindow = ThrottlingWindow.Open(counter.Read);
 
-        Assert.Equal(new ThrottlingSample(10, 1, 0.001), window.Close());
+        Assert.Equal(new ThrottlingSample(10, 1, 0.001), closeWindow());
         Assert.Equal(2, counter.Reads);
     }
 
@@ -62,11 +62,10 @@ public sealed class ThrottlingAccountingTests
         var later = new CpuThrottling(200, 20, TimeSpan.FromSeconds(2), Source);
         var earlier = new CpuThrottling(100, 10, TimeSpan.FromSeconds(1), Source);
 
-        Assert.Null(ThrottlingWindow.Open(() => null).Close());
-        Assert.Null(default(ThrottlingWindow).Close());
-        Assert.Null(Sequence(earlier, null).Close());                                                // the group vanished
-        Assert.Null(Sequence(later, earlier).Close());                                               // recreated: counters went backwards
-        Assert.Null(Sequence(earlier, later with { Source = "/sys/fs/cgroup/cpu/other/cpu.stat" }).Close()); // another group
+        Assert.Null(ThrottlingWindow.Open(() => null)());
+        Assert.Null(Sequence(earlier, null)());                                                        // the group vanished
+        Assert.Null(Sequence(later, earlier)());                                                       // recreated: counters went backwards
+        Assert.Null(Sequence(earlier, later with { Source = "/sys/fs/cgroup/cpu/other/cpu.stat" })()); // another group
     }
 
     // Hand-computed: W = P·T_P − I_P − Θ_P, F = W − (T_1 − Θ_1); inflation-specific = P·T_s / W.
@@ -130,7 +129,7 @@ public sealed class ThrottlingAccountingTests
         Assert.Throws<ArgumentOutOfRangeException>(() => FactoredAnalysis.Point(2, 1, 1, 1, 0, null, 0, double.PositiveInfinity));
     }
 
-    private static ThrottlingWindow Sequence(params CpuThrottling?[] readings)
+    private static Func<ThrottlingSample?> Sequence(params CpuThrottling?[] readings)
     {
         int next = 0;
         return ThrottlingWindow.Open(() => readings[next++]);

@@ -282,7 +282,7 @@ public sealed class CyclicCommandTests : IDisposable
         string outDir = Path.Combine(_root, "failing");
         ProgramCatalog catalog = DivCon.Cli.Programs.SamplePrograms.Workload
             .With(new ProgramEntry("flaky", "Fails on its fourth run.", (size, seed) => new FlakyProgram(failOnRun: 4)));
-        var root = new RootCommand { CyclicCommand.Create(catalog, BuiltInSchemes.CreateRegistry()) };
+        var root = new RootCommand { CyclicOptions.Cyclic(catalog, BuiltInSchemes.CreateRegistry()) };
         var output = new StringWriter();
         var error = new StringWriter();
 

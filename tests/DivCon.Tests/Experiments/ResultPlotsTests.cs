@@ -209,7 +209,7 @@ public sealed class ResultPlotsTests
     [Fact]
     public void Rendered_files_are_a_png_and_the_figure_model_per_figure_and_a_saved_file_redraws_the_same()
     {
-        var files = ResultPlots.Render(CyclicPlots.Of(Cyclic()));
+        var files = NamedFigure.Files(CyclicPlots.Of(Cyclic()));
         Assert.Equal(8, files.Count);
         foreach (var (name, content) in files.Where(f => f.Name.EndsWith(".png", StringComparison.Ordinal)))
         {

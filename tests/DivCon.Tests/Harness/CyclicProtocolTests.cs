@@ -33,10 +33,10 @@ public sealed class CyclicProtocolTests
 
         PhaseResult result = clock.Run(() => CyclicProtocol.RunMultiprogramAsync(programs, TimeSpan.FromSeconds(20), clock, s_grace));
 
-        Assert.Equal(new double[] { 3, 3, 3, 3, 3, 3 }, result.RecordedDurations(0));
-        Assert.Equal(new double[] { 4.5, 4.5, 4.5, 4.5 }, result.RecordedDurations(1));
-        Assert.Equal(1, result.DiscardedCount(0));
-        Assert.Equal(1, result.DiscardedCount(1));
+        Assert.Equal(new double[] { 3, 3, 3, 3, 3, 3 }, result.ProgramRuns()[0].Seconds);
+        Assert.Equal(new double[] { 4.5, 4.5, 4.5, 4.5 }, result.ProgramRuns()[1].Seconds);
+        Assert.Equal(1, result.ProgramRuns()[0].Discarded);
+        Assert.Equal(1, result.ProgramRuns()[1].Discarded);
         Assert.Equal(2, machine.MaxActive);
 
         // Restarted at once: each run starts exactly when the previous one of the same program ended.
@@ -77,9 +77,9 @@ public sealed class CyclicProtocolTests
 
         for (int i = 0; i < 3; i++)
         {
-            double ntt = mp.RecordedDurations(i).Average() / sp[i].Average();
+            double ntt = mp.ProgramRuns()[i].Seconds.Average() / sp[i].Average();
             Assert.Equal(slowdown[i], ntt, 9);
-            Assert.Equal((int)Math.Floor(60 / (alone[i] * slowdown[i])), mp.RecordedDurations(i).Count);
+            Assert.Equal((int)Math.Floor(60 / (alone[i] * slowdown[i])), mp.ProgramRuns()[i].Seconds.Count);
         }
     }
 

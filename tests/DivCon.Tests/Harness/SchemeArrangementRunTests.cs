@@ -62,7 +62,7 @@ public sealed class SchemeArrangementRunTests
         (IReadOnlyList<SchedulerStats> stats, PhaseResult phase) = await RunPhase(scheme, context, programs, TimeSpan.FromSeconds(1.5));
 
         Assert.Equal(2, stats.Count);
-        Assert.All(Enumerable.Range(0, 2), i => Assert.NotEmpty(phase.RecordedDurations(i)));
+        Assert.All(Enumerable.Range(0, 2), i => Assert.NotEmpty(phase.ProgramRuns()[i].Seconds));
         bool shared = name is SchemeCatalog.TplDefault or SchemeCatalog.Shared;
         Assert.Equal(shared ? 1 : 2, stats.Select(s => s.SchedulerId).Distinct().Count());
         switch (name)

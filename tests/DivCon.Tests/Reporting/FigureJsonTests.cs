@@ -93,7 +93,7 @@ public sealed class FigureJsonTests
                 line.XAxis.IntegerTicks = true;
                 line.YAxis.SetLimits(0.5, 20);
                 line.AddSeries("max", [1, 2, 4], [1, 1.9, double.NaN], MarkerShape.Triangle, LinePattern.Dotted, errorMinus: [0.1, 0.2, 0.3], errorPlus: [0.1, 0.4, 0.3]);
-                line.Add(new LineSeries("thin", [1, 4], [1, 3], PlotColor.FromHex("#11223380"), MarkerShape.None, LinePattern.Dashed, 0.8, 4));
+                line.AddSeries("thin", [1, 4], [1, 3], MarkerShape.None, LinePattern.Dashed, PlotColor.FromHex("#11223380"), lineWidth: 0.8, markerSize: 4);
                 line.AddReferenceLine(ReferenceLine.Identity("linear"));
                 return line;
             case "bar":

@@ -19,7 +19,7 @@ internal static class AnalyzeCommand
             "A folder holding cyclic.json or symmetric.json, or such a file; give several (same configuration) to pool their invocations.");
         var baseline = CommandInput.Declare<string?>("--baseline", "Compare every scheme against this one only, instead of every pair (default: as the file says).");
         var detect = CommandInput.Declare<string?>("--detect", "The relative difference the planning figure is for, e.g. 5% (default: as the file says).");
-        var outOption = CommandInput.Declare<string?>("--out", "Folder for the recomputed files (default: the folder of the first --from).");
+        var outOption = CommandInput.Declare<string>("--out", "Folder for the recomputed files (default: the folder of the first --from).");
         var plots = CommandInput.Plots();
         var command = new Command("analyze",
             "Recomputes every metric, interval and comparison of a cyclic or symmetric result from the raw run times it stores; pools several results' invocations.")
@@ -83,12 +83,8 @@ internal static class AnalyzeCommand
             }
 
             bool png = CommandInput.ReadPlots(parse, plots, problems);
-            string folder = parse.GetValue(outOption) ?? (paths.Length > 0 ? Path.GetDirectoryName(Path.GetFullPath(Directory.Exists(paths[0]) ? Path.Combine(paths[0], "x") : paths[0])) ?? "." : ".");
-            if (problems.Count == 0 && ResultFolder.CheckWritable(folder) is { } why)
-            {
-                problems.Add($"--out: {why}");
-            }
-
+            string folder = CommandInput.ReadOut(parse, outOption, problems,
+                paths.Length == 0 ? string.Empty : Directory.Exists(paths[0]) ? Path.Combine(paths[0], "x") : paths[0]);
             return await ExperimentRunner.RunAsync(parse, "analyze", problems, folder,
                 (progress, _) =>
                 {

@@ -225,12 +225,14 @@ internal static class CommandInput
     }
 
     /// <summary>
-    /// The output folder. Checked last: the writability check creates the folder, so it runs only when no other
-    /// problem was found (a run with other mistakes creates no folder).
+    /// The output folder (not given: the folder of <paramref name="besideFile"/>, or the current one when that is empty).
+    /// Checked last: the writability check creates the folder, so it runs only when no other problem was found (a run
+    /// with other mistakes creates no folder).
     /// </summary>
-    public static string ReadOut(ParseResult parse, Option<string> option, List<string> problems)
+    public static string ReadOut(ParseResult parse, Option<string> option, List<string> problems, string? besideFile = null)
     {
-        string folder = parse.GetValue(option) ?? string.Empty;
+        string folder = parse.GetValue(option)
+            ?? (besideFile is null ? string.Empty : besideFile.Length > 0 ? Path.GetDirectoryName(Path.GetFullPath(besideFile)) ?? "." : ".");
         if (string.IsNullOrWhiteSpace(folder))
         {
             problems.Add($"{option.Name} needs a folder.");

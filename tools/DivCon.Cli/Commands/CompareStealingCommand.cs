@@ -56,19 +56,8 @@ internal static class CompareStealingCommand
             string outFolder = CommandInput.ReadOut(parse, outOption, problems);
 
             // The same groups under both scopes, so that local and remote steals compare (FactoredStealing.Options).
-            Func<StealingScope, int, WorkStealingTaskScheduler> factory = schedulerFactory ?? ((scope, n) =>
-            {
-                IReadOnlyList<IReadOnlyList<int>>? slots = stealing!.GroupsFor(n);
-                return new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions
-                {
-                    WorkerCount = n,
-                    Budget = budget,
-                    CompensateBlocking = false, // a measurement at exactly n workers
-                    StealingScope = scope,
-                    StealingGroups = slots,
-                    StealingTopology = slots is null ? Topology() : null,
-                });
-            });
+            Func<StealingScope, int, WorkStealingTaskScheduler> factory = schedulerFactory
+                ?? ((scope, n) => new WorkStealingTaskScheduler(stealing!.Options(n, "DivCon worker", Topology, budget, scope)));
             return ExperimentRunner.RunAsync(parse, CompareStealingResult.FileKind, problems, outFolder,
                 (progress, token) =>
                 {

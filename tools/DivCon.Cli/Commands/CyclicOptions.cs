@@ -1,4 +1,6 @@
+using System.Collections.Concurrent;
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Plots;
@@ -11,9 +13,9 @@ using DivCon.Metrics.Schemes;
 namespace DivCon.Cli.Commands;
 
 /// <summary>
-/// The options <c>cyclic</c> and <c>symmetric</c> share, and what both do once their workload is known. With
-/// <c>--repeat 1</c> (the default) one invocation runs in this process. With <c>--repeat N</c> (or <c>auto</c>) this
-/// process is a driver: it runs each invocation as a child process of itself (<see cref="ProcessInvocationLauncher"/>,
+/// The commands <c>cyclic</c> and <c>symmetric</c>: their shared options, and what both do once their workload is known.
+/// With <c>--repeat 1</c> (the default) one invocation runs in this process. With <c>--repeat N</c> (or <c>auto</c>)
+/// this process is a driver: it runs each invocation as a child process of itself (<see cref="ProcessInvocationLauncher"/>,
 /// hidden options <c>--invocation k --invocations N</c>), one after another, and analyzes their raw times together
 /// (<see cref="CyclicResults.Build"/>). Then it writes <c>{kind}.json</c>, <c>.csv</c>, <c>report.md</c>, the figures
 /// and, for each MultiProgramScheduler scheme, the first invocation's allocation plot and Chrome trace; and prints the table.
@@ -76,12 +78,14 @@ internal sealed class CyclicOptions
     private readonly Option<int?> _invocation = new("--invocation") { Hidden = true };
     private readonly Option<int?> _invocations = new("--invocations") { Hidden = true };
 
+    private readonly SchemeRegistry _registry;
+    private readonly ConcurrentQueue<SchemeTimeline>? _timelines;
     private readonly CliSelf? _self;
 
-    public CyclicOptions(Command command, string defaultOut, CliSelf? self)
+    private CyclicOptions(Command command, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines, CliSelf? self)
     {
-        _self = self;
-        _out = CommandInput.Out(defaultOut);
+        (_registry, _timelines, _self) = (registry, timelines, self);
+        _out = CommandInput.Out(Path.Combine("results", command.Name));
         foreach (Option option in new Option[]
         {
             _schemes, _duration, _spRuns, _warmup, _steadyCv, _maxWarmup, _seqRuns, _scalability, _repeat, _detect, _pilot, _maxRepeat, _baseline,
@@ -93,24 +97,91 @@ internal sealed class CyclicOptions
     }
 
     /// <summary>
-    /// Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes;
-    /// <paramref name="workloadArguments"/> are the command's own options that say the same to a child process.
+    /// <c>divcon cyclic</c>: the main job (thesis §5.4.1, §7.5). The default is one invocation, in this process, sized to
+    /// finish in about two minutes on a 2-core machine with every scheme (9) and the 3-program workload (strassen,
+    /// quicksort, mergesort, size medium, ≈ 0.3–0.6 s per run alone): C^SP = 3 programs × (1 warm-up + 5 runs, up to 15
+    /// more while a window is not steady) × ≈ 0.3 s ≈ 6–20 s; 1 + 3 sequential runs per program for the partitioned
+    /// schemes' scalabilities ≈ 6 s; 10 s per scheme plus ≈ 0.5 s to stop the discarded runs and collect garbage
+    /// ≈ 9 × 10.5 s ≈ 95 s; T_1 (3 runs per program) ≈ 5 s; total ≈ 2 min. <c>--repeat N</c> runs N such invocations as
+    /// child processes (N × that, plus about a second each to start a process and make the inputs).
     /// </summary>
-    public Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
-        IReadOnlyList<string> workloadArguments, SchemeRegistry registry, SchemeTimelineCollector? timelines, CancellationToken cancellationToken)
+    public static Command Cyclic(ProgramCatalog catalog, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines = null, CliSelf? self = null)
+    {
+        var programs = CommandInput.List("--programs",
+            $"Programs of the workload, comma- or space-separated (default: {string.Join(",", ProgramCatalog.DefaultCyclicWorkload)}). Known: {catalog.Names}.",
+            ProgramCatalog.DefaultCyclicWorkload);
+        var command = new Command("cyclic",
+            "Cyclic multiprogram test (§5.4.1): C^SP of each program alone, then all programs together, each restarted as soon as it ends, "
+            + "under each scheme; prints NTT, NP per program and ANTT, MNTT, STP per scheme with 99 % intervals and the paired, corrected comparisons "
+            + "between schemes; writes cyclic.json (every raw run time), cyclic.csv, report.md. One invocation by default (about two minutes on 2 cores); "
+            + "comparisons need independent invocations: --repeat 10, or --repeat auto --detect 5%.")
+        {
+            programs,
+        };
+        return new CyclicOptions(command, registry, timelines, self).SetAction(command, (parse, problems) =>
+        {
+            IReadOnlyList<ProgramEntry> entries = catalog.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems,
+                duplicateHint: " (use 'divcon symmetric' for several instances of one program)");
+            return (size, seed) => entries.Select(e => e.Create(size, seed)).ToArray();
+        });
+    }
+
+    /// <summary>
+    /// <c>divcon symmetric</c> (thesis §7.4): n instances of one program, each with its own input (seed + k), run as a
+    /// cyclic test under each scheme; the instances are named <c>program#k</c>. MNTT is the figure the thesis plots.
+    /// </summary>
+    public static Command Symmetric(ProgramCatalog catalog, SchemeRegistry registry, ConcurrentQueue<SchemeTimeline>? timelines = null, CliSelf? self = null)
+    {
+        var programOption = CommandInput.Declare<string>("--program", $"The program to run several instances of. Known: {catalog.Names}.", "quicksort");
+        var instancesOption = CommandInput.Declare<int>("--instances", "How many instances run together (the thesis ran 8 on 64 cores).", 4);
+        var command = new Command("symmetric",
+            "Symmetric multiprogram test (§7.4): n instances of one program under each scheme; prints NTT per instance and ANTT, MNTT, STP per scheme, "
+            + "writes symmetric.json, symmetric.csv, report.md.")
+        {
+            programOption,
+            instancesOption,
+        };
+        return new CyclicOptions(command, registry, timelines, self).SetAction(command, (parse, problems) =>
+        {
+            int instances = CommandInput.AtLeast(parse, instancesOption, 1, problems);
+            IReadOnlyList<ProgramEntry> entry = catalog.Resolve([parse.GetValue(programOption) ?? string.Empty], problems, programOption.Name);
+            return (size, seed) => Enumerable.Range(1, instances)
+                .Select(k => (IWorkloadProgram)new Instance(entry[0].Create(size, seed + k - 1), string.Create(CultureInfo.InvariantCulture, $"{entry[0].Name}#{k}")))
+                .ToArray();
+        });
+    }
+
+    /// <summary>
+    /// Sets the action of <paramref name="command"/>: <paramref name="readWorkload"/> checks the command's own options and
+    /// returns how to make the workload (by size and seed); then <see cref="RunAsync"/>.
+    /// </summary>
+    private Command SetAction(Command command, Func<ParseResult, List<string>, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>>> readWorkload)
+    {
+        command.SetAction((parse, ct) =>
+        {
+            var problems = new List<string>();
+            return RunAsync(parse, command.Name, problems, readWorkload(parse, problems), ct);
+        });
+        return command;
+    }
+
+    /// <summary>Checks the shared options, then runs the test on the workload <paramref name="makeWorkload"/> makes.</summary>
+    private Task<int> RunAsync(ParseResult parse, string kind, List<string> problems, Func<WorkloadSize, int, IReadOnlyList<IWorkloadProgram>> makeWorkload,
+        CancellationToken cancellationToken)
     {
         problems.AddIf(CommandInput.SplitNames(parse.GetValue(_schemes)).Length == 0,
-            $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", registry.All)}.");
+            $"--schemes needs at least one scheme or 'all'; valid schemes: {string.Join(", ", _registry.All)}.");
         List<SchemeDescriptor> schemes = CommandInput.ReadEach(parse, _schemes, name =>
-            string.Equals(name, "all", StringComparison.OrdinalIgnoreCase) ? registry.All
-            : registry.Find(name) is { } scheme ? [scheme]
-            : CommandInput.Problem<SchemeDescriptor>(problems, $"unknown scheme '{name}'; valid schemes: {string.Join(", ", registry.All)} (or 'all')."));
+            string.Equals(name, "all", StringComparison.OrdinalIgnoreCase) ? _registry.All
+            : _registry.Find(name) is { } scheme ? [scheme]
+            : CommandInput.Problem<SchemeDescriptor>(problems, $"unknown scheme '{name}'; valid schemes: {string.Join(", ", _registry.All)} (or 'all')."));
         string spName = parse.GetValue(_spScheme) ?? string.Empty;
-        SchemeDescriptor? spScheme = registry.Find(spName);
-        problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", registry.All.Where(s => !s.RequiresScalability))}.");
+        SchemeDescriptor? spScheme = _registry.Find(spName);
+        problems.AddIf(spScheme is null || spScheme.RequiresScalability, $"--sp-scheme '{spName}' cannot measure C^SP; use one of: {string.Join(", ", _registry.All.Where(s => !s.RequiresScalability))}.");
 
         string durationText = parse.GetValue(_duration) ?? string.Empty;
-        bool parsed = DurationParser.TryParse(durationText, out TimeSpan duration);
+        bool parsed = DurationParser.TryParseNanoseconds(durationText, out double durationNs);
+        TimeSpan duration = TimeSpan.FromTicks((long)Math.Round(durationNs / 100));
         problems.AddIf(!parsed, $"--duration '{durationText}' is not a duration; write e.g. 10s, 90s, 2m or 1m30s.");
         problems.AddIf(parsed && duration <= TimeSpan.Zero, $"--duration must be positive; got '{durationText}'.");
 
@@ -125,7 +196,8 @@ internal sealed class CyclicOptions
         double detect = CommandInput.ReadPercent(parse.GetValue(_detect), _detect.Name, problems) ?? 0.05;
         InvocationCount count = ReadCount(parse, detect, problems);
         string? baseline = parse.GetValue(_baseline);
-        problems.AddIf(baseline is not null && !schemes.Any(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase)), $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
+        var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
+        problems.AddIf(baseline is not null && options.Baseline is null, $"--baseline '{baseline}' is not one of the schemes run ({string.Join(", ", schemes.Select(s => s.Name))}).");
 
         WorkloadSize size = CommandInput.ReadSize(parse, _size, problems);
         var (budget, processors, notes) = CommandInput.ReadCores(parse, _cores, _overBudget, problems);
@@ -142,7 +214,6 @@ internal sealed class CyclicOptions
 
         var settings = new CyclicSettings(duration, spRuns, warmup, processors, seed, StopGrace: TimeSpan.FromSeconds(60), RunTimeout: TimeSpan.FromMinutes(10),
             MaxWarmupRuns: maxWarmup, SteadyCv: steadyCv, SequentialRuns: seqRuns, Budget: budget, OnlineScalability: scalability == "online");
-        var options = new AnalysisOptions { Baseline = schemes.FirstOrDefault(s => string.Equals(s.Name, baseline, StringComparison.OrdinalIgnoreCase))?.Name, Detect = detect };
         CyclicPlan Plan()
         {
             IReadOnlyList<IWorkloadProgram> programs = makeWorkload(size, seed);
@@ -171,7 +242,7 @@ internal sealed class CyclicOptions
                         Machine = MachineInfo.Capture(budget),
                     };
                 },
-                file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(timelines?.Snapshot() ?? [], png)],
+                file => [(CyclicInvocationFile.FileKind + ".json", ResultJson.ToUtf8(file, ResultKinds.Invocation.Json)), .. AllocationFiles(_timelines?.ToArray() ?? [], png)],
                 ResultKinds.Invocation.Table,
                 cancellationToken, notes);
         }
@@ -185,12 +256,12 @@ internal sealed class CyclicOptions
                 if (!count.IsAuto && count.Fixed == 1)
                 {
                     CyclicResult one = await new CyclicExperiment(TimeProvider.System, progress).RunAsync(plan, ct, options);
-                    return (Result: one, Allocation: AllocationFiles(timelines?.Snapshot() ?? [], png).ToArray());
+                    return (Result: one, Allocation: AllocationFiles(_timelines?.ToArray() ?? [], png).ToArray());
                 }
 
                 try
                 {
-                    return await RunInvocationsAsync(plan, count, options, workloadArguments, kind, png, parse.GetValue(_overBudget), workDir, progress, ct);
+                    return await RunInvocationsAsync(parse, plan, count, options, png, workDir, progress, ct);
                 }
                 finally
                 {
@@ -221,15 +292,15 @@ internal sealed class CyclicOptions
     }
 
     private async Task<(CyclicResult Result, (string Name, byte[] Content)[] Allocation)> RunInvocationsAsync(
-        CyclicPlan plan, InvocationCount count, AnalysisOptions options, IReadOnlyList<string> workloadArguments, string kind, bool png, bool overBudget,
-        string workDir, IRunProgress progress, CancellationToken cancellationToken)
+        ParseResult parse, CyclicPlan plan, InvocationCount count, AnalysisOptions options, bool png, string workDir, IRunProgress progress,
+        CancellationToken cancellationToken)
     {
         DateTimeOffset started = DateTimeOffset.UtcNow;
         var clock = System.Diagnostics.Stopwatch.StartNew();
         CyclicPlanRecord record = CyclicPlanRecord.From(plan, count.IsAuto ? count.Pilot : count.Fixed, count.Detect);
         string Folder(int k) => Path.Combine(workDir, k.ToString(CultureInfo.InvariantCulture));
         double estimate = (plan.Schemes.Count * (plan.Settings.Duration.TotalSeconds + 1)) + 20;
-        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(plan, kind, workloadArguments, k, of, dir, png && k == 1, overBudget), Folder, record, estimate);
+        var launcher = new ProcessInvocationLauncher(_self!, (k, of, dir) => ChildArguments(parse, k, of, dir, png && k == 1), Folder, record, estimate);
         MachineInfo machine = MachineInfo.Capture(plan.Settings.Budget);
         var (invocations, sizing) = await new InvocationDriver(launcher, progress).RunAsync(
             count,
@@ -244,34 +315,22 @@ internal sealed class CyclicOptions
         return (result, allocation);
     }
 
-    /// <summary>The options that make a child run invocation <paramref name="k"/> of this plan into <paramref name="dir"/>.</summary>
-    private static IReadOnlyList<string> ChildArguments(CyclicPlan plan, string kind, IReadOnlyList<string> workloadArguments, int k, int of, string dir, bool png,
-        bool overBudget)
-    {
-        CyclicSettings s = plan.Settings;
-        string F(double v) => v.ToString("R", CultureInfo.InvariantCulture);
-        return
-        [
-            kind, .. workloadArguments,
-            "--schemes", string.Join(",", plan.Schemes.Select(x => x.Name)),
-            "--sp-scheme", plan.SpScheme.Name,
-            "--duration", F(s.Duration.TotalSeconds),
-            "--sp-runs", s.SpRuns.ToString(CultureInfo.InvariantCulture),
-            "--warmup", s.WarmupRuns.ToString(CultureInfo.InvariantCulture),
-            "--steady-cv", F(s.SteadyCv),
-            "--max-warmup", s.MaxWarmupRuns.ToString(CultureInfo.InvariantCulture),
-            "--seq-runs", s.SequentialRuns.ToString(CultureInfo.InvariantCulture),
-            "--scalability", s.OnlineScalability ? "online" : "measured",
-            "--size", plan.Size,
-            "--cores", s.Processors.Count.ToString(CultureInfo.InvariantCulture),
-            "--seed", s.Seed.ToString(CultureInfo.InvariantCulture),
-            "--plots", png ? "png" : "none",
-            "--out", dir,
-            "--invocation", k.ToString(CultureInfo.InvariantCulture),
-            "--invocations", of.ToString(CultureInfo.InvariantCulture),
-            .. (overBudget ? new[] { "--over-budget" } : []),
-        ];
-    }
+    /// <summary>
+    /// The options that make a child run invocation <paramref name="k"/> of <paramref name="of"/> into <paramref name="dir"/>:
+    /// the command and every option given to this driver as typed (the child reads them as this process did), but for
+    /// <c>--repeat</c>, <c>--out</c> and <c>--plots</c>.
+    /// </summary>
+    private IReadOnlyList<string> ChildArguments(ParseResult parse, int k, int of, string dir, bool png) =>
+    [
+        parse.CommandResult.Command.Name,
+        .. parse.CommandResult.Children.OfType<OptionResult>()
+            .Where(o => !o.Implicit && o.Option != _repeat && o.Option != _out && o.Option != _plots)
+            .SelectMany(o => o.Tokens.Select(t => t.Value).Prepend(o.Option.Name)),
+        "--plots", png ? "png" : "none",
+        "--out", dir,
+        "--invocation", k.ToString(CultureInfo.InvariantCulture),
+        "--invocations", of.ToString(CultureInfo.InvariantCulture),
+    ];
 
     private InvocationCount ReadCount(ParseResult parse, double detect, List<string> problems)
     {
@@ -313,4 +372,18 @@ internal sealed class CyclicOptions
     // One set of files per scheme (the first timeline of each).
     private static IEnumerable<(string Name, byte[] Content)> AllocationFiles(IReadOnlyList<SchemeTimeline> timelines, bool png) =>
         timelines.DistinctBy(t => t.Scheme, StringComparer.OrdinalIgnoreCase).SelectMany(t => AllocationPlot.Files(t, png));
+
+    // One instance of the program under its own name.
+    private sealed class Instance(IWorkloadProgram program, string name) : IWorkloadProgram
+    {
+        public string Name => name;
+
+        public void Initialize() => program.Initialize();
+
+        public Task RunAsync(TaskScheduler scheduler, CancellationToken cancellationToken) => program.RunAsync(scheduler, cancellationToken);
+
+        public void RunSequential() => program.RunSequential();
+
+        public void Verify() => program.Verify();
+    }
 }

@@ -35,14 +35,6 @@ internal static partial class DurationParser
         return double.IsFinite(nanoseconds) && nanoseconds < TimeSpan.MaxValue.TotalNanoseconds / 2;
     }
 
-    /// <summary>Parses <paramref name="text"/> into a <see cref="TimeSpan"/> (to its 100 ns resolution).</summary>
-    public static bool TryParse(string? text, out TimeSpan duration)
-    {
-        bool ok = TryParseNanoseconds(text, out double ns);
-        duration = ok ? TimeSpan.FromTicks((long)Math.Round(ns / 100)) : default;
-        return ok;
-    }
-
     /// <summary>
     /// Parses the value of <paramref name="option"/> into whole nanoseconds; null when it was not given, and null with a
     /// problem line when it is not a (positive, or with <paramref name="allowZero"/> non-negative) duration.

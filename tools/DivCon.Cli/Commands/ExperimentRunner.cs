@@ -41,7 +41,13 @@ internal static class ExperimentRunner
 
         try
         {
-            T result = await WithProgressAsync(parse, prefix, progress => HarnessThread.RunAsync(() => run(progress, cancellationToken)));
+            // Live bars when stderr is this process's terminal, plain lines otherwise.
+            bool terminal = ReferenceEquals(parse.InvocationConfiguration.Error, Console.Error) && !Console.IsErrorRedirected
+                && !string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
+            Func<IRunProgress, Task<T>> body = progress => HarnessThread.RunAsync(() => run(progress, cancellationToken));
+            T result = await (terminal
+                ? LiveProgress.RunAsync(AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) }), body)
+                : body(new PlainProgress(error, prefix)));
             IReadOnlyList<string> written = ResultFolder.Write(outFolder, files(result));
             await output.WriteAsync(table(result));
             await error.WriteLineAsync($"{prefix}: wrote {string.Join(", ", written)}");
@@ -73,20 +79,5 @@ internal static class ExperimentRunner
         }
 
         return problems.Count > 0;
-    }
-
-    /// <summary>Runs <paramref name="body"/> with live bars when stderr is this process's terminal, plain lines otherwise.</summary>
-    public static Task<T> WithProgressAsync<T>(ParseResult parse, string prefix, Func<IRunProgress, Task<T>> body)
-    {
-        TextWriter error = parse.InvocationConfiguration.Error;
-        bool terminal = ReferenceEquals(error, Console.Error) && !Console.IsErrorRedirected
-            && !string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
-        if (!terminal)
-        {
-            return body(new PlainProgress(TextWriter.Synchronized(error), prefix));
-        }
-
-        IAnsiConsole console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
-        return LiveProgress.RunAsync(console, body);
     }
 }

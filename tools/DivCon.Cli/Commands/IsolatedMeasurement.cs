@@ -24,22 +24,16 @@ internal static class IsolatedMeasurement
     {
         var settings = new FactoredSettings(Enumerable.Range(1, maxWorkers).ToArray(), runs, warmup);
         IFactoredMeasurementSource source = sourceFactory?.Invoke() ?? new SchedulerMeasurementSource(stealing: stealing, budget: budget);
+        using var disposable = source as IDisposable;
         var results = new List<FactoredProgramResult>();
-        try
+        foreach (ProgramEntry entry in entries)
         {
-            foreach (ProgramEntry entry in entries)
-            {
-                progress.Phase($"{entry.Name} alone, P = 1 … {maxWorkers}: {warmup} warm-up + {runs} rounds", runs);
-                progress.Line($"{entry.Name}: preparing the input (size {CommandInput.Name(size)}, seed {seed}) ...");
-                int round = 0;
-                IWorkloadProgram program = entry.Create(size, seed);
-                prepare?.Invoke(entry.Name, program);
-                results.Add(FactoredMeasurement.Measure(program, source, settings, line => progress.Advance(++round, line), cancellationToken));
-            }
-        }
-        finally
-        {
-            (source as IDisposable)?.Dispose();
+            progress.Phase($"{entry.Name} alone, P = 1 … {maxWorkers}: {warmup} warm-up + {runs} rounds", runs);
+            progress.Line($"{entry.Name}: preparing the input (size {CommandInput.Name(size)}, seed {seed}) ...");
+            int round = 0;
+            IWorkloadProgram program = entry.Create(size, seed);
+            prepare?.Invoke(entry.Name, program);
+            results.Add(FactoredMeasurement.Measure(program, source, settings, line => progress.Advance(++round, line), cancellationToken));
         }
 
         return results;

@@ -39,12 +39,13 @@ public static class PlanCommand
         };
         command.SetAction(async (parseResult, cancellationToken) =>
         {
-            var request = Parse(
+            string policyName = parseResult.GetValue(policy) ?? TaskAvailabilityPolicy.PolicyName;
+            PartitioningInput? input = Parse(
                 parseResult.GetValue(cores),
                 parseResult.GetValue(speedups) ?? string.Empty,
                 parseResult.GetValue(tasks),
                 parseResult.GetValue(tables),
-                parseResult.GetValue(policy) ?? TaskAvailabilityPolicy.PolicyName,
+                policyName,
                 out var problems);
             if (await ExperimentRunner.ReportAsync(parseResult, "divcon plan", problems))
             {
@@ -52,16 +53,16 @@ public static class PlanCommand
             }
 
             string text = parseResult.GetValue(json)
-                ? JsonSerializer.Serialize(PlanReport.Record(request!), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
-                : PlanReport.Text(request!);
+                ? JsonSerializer.Serialize(PlanReport.Record(policyName, input!), HarnessJsonContext.Files.PlanRecord) + Environment.NewLine
+                : PlanReport.Text(policyName, input!);
             await parseResult.InvocationConfiguration.Output.WriteAsync(text.AsMemory(), cancellationToken);
             return 0;
         });
         return command;
     }
 
-    /// <summary>Checks every option value; returns the request, or null with every problem (one sentence each).</summary>
-    internal static PlanRequest? Parse(int cores, string speedups, string? tasks, string? tables, string policy, out List<string> problems)
+    /// <summary>Checks every option value; returns the policy input, or null with every problem (one sentence each).</summary>
+    internal static PartitioningInput? Parse(int cores, string speedups, string? tasks, string? tables, string policy, out List<string> problems)
     {
         problems = [];
         problems.AddIf(cores <= 0, $"--cores must be a positive number of cores; got {cores}.");
@@ -94,7 +95,7 @@ public static class PlanCommand
         }
 
         var programs = s.Select((x, i) => new ProgramLoad(i + 1, x, t?[i] ?? 0, parsedTables?[i])).ToArray();
-        return new PlanRequest(policy, new PartitioningInput(cores, programs));
+        return new PartitioningInput(cores, programs);
     }
 
     private delegate bool TryParse<T>(string text, out T value);

@@ -67,12 +67,7 @@ internal static class PlotCommand
                 }
             }
 
-            string folder = parse.GetValue(outOption) ?? (path.Length > 0 ? Path.GetDirectoryName(Path.GetFullPath(path)) ?? "." : ".");
-            if (problems.Count == 0 && ResultFolder.CheckWritable(folder) is { } why)
-            {
-                problems.Add($"--out: {why}");
-            }
-
+            string folder = CommandInput.ReadOut(parse, outOption, problems, path);
             if (await ExperimentRunner.ReportAsync(parse, "divcon plot", problems))
             {
                 return CliApp.UsageError;
@@ -80,7 +75,7 @@ internal static class PlotCommand
 
             try
             {
-                IReadOnlyList<string> written = ResultFolder.Write(folder, ResultPlots.Render(figures));
+                IReadOnlyList<string> written = ResultFolder.Write(folder, NamedFigure.Files(figures));
                 await parse.InvocationConfiguration.Output.WriteLineAsync(string.Join(Environment.NewLine, written));
                 return 0;
             }
