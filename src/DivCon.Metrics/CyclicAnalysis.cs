@@ -70,18 +70,14 @@ public static class CyclicAnalysis
         var results = schemes
             .Select(s => AnalyzeScheme(programs, s.Name, s.Description, repetitions, cspMeans, noRunWarning, options))
             .ToArray();
-        return new CyclicAnalysisResult(results, Compare(results, options), Infer(results, FamilySize(results.Length, options.Baseline is not null), options), options);
+        return new CyclicAnalysisResult(results, Compare(results, options), Infer(results, FamilySize(results.Length, options.Baseline is not null), options));
     }
 
-    /// <summary>
-    /// The paired comparisons of ANTT and STP between every pair of schemes in report order (A / B with A first), or
-    /// between each scheme and <see cref="AnalysisOptions.Baseline"/> (scheme / baseline), over the repetitions in which
-    /// both have the metric; Holm-corrected over every comparison that could be run.
-    /// </summary>
-    public static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes, AnalysisOptions? options = null)
+    // The paired comparisons of ANTT and STP between every pair of schemes in report order (A / B with A first), or
+    // between each scheme and AnalysisOptions.Baseline (scheme / baseline), over the repetitions in which both have the
+    // metric; Holm-corrected over every comparison that could be run.
+    private static IReadOnlyList<SchemeComparison> Compare(IReadOnlyList<SchemeResult> schemes, AnalysisOptions options)
     {
-        ArgumentNullException.ThrowIfNull(schemes);
-        options ??= new AnalysisOptions();
         var tests = new List<(string A, string B, string Metric, PairedRatioResult Test)>();
         foreach (string metric in ComparedMetrics)
         {
@@ -192,21 +188,13 @@ public static class CyclicAnalysis
                 continue;
             }
 
-            Estimate cmp;
-            RatioEstimate ntt;
-            if (count >= 2)
-            {
-                double[] numerator = with.Select(r => cmpMeans[i][r]!.Value).ToArray();
-                cmp = Descriptive.Summarize(numerator);
-                ntt = RatioEstimate.Paired(numerator, with.Select(r => cspMeans[i][r]).ToArray(), options.Confidence);
-            }
-            else
-            {
-                double[] seconds = phases[0][i].Seconds.ToArray();
-                cmp = Descriptive.Summarize(seconds);
-                ntt = RatioEstimate.Independent(seconds, repetitions[0].CspSeconds[i], options.Confidence);
-            }
-
+            // Two or more repetitions: their means, paired; one: its runs. (Arrays: MathNet's statistics of an array and
+            // of another list differ in the last bits.)
+            RatioBasis basis = count >= 2 ? RatioBasis.Invocations : RatioBasis.Runs;
+            double[] numerator = basis == RatioBasis.Invocations ? [.. with.Select(r => cmpMeans[i][r]!.Value)] : [.. phases[0][i].Seconds];
+            IReadOnlyList<double> denominator = basis == RatioBasis.Invocations ? with.Select(r => cspMeans[i][r]).ToArray() : repetitions[0].CspSeconds[i];
+            Estimate cmp = Descriptive.Summarize(numerator);
+            RatioEstimate ntt = RatioEstimate.Of(numerator, denominator, basis, options.Confidence);
             programResults[i] = new ProgramResult(programs[i], csp, cmp, runs, discarded, ntt, ntt.Reciprocal());
         }
 

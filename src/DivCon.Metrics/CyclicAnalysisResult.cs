@@ -4,9 +4,7 @@ namespace DivCon.Metrics;
 /// <param name="Schemes">Per scheme, in report order.</param>
 /// <param name="Comparisons">The paired comparisons, Holm-corrected over all of them.</param>
 /// <param name="Metrics">Per compared metric: the blocked ANOVA and the run's power.</param>
-/// <param name="Options">How it was analysed.</param>
 public sealed record CyclicAnalysisResult(
     IReadOnlyList<SchemeResult> Schemes,
     IReadOnlyList<SchemeComparison> Comparisons,
-    IReadOnlyList<MetricInference> Metrics,
-    AnalysisOptions Options);
+    IReadOnlyList<MetricInference> Metrics);

@@ -1,4 +1,5 @@
 using DivCon.Partitioning;
+using DivCon.Partitioning.Estimation;
 using DivCon.Simulation.Engine;
 
 namespace DivCon.Simulation;
@@ -38,12 +39,7 @@ public static class CyclicSimulator
             var runs = new Dictionary<string, IReadOnlyList<ProgramRuns>>();
             foreach (string name in request.Schemes)
             {
-                (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(name);
-                if (request.OnlineScalability && setup is not null)
-                {
-                    setup = setup with { Estimation = new Partitioning.Estimation.ScalabilityEstimatorOptions() };
-                }
-
+                (SchemeArrangement arrangement, PartitioningSetup? setup) = Resolve(name, request.OnlineScalability);
                 (runs[name], SimulationCounters counters) = RunScheme(repetition, isolated, arrangement, setup);
                 countersPerScheme[name].Add(counters);
             }
@@ -52,13 +48,27 @@ public static class CyclicSimulator
         }
 
         // The harness's own analysis of the simulated run times.
-        var (schemes, comparisons, _, _) = CyclicAnalysis.Analyze(
+        var (schemes, comparisons, _) = CyclicAnalysis.Analyze(
             request.Programs.Select(p => p.Name).ToArray(), request.Schemes.Select(s => (s, SchemeCatalog.Find(s)!.Description)).ToArray(), repetitions);
         return new SimulationResult(workload, request.Cores, request.Seed, request.DurationNs / 1e9, request.SpRuns, request.Repeat,
             PoolIsolated(isolatedPerRepetition), schemes, comparisons, request.Schemes.ToDictionary(s => s, s => Sum(countersPerScheme[s])))
         {
             ScalabilitySource = request.OnlineScalability ? "online" : "model",
         };
+    }
+
+    /// <summary>
+    /// How the simulator models the simulated scheme <paramref name="name"/> of the <see cref="SchemeCatalog"/>: the same
+    /// arrangement, and for a partitioned scheme the very policy object the harness gives the <c>MultiProgramScheduler</c>,
+    /// asked through the same repartitioner every repartitioning interval (the static schemes too: with fewer cores than
+    /// programs the ticks rotate the cores, so no program is starved for good, as in the harness). With
+    /// <paramref name="online"/>, the policy is given the online scalability estimates.
+    /// </summary>
+    internal static (SchemeArrangement Arrangement, PartitioningSetup? Partitioning) Resolve(string name, bool online = false)
+    {
+        SchemeInfo scheme = SchemeCatalog.Simulated.First(s => s.Name == name);
+        return (scheme.Arrangement, scheme.Arrangement != SchemeArrangement.Partitioned ? null
+            : new PartitioningSetup(scheme.CreatePolicy!(), scheme.RepartitionOnDemand, scheme.IdleLending, online ? new ScalabilityEstimatorOptions() : null));
     }
 
     private static IReadOnlyList<IsolatedResult> PoolIsolated(IReadOnlyList<IReadOnlyList<IsolatedResult>> perRepetition) =>

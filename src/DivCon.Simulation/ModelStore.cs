@@ -41,11 +41,6 @@ public static class ModelStore
         Resource(MachineModel.FileName) ?? throw new InvalidOperationException($"The shipped {MachineModel.FileName} is missing from the assembly."),
         $"default {MachineModel.FileName}", "machine model", SimulationJsonContext.Default.MachineModel, m => m.Validate());
 
-    /// <summary>Loads <c>machine.json</c> from <paramref name="folder"/>.</summary>
-    /// <exception cref="FileNotFoundException">The file does not exist.</exception>
-    /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>
-    public static MachineModel LoadMachine(string folder) => ReadMachine(Path.Combine(folder, MachineModel.FileName));
-
     /// <summary>Loads the machine model in the file <paramref name="path"/>.</summary>
     /// <exception cref="FileNotFoundException">The file does not exist.</exception>
     /// <exception cref="InvalidDataException">The file is not a valid machine model; the message says why.</exception>

@@ -47,7 +47,8 @@ public sealed record SimulationRequest
         problems.AddRange((Programs ?? []).GroupBy(p => p.Name, StringComparer.Ordinal).Where(g => g.Count() > 1)
             .Select(dup => $"Program '{dup.Key}' appears more than once in the workload."));
         problems.AddIf(Schemes is not { Count: > 0 }, "Give at least one scheme.");
-        problems.AddRange((Schemes ?? []).Select(SimulationSchemes.Problem).OfType<string>());
+        problems.AddRange((Schemes ?? []).Where(name => !SchemeCatalog.Simulated.Any(s => s.Name == name))
+            .Select(name => $"Unknown scheme '{name}'; use one of: {string.Join(", ", SchemeCatalog.Simulated)}."));
 
         problems.AddIf(DurationNs <= 0, $"The duration must be positive; got {DurationNs} ns.");
         problems.AddIf(Repeat < 1, $"Repeat must be at least 1; got {Repeat}.");

@@ -90,7 +90,9 @@ public static class FactoredAnalysis
             double tp = Mean(runs.Select(r => r.Seconds).ToArray());
             double ip = Mean(runs.Select(r => r.IdleSeconds).ToArray());
             RunStealStatistics[] steals = runs.Where(r => r.Steals is not null).Select(r => r.Steals!).ToArray();
-            RunStealStatistics? meanSteals = steals.Length == runs.Count ? RunStealStatistics.Mean(steals) : null;
+            RunStealStatistics? meanSteals = steals.Length < runs.Count ? null : new RunStealStatistics(
+                steals.Average(r => r.Steals), steals.Average(r => r.LocalSteals), steals.Average(r => r.RemoteSteals),
+                steals.Average(r => r.SchedulingOverheadSeconds), steals.Average(r => r.WaitingSeconds));
             ThrottlingSummary? throttling = ThrottlingSummary.Of(runs.Select(r => r.Throttling).ToArray());
             points.Add(Point(p, ts, t1, tp, ip, telision, throttling?.MeanThrottledSeconds ?? 0, t1Throttled) with
             {

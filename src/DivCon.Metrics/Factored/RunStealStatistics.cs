@@ -17,17 +17,4 @@ public sealed record RunStealStatistics(
     double LocalSteals,
     double RemoteSteals,
     double SchedulingOverheadSeconds,
-    double WaitingSeconds)
-{
-    /// <summary>The means of <paramref name="runs"/>, or null when there are none.</summary>
-    public static RunStealStatistics? Mean(IReadOnlyCollection<RunStealStatistics> runs)
-    {
-        ArgumentNullException.ThrowIfNull(runs);
-        return runs.Count == 0 ? null : new RunStealStatistics(
-            runs.Average(r => r.Steals),
-            runs.Average(r => r.LocalSteals),
-            runs.Average(r => r.RemoteSteals),
-            runs.Average(r => r.SchedulingOverheadSeconds),
-            runs.Average(r => r.WaitingSeconds));
-    }
-}
+    double WaitingSeconds);

@@ -37,22 +37,6 @@ public sealed record RatioEstimate(
     ConfidenceInterval? Ci99)
 {
     /// <summary>
-    /// The ratio mean(<paramref name="numerator"/>) / mean(<paramref name="denominator"/>) of paired per-invocation
-    /// means (same length, index b = invocation b), with Fieller's interval for correlated means.
-    /// </summary>
-    /// <exception cref="ArgumentException">Lengths differ, no value, a value not finite, or a non-positive denominator mean.</exception>
-    public static RatioEstimate Paired(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence) =>
-        Estimate(numerator, denominator, RatioBasis.Invocations, confidence);
-
-    /// <summary>
-    /// The ratio of the means of two independent samples of runs (one invocation), with Fieller's interval for
-    /// uncorrelated means.
-    /// </summary>
-    /// <exception cref="ArgumentException">A sample is empty, a value is not finite, or the denominator's mean is not positive.</exception>
-    public static RatioEstimate Independent(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, double confidence = Descriptive.Confidence) =>
-        Estimate(numerator, denominator, RatioBasis.Runs, confidence);
-
-    /// <summary>
     /// The reciprocal 1 / ratio (NP from NTT). Fieller's set for 1/θ is the image of θ's, so the interval is
     /// [1 / upper, 1 / lower] (null when θ's interval reaches 0 or below); g and the degrees of freedom carry over.
     /// </summary>
@@ -89,7 +73,16 @@ public sealed record RatioEstimate(
         return new RatioEstimate(ratio, nx, ny, basis, rsd, g, dfOut, new ConfidenceInterval(Math.Min(lower, ratio), Math.Max(upper, ratio)));
     }
 
-    private static RatioEstimate Estimate(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, RatioBasis basis, double confidence)
+    /// <summary>
+    /// The ratio mean(<paramref name="numerator"/>) / mean(<paramref name="denominator"/>) with Fieller's interval:
+    /// for <see cref="RatioBasis.Invocations"/>, of paired per-invocation means (same length, index b = invocation b;
+    /// correlated means); for <see cref="RatioBasis.Runs"/>, of two independent samples of runs (uncorrelated means).
+    /// </summary>
+    /// <exception cref="ArgumentException">
+    /// A sample is empty, a value is not finite, the denominator's mean is not positive, or paired lengths differ.
+    /// </exception>
+    public static RatioEstimate Of(
+        IReadOnlyList<double> numerator, IReadOnlyList<double> denominator, RatioBasis basis, double confidence = Descriptive.Confidence)
     {
         Check(numerator, denominator);
         if (basis == RatioBasis.Invocations && numerator.Count != denominator.Count)

@@ -94,9 +94,6 @@ public static class SimulationValidation
         };
     }
 
-    /// <summary>The schemes a validation can compare: those both the harness runs and the simulator models.</summary>
-    public static IReadOnlyList<string> ComparableSchemes { get; } = [.. SchemeCatalog.Simulated.Select(s => s.Name)];
-
     /// <summary>Each of <paramref name="programs"/>' model source, by name.</summary>
     /// <exception cref="ArgumentException">A program has no model.</exception>
     internal static IReadOnlyDictionary<string, string> Sources(IReadOnlyDictionary<string, ProgramModel> models, IEnumerable<string> programs)

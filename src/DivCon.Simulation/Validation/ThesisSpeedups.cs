@@ -69,8 +69,8 @@ public static class ThesisSpeedups
         sb.Append("| section | program | cores | thesis | simulated | error | without contention | target |\n|---|---|---:|---:|---:|---:|---:|---|\n");
         foreach (ThesisComparison r in file.Rows)
         {
-            string error = ValidationReport.Percent(r.RelativeError);
-            sb.Append(F($"| {r.Claim.Section} | {r.Claim.Program} | {r.Claim.Cores} | {r.Claim.Speedup:0.##} | {r.Simulated:0.00} | {(r.Met ? error : $"**{error}**")} | {r.WithoutContention:0.00} | ±{Target * 100:0} % {(r.Met ? "met" : "missed")} |\n"));
+            sb.Append(F($"| {r.Claim.Section} | {r.Claim.Program} | {r.Claim.Cores} | {r.Claim.Speedup:0.##} | {r.Simulated:0.00} | {ValidationReport.Error(r.RelativeError, r.Met)} | "))
+                .Append(F($"{r.WithoutContention:0.00} | {ValidationReport.Target(Target, r.Met)} |\n"));
         }
 
         sb.Append(F($"\nWithin ±{Target * 100:0} %: {file.Rows.Count(r => r.Met)} of {file.Rows.Count}.\n\nNotes:\n"));

@@ -58,7 +58,7 @@ public static class ValidationReport
         return csv;
     }
 
-    private static string Error(double? error, bool? met) => error is not { } e
+    internal static string Error(double? error, bool? met) => error is not { } e
         ? "n/a"
         : met == false ? $"**{Percent(e)}**" : Percent(e);
 
@@ -69,7 +69,7 @@ public static class ValidationReport
         return (value == 0 ? 0 : value).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %";
     }
 
-    private static string Target(double? target, bool? met) => target is not { } t
+    internal static string Target(double? target, bool? met) => target is not { } t
         ? string.Empty
         : F($"±{t * 100:0} % {(met == true ? "met" : "missed")}");
 }

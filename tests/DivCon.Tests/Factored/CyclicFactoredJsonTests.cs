@@ -74,7 +74,7 @@ public sealed class CyclicFactoredAttachTests
         var phase = new PhaseResult(["a", "b"], 10,
             [new RunRecord(0, 0, 2, true), new RunRecord(0, 2, 4, true), new RunRecord(1, 0, 5, true), new RunRecord(1, 5, 10, false)]);
         var rep = new RepetitionRuns([[1.0, 1.1], [2.0, 2.2]], new Dictionary<string, IReadOnlyList<ProgramRuns>> { ["x"] = phase.ProgramRuns() });
-        var (schemes, _, _, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
+        var (schemes, _, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
         return schemes[0] with { Schedulers = schedulers };
     }
 

@@ -25,7 +25,7 @@ public sealed class CyclicAnalysisTests
                 ["x"] = Phase((0, 0, 2, true), (1, 0, 5, true), (0, 2, 6, true), (0, 6, 10, false), (1, 5, 10, false)),
             });
 
-        var (schemes, comparisons, _, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
+        var (schemes, comparisons, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "scheme x")], [rep]);
 
         SchemeResult x = Assert.Single(schemes);
         Assert.Equal(3.0, x.Programs[0].Ntt!.Mean, 12);
@@ -225,7 +225,7 @@ public sealed class CyclicAnalysisTests
             [[1.0], [2.0]],
             new Dictionary<string, PhaseResult> { ["x"] = Phase((0, 0, 2, true), (1, 0, 10, false)) });
 
-        var (schemes, _, _, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "x")], [rep]);
+        var (schemes, _, _) = CyclicAnalysis.Analyze(["a", "b"], [("x", "x")], [rep]);
 
         Assert.Null(schemes[0].Programs[1].Ntt);
         Assert.Null(schemes[0].Antt);

@@ -127,7 +127,7 @@ public sealed class StatisticsTests
         // C^MP runs {9, 11}: mean 10, s² 2, v_xx = 1. C^SP runs {1.9, 2.1}: mean 2, s² 0.02, v_yy = 0.01. θ = 5.
         // df (Welch–Satterthwaite on v_xx and θ²v_yy = 0.25) = 1.25² / (1² + 0.25²) = 1.470588.
         // The interval: roots of (4 − t²·0.01) θ² − 40 θ + (100 − t²·1) = 0; g = t²·0.01 / 4.
-        RatioEstimate r = RatioEstimate.Independent([9.0, 11.0], [1.9, 2.1]);
+        RatioEstimate r = RatioEstimate.Of([9.0, 11.0], [1.9, 2.1], RatioBasis.Runs);
 
         double t = StudentTQuantiles.TwoSided(1.25 * 1.25 / (1 + 0.0625));
         double a = 4 - (t * t * 0.01), c = 100 - (t * t);
@@ -147,7 +147,7 @@ public sealed class StatisticsTests
     public void Fieller_FixedDenominator_ScalesTheNumeratorsInterval()
     {
         // With no spread in C^SP, g = 0 and Fieller is the numerator's own t-interval divided by C^SP.
-        RatioEstimate r = RatioEstimate.Independent([1.0, 2.0, 3.0], [2.0, 2.0, 2.0]);
+        RatioEstimate r = RatioEstimate.Of([1.0, 2.0, 3.0], [2.0, 2.0, 2.0], RatioBasis.Runs);
         Estimate numerator = Descriptive.Summarize([1.0, 2.0, 3.0]);
 
         Assert.Equal(1.0, r.Mean, 12);
@@ -165,8 +165,8 @@ public sealed class StatisticsTests
         double[] csp = [1.0, 1.4, 0.8, 1.2];
         double[] cmp = csp.Select(v => 5 * v).ToArray();
 
-        RatioEstimate paired = RatioEstimate.Paired(cmp, csp);
-        RatioEstimate unpaired = RatioEstimate.Independent(cmp, csp);
+        RatioEstimate paired = RatioEstimate.Of(cmp, csp, RatioBasis.Invocations);
+        RatioEstimate unpaired = RatioEstimate.Of(cmp, csp, RatioBasis.Runs);
 
         Assert.Equal(RatioBasis.Invocations, paired.Basis);
         Assert.Equal(4, paired.Count);
@@ -182,7 +182,7 @@ public sealed class StatisticsTests
         // x = {10, 12, 14} (C^MP means), y = {2, 2.5, 2.6} (C^SP means), n = 3, df 2, t = t(0.995, 2).
         // x̄ = 12, ȳ = 2.366667; s_xx = 4, s_yy = 0.103333, s_xy = 0.6; v = s / 3.
         double[] x = [10.0, 12.0, 14.0], y = [2.0, 2.5, 2.6];
-        RatioEstimate r = RatioEstimate.Paired(x, y);
+        RatioEstimate r = RatioEstimate.Of(x, y, RatioBasis.Invocations);
 
         double t2 = Math.Pow(StudentTQuantiles.TwoSided(2), 2);
         double yBar = 7.1 / 3, vxx = 4.0 / 3, vyy = 0.31 / 3 / 3, vxy = 0.6 / 3;
@@ -198,7 +198,7 @@ public sealed class StatisticsTests
     public void Fieller_NoisyDenominator_HasNoBoundedInterval()
     {
         // C^SP means that straddle a wide range: g = t² v_yy / ȳ² ≥ 1, the denominator is not clearly away from 0.
-        RatioEstimate r = RatioEstimate.Paired([2.0, 2.1, 1.9], [0.2, 1.0, 3.0]);
+        RatioEstimate r = RatioEstimate.Of([2.0, 2.1, 1.9], [0.2, 1.0, 3.0], RatioBasis.Invocations);
 
         Assert.True(r.G >= 1, $"g = {r.G}");
         Assert.Null(r.Ci99);
@@ -208,7 +208,7 @@ public sealed class StatisticsTests
     [Fact]
     public void Fieller_Reciprocal_IsTheImageOfTheInterval()
     {
-        RatioEstimate ntt = RatioEstimate.Independent([9.0, 11.0, 10.0, 10.0], [1.9, 2.1, 2.0, 2.0]);
+        RatioEstimate ntt = RatioEstimate.Of([9.0, 11.0, 10.0, 10.0], [1.9, 2.1, 2.0, 2.0], RatioBasis.Runs);
         RatioEstimate np = ntt.Reciprocal();
 
         Assert.Equal(0.2, np.Mean, 12);
@@ -220,13 +220,13 @@ public sealed class StatisticsTests
     [Fact]
     public void Fieller_OneValue_HasNoInterval()
     {
-        RatioEstimate r = RatioEstimate.Independent([3.0], [1.0, 1.2]);
-        RatioEstimate p = RatioEstimate.Paired([3.0], [1.0]);
+        RatioEstimate r = RatioEstimate.Of([3.0], [1.0, 1.2], RatioBasis.Runs);
+        RatioEstimate p = RatioEstimate.Of([3.0], [1.0], RatioBasis.Invocations);
 
         Assert.Equal(3.0 / 1.1, r.Mean, 12);
         Assert.Null(r.Ci99);
         Assert.Null(p.Ci99);
-        Assert.Throws<ArgumentException>(() => RatioEstimate.Paired([1.0, 2.0], [1.0]));
+        Assert.Throws<ArgumentException>(() => RatioEstimate.Of([1.0, 2.0], [1.0], RatioBasis.Invocations));
     }
 
     [Theory]

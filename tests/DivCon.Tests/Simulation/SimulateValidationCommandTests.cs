@@ -67,7 +67,7 @@ public sealed class SimulateValidationCommandTests : IDisposable
         }
 
         File.WriteAllText(Path.Combine(models, MachineModel.FileName), ModelStore.MachineToJson(new MachineModel { Source = "test", MemoryContention = 0.5 }));
-        ValidationFile earlier = SimulationValidation.Compare(s, ModelStore.LoadMachine(models), new Dictionary<string, ProgramModel>
+        ValidationFile earlier = SimulationValidation.Compare(s, ModelStore.ReadMachine(Path.Combine(models, MachineModel.FileName)), new Dictionary<string, ProgramModel>
         {
             ["a"] = ModelStore.Load(models, "a"),
             ["b"] = ModelStore.Load(models, "b"),
@@ -169,7 +169,7 @@ public sealed class SimulateValidationCommandTests : IDisposable
         int code = await parse.InvokeAsync(new InvocationConfiguration { Output = output, Error = error }).WaitAsync(TimeSpan.FromMinutes(3));
 
         Assert.True(code == 0, error.ToString());
-        MachineModel machine = ModelStore.LoadMachine(outDir);
+        MachineModel machine = ModelStore.ReadMachine(Path.Combine(outDir, MachineModel.FileName));
         Assert.Equal(0.15, machine.MemoryContention, 4);
         ProgramModel model = ModelStore.Load(outDir, "quicksort");
         Assert.Equal(1.0, model.FittedTo!.T1Seconds, 9);

@@ -90,7 +90,7 @@ public sealed class SimulatorPolicyTests
     public void StaticPartitionedScheme_UsesTheRealScalabilityPolicy_AndHoldsItsShares()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 500_000_000);
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.StaticPartitioned);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(SchemeCatalog.StaticPartitioned);
 
         (Machine m, IReadOnlyList<IsolatedResult> isolated) = RunCyclic(request, arrangement, setup);
 
@@ -105,7 +105,7 @@ public sealed class SimulatorPolicyTests
     public void ServedCoreTime_AddsUpToTheCores_AndLagsTheAllocationWhileMovesWaitForTaskBoundaries()
     {
         SimulationRequest request = Request(cores: 16, durationNs: 1_000_000_000);
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(SchemeCatalog.DemandPartitioned);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(SchemeCatalog.DemandPartitioned);
 
         (Machine m, _) = RunCyclic(request, arrangement, setup);
 
@@ -120,7 +120,7 @@ public sealed class SimulatorPolicyTests
     public void IdleLending_LendsWorkersOfAProgramWithoutTasks()
     {
         SimulationRequest request = Request(cores: 8, durationNs: 1_000_000_000) with { Schemes = [IdleLendingPolicy.PolicyName] };
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(IdleLendingPolicy.PolicyName);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(IdleLendingPolicy.PolicyName);
 
         (Machine m, _) = RunCyclic(request, arrangement, setup);
 

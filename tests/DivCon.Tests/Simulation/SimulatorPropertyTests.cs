@@ -74,7 +74,7 @@ public sealed class SimulatorPropertyTests
         string scheme = request.Schemes[0];
         IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: scheme == "hill-climbing");
         Assert.All(isolated, i => Assert.True(i.Scalability > 0 && i.Scalability <= request.Cores * 1.000001, $"seed {seed}: scalability {i.Scalability}"));
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(scheme);
         Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
 
         m.RunCyclic(request.DurationNs);

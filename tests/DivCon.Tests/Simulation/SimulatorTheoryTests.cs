@@ -126,7 +126,7 @@ public sealed class SimulatorTheoryTests
             Parameters = new SimulationParameters { QuantumNs = 2_000_000 },
         };
         IReadOnlyList<IsolatedResult> isolated = CyclicSimulator.Isolate(request, withTables: scheme == "hill-climbing");
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(scheme);
         Machine m = CyclicSimulator.BuildMachine(request, isolated, arrangement, setup);
 
         m.RunCyclic(request.DurationNs);

@@ -123,7 +123,7 @@ public sealed class WorkInflationTests
             SpRuns = 1,
             Parameters = new SimulationParameters { MemoryContention = 0.7, QuantumNs = 1_000_000 },
         };
-        (SchemeArrangement arrangement, PartitioningSetup? setup) = SimulationSchemes.Resolve(scheme);
+        (SchemeArrangement arrangement, PartitioningSetup? setup) = CyclicSimulator.Resolve(scheme);
         Machine Run()
         {
             Machine m = CyclicSimulator.BuildMachine(request, CyclicSimulator.Isolate(request, withTables: false), arrangement, setup);

@@ -35,7 +35,7 @@ internal static class SimulateValidateCommand
         var workloads = CommandInput.List("--workloads",
             "Cyclic workloads: subset (strassen, quicksort, mergesort) and/or suite (all five), or none (default: subset,suite).", ["subset", "suite"]);
         var schemes = CommandInput.List("--schemes",
-            $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SimulationValidation.ComparableSchemes)}.", ["all"]);
+            $"Schemes of the cyclic tests, or 'all' (default): {string.Join(", ", SchemeCatalog.Simulated)}.", ["all"]);
         var size = CommandInput.Size();
         var runs = CommandInput.Declare("--runs", "Timed runs per P alone (means over them); also the simulated runs per P.", 3);
         var warmup = CommandInput.Declare("--warmup", "Untimed runs before the timed ones (alone and before C^SP).", 1);
@@ -77,8 +77,8 @@ internal static class SimulateValidateCommand
                 _ => CommandInput.Problem<(string, IReadOnlyList<string>)>(problems, $"--workloads '{name}' is not a workload; use subset, suite or none."),
             });
 
-            string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), SimulationValidation.ComparableSchemes,
-                name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SimulationValidation.ComparableSchemes)}.", problems);
+            string[] schemeNames = CommandInput.ReadNamesOrAll(parse.GetValue(schemes), [.. SchemeCatalog.Simulated.Select(x => x.Name)],
+                name => $"--schemes: '{name}' is not a scheme both measured and simulated; use 'all' or some of: {string.Join(", ", SchemeCatalog.Simulated)}.", problems);
 
             WorkloadSize problemSize = CommandInput.ReadSize(parse, size, problems);
             int runCount = CommandInput.AtLeast(parse, runs, 1, problems);

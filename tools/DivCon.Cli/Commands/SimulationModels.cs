@@ -66,7 +66,7 @@ internal static class SimulationModels
     public static MachineModel? LoadMachine(string? folder, List<string> problems, out string? note)
     {
         bool shipped = folder is null || !File.Exists(Path.Combine(folder, MachineModel.FileName));
-        MachineModel? machine = CommandInput.Read(() => shipped ? ModelStore.LoadDefaultMachine() : ModelStore.LoadMachine(folder!), problems);
+        MachineModel? machine = CommandInput.Read(() => shipped ? ModelStore.LoadDefaultMachine() : ModelStore.ReadMachine(Path.Combine(folder!, MachineModel.FileName)), problems);
         note = folder is not null && shipped && machine is not null ? string.Create(CultureInfo.InvariantCulture,
             $"no {MachineModel.FileName} in {folder}: using the shipped one (memory contention β = {machine.MemoryContention}).") : null;
         return machine;
