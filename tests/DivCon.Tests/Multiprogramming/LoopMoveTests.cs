@@ -3,6 +3,7 @@ using DivCon.Multiprogramming;
 using DivCon.Partitioning;
 using DivCon.Scheduling;
 using DivCon.Tests.Infrastructure;
+using DivCon.Tests.Scheduling;
 
 namespace DivCon.Tests.Multiprogramming;
 
@@ -70,10 +71,17 @@ public sealed class LoopMoveTests
             const int N = 3_000_000;
             var counts = new byte[N];
             var threads = new HashSet<int>();
+            var served = new StrongBox<bool>();
+            long done = 0;
             Task loop = batch.ParallelForAsync(0, N, i =>
             {
-                Step(i);
+                if (!Volatile.Read(ref served.Value))
+                {
+                    Step(i); // the work, until the request is served; the rest only counts, so the loop ends soon after
+                }
+
                 counts[i]++; // each index is claimed by one chunk only
+                Interlocked.Increment(ref done);
                 if ((i & 1023) == 0)
                 {
                     lock (threads)
@@ -84,15 +92,27 @@ public sealed class LoopMoveTests
             });
             Assert.True(SpinWait.SpinUntil(() => { lock (threads) { return threads.Count == 2; } }, Timeout), "The loop never ran on both workers.");
 
-            // The policy gives the request one of the batch's two workers, which is inside the loop's task.
+            // The policy gives the request one of the batch's two workers, which is inside the loop's task: only that
+            // worker can run the request's task (no lending, no compensation), and the task itself tells how much of the
+            // loop was done then (read there, not by this thread later, which a loaded machine may deschedule until the
+            // loop has ended). A worker that leaves between chunks gets there after a few milliseconds of the loop's
+            // seconds of work; one that stayed would get there only when the range was used up (a replica ends then,
+            // while the other still runs its last chunk: so "the loop had not completed" would not tell).
             ProgramHandle request = mps.AddProgram("request");
-            Assert.True(SpinWait.SpinUntil(() => request.ServedWorkers == 1 || loop.IsCompleted, Timeout), "The moved worker never reached the request.");
-            Assert.False(loop.IsCompleted, "The worker reached the request only when the loop had ended: it did not leave between chunks.");
-            Task answered = request.Run(() => Step(1));
-            Assert.True(Ended(answered, Timeout), "The request's task did not run.");
-            Assert.False(loop.IsCompleted, "The request was served only after the loop ended.");
+            Task<bool> answered = Task.Factory.StartNew(
+                () =>
+                {
+                    bool loopRunning = Interlocked.Read(ref done) < N / 2;
+                    Volatile.Write(ref served.Value, true);
+                    return loopRunning;
+                },
+                CancellationToken.None,
+                TaskCreationOptions.None,
+                request.Scheduler);
+            Assert.True(Ended(answered, Timeout), "The request's task did not run: the moved worker never reached the request.");
+            Assert.True(answered.Result, $"The worker reached the request only when {Interlocked.Read(ref done)} of {N} indexes were done: it did not leave between chunks.");
 
-            Assert.True(Ended(loop, TimeSpan.FromMinutes(2)), "The loop did not end.");
+            Assert.True(Ended(loop, Timeout), "The loop did not end.");
             loop.GetAwaiter().GetResult();
             Assert.DoesNotContain(counts, c => c != 1);
             Assert.Equal(0, request.Compensations + batch.Compensations);
@@ -112,25 +132,43 @@ public sealed class LoopMoveTests
             ProgramHandle batch = mps.AddProgram("batch");
             var counts = new int[20_000];
             int started = 0;
+            var served = new StrongBox<bool>();
+            var threads = new HashSet<int>();
             Task loop = batch.ParallelForEachAsync(Enumerable.Range(0, counts.Length), (i, _) =>
             {
                 Interlocked.Increment(ref started);
-                for (int k = 0; k < 300; k++)
+                lock (threads)
                 {
-                    Step(k); // ~0.3 ms per element
+                    threads.Add(Environment.CurrentManagedThreadId);
+                }
+                for (int k = 0; k < 300 && !Volatile.Read(ref served.Value); k++)
+                {
+                    Step(k); // ~0.3 ms per element until the request is served; then only counted, so the loop ends soon
                 }
 
                 Interlocked.Increment(ref counts[i]);
                 return ValueTask.CompletedTask;
             });
-            Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref started) > 10 && batch.ServedWorkers == 2, Timeout), "The loop did not start on both workers.");
+            // Both workers inside the loop (not merely serving the batch: an idle one would move to the request at once).
+            Assert.True(SpinWait.SpinUntil(() => { lock (threads) { return threads.Count == 2; } }, Timeout), "The loop did not start on both workers.");
 
+            // As above: the request's task (only the moved worker can run it) tells whether elements were left to start
+            // then. A replica whose worker stayed ends only when no element is left (exact: one element at a time).
             ProgramHandle request = mps.AddProgram("request");
-            Task answered = request.Run(() => Step(1));
+            Task<bool> answered = Task.Factory.StartNew(
+                () =>
+                {
+                    bool loopRunning = Volatile.Read(ref started) < counts.Length;
+                    Volatile.Write(ref served.Value, true);
+                    return loopRunning;
+                },
+                CancellationToken.None,
+                TaskCreationOptions.None,
+                request.Scheduler);
             Assert.True(Ended(answered, Timeout), "The request's task did not run.");
-            Assert.False(loop.IsCompleted, "The request was served only after the loop ended.");
+            Assert.True(answered.Result, "The request was served only once every element had started: its worker did not leave between two elements.");
 
-            Assert.True(Ended(loop, TimeSpan.FromMinutes(2)), "The loop did not end.");
+            Assert.True(Ended(loop, Timeout), "The loop did not end.");
             loop.GetAwaiter().GetResult();
             Assert.All(counts, c => Assert.Equal(1, c));
         }
@@ -215,7 +253,19 @@ public sealed class LoopMoveTests
             }
 
             // Each program, from now on, must make progress within a bounded time (a starved one never would).
-            Thread.Sleep(300); // the arrivals' moves and loans settle: from here on a starved program stays starved
+            if (!serveStarved)
+            {
+                // The arrivals' moves and loans settle (waited for, not slept for: a loaded machine may delay a move past
+                // any fixed time): every worker at home, serving the program it is assigned to, no move pending. From
+                // here on nothing decides and no worker runs dry (each is inside its program's loop), so the program
+                // left without a worker stays starved.
+                Wait.Until(
+                    () => mps.GetSnapshot() is var s && s.PendingMoves.Count == 0 && s.WorkerServing.SequenceEqual(s.WorkerPrograms)
+                        && s.WorkerPrograms.SequenceEqual(s.WorkerHomes) && programs.Count(p => s.WorkerServing.Contains(p.Id)) == 2,
+                    "the arrivals' moves and loans to settle",
+                    Timeout);
+            }
+
             long[] before = steps.Select(s => Interlocked.Read(ref s.Value)).ToArray();
             bool allProgress = SpinWait.SpinUntil(
                 () => Enumerable.Range(0, 3).All(p => Interlocked.Read(ref steps[p].Value) > before[p] + 1000),

@@ -18,8 +18,9 @@ public sealed class NewcomerPriorityInSchedulerTests
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
 
     // Long enough that the newcomer is still one when the second worker arrives on a loaded machine (busy time counts
-    // while a worker's thread waits for a processor), short enough that the test's long programs pass it quickly.
-    private static readonly TimeSpan Quantum = TimeSpan.FromMilliseconds(300);
+    // while a worker's thread waits for a processor, so a descheduled worker's move eats into it): the longest quantum
+    // allowed, since the test's long programs pass it in about a second anyway.
+    private static readonly TimeSpan Quantum = TimeSpan.FromSeconds(1);
 
     private static long Spin(int i)
     {

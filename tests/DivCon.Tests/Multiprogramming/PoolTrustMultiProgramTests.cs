@@ -103,8 +103,9 @@ public sealed class PoolTrustMultiProgramTests
         try
         {
             ProgramHandle p = mps.AddProgram("async");
-            Task<TaskScheduler> op = LateContinuation.Start(p.Scheduler);
+            Task<TaskScheduler> op = LateContinuation.Start(p.Scheduler, out Action resume);
             Assert.True(Task.Run(() => mps.RemoveProgram(p)).Wait(Timeout), "RemoveProgram did not return");
+            resume();
             Assert.True(op.Wait(Timeout), $"the continuation after RemoveProgram was lost (status {op.Status})");
             Assert.Same(p.Scheduler, op.Result);
             Assert.Equal(1, p.LateTasks);

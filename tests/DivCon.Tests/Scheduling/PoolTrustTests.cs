@@ -32,7 +32,7 @@ public sealed class PoolTrustTests
             go.Wait(Timeout);
             using var childStarted = new ManualResetEventSlim(false);
             Task child = Task.Factory.StartNew(childStarted.Set); // TaskScheduler.Current: this worker's own deque
-            bool stolen = childStarted.Wait(TimeSpan.FromSeconds(10)); // only a thief can start it while we wait
+            bool stolen = childStarted.Wait(Timeout); // only a thief can start it while we wait
             return stolen;
         });
         Assert.True(started.Wait(Timeout), "the parent never started");
@@ -40,7 +40,7 @@ public sealed class PoolTrustTests
         Wait.Until(() => scheduler.Pool.IsShuttingDown, "Dispose has begun");
         Thread.Sleep(100); // the other worker sees the shutdown with nothing queued
         go.Set();
-        Assert.True(parent.Wait(Timeout), "the parent did not finish");
+        Assert.True(parent.Wait(Timeout + Timeout), "the parent did not finish"); // it waits up to Timeout for its child
         Assert.True(parent.Result, "no worker was left to steal the child of a task running when Dispose began");
         Assert.True(disposing.Wait(Timeout), "Dispose did not return");
     }
@@ -53,8 +53,9 @@ public sealed class PoolTrustTests
     public void An_await_continuation_after_Dispose_still_runs_and_is_counted()
     {
         var scheduler = new WorkStealingTaskScheduler(2);
-        Task<TaskScheduler> op = LateContinuation.Start(scheduler);
+        Task<TaskScheduler> op = LateContinuation.Start(scheduler, out Action resume);
         Assert.True(Task.Run(scheduler.Dispose).Wait(Timeout), "Dispose did not return");
+        resume();
         Assert.True(op.Wait(Timeout), $"the continuation after Dispose was lost (status {op.Status})");
         Assert.Same(scheduler, op.Result);
         Assert.Equal(1, scheduler.LateTasks);
@@ -74,7 +75,7 @@ public sealed class PoolTrustTests
         var deadline = Stopwatch.StartNew();
         void Link()
         {
-            if (Volatile.Read(ref stop) == 0 && deadline.Elapsed < TimeSpan.FromSeconds(20))
+            if (Volatile.Read(ref stop) == 0 && deadline.Elapsed < Timeout + Timeout) // longer than the wait below
             {
                 Interlocked.Increment(ref links);
                 Task.Factory.StartNew(Link); // TaskScheduler.Current: the worker's own deque
@@ -84,7 +85,7 @@ public sealed class PoolTrustTests
         Task.Factory.StartNew(Link, CancellationToken.None, TaskCreationOptions.None, scheduler);
         Wait.Until(() => Interlocked.Read(ref links) > 1000, "the chain runs");
         Task outside = Task.Factory.StartNew(() => Volatile.Write(ref stop, 1), CancellationToken.None, TaskCreationOptions.None, scheduler);
-        bool ran = outside.Wait(TimeSpan.FromSeconds(10));
+        bool ran = outside.Wait(Timeout);
         Volatile.Write(ref stop, 1);
         Assert.True(ran, $"a task queued from outside never ran while a chain of {Interlocked.Read(ref links)} local tasks ran");
     }
@@ -105,25 +106,31 @@ public sealed class PoolTrustTests
     }
 }
 
-/// <summary>An async method on a scheduler that is suspended in an await (a 200 ms delay) when Start returns.</summary>
+/// <summary>
+/// An async method on a scheduler that is suspended in an await when Start returns. The await ends when the test calls
+/// <c>resume</c> (from a thread-pool thread, as a timer's callback would), so the continuation comes back after whatever
+/// the test did first (a Dispose, a RemoveProgram) however long that took: an earlier form awaited a 200 ms delay,
+/// which a loaded machine let expire before the Dispose had begun (the continuation then ran as an ordinary task).
+/// </summary>
 internal static class LateContinuation
 {
     /// <summary>Its result is TaskScheduler.Current where the continuation ran.</summary>
-    public static Task<TaskScheduler> Start(TaskScheduler scheduler)
+    public static Task<TaskScheduler> Start(TaskScheduler scheduler, out Action resume)
     {
         using var suspended = new ManualResetEventSlim(false);
+        var awaited = new TaskCompletionSource();
         Task<TaskScheduler> op = Task.Factory.StartNew(
             async () =>
             {
-                Task delay = Task.Delay(200);
                 suspended.Set();
-                await delay;
+                await awaited.Task;
                 return TaskScheduler.Current;
             },
             CancellationToken.None,
             TaskCreationOptions.None,
             scheduler).Unwrap();
         Assert.True(suspended.Wait(TimeSpan.FromSeconds(30)), "the async method did not start");
+        resume = () => Assert.True(Task.Run(awaited.SetResult).Wait(TimeSpan.FromSeconds(30)), "the await could not be resumed");
         return op;
     }
 }

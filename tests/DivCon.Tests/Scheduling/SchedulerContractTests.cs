@@ -98,7 +98,7 @@ public abstract class SchedulerContractTests
                             {
                                 // The owner holds on (bounded) until the other worker has stolen, so that even a
                                 // heavily loaded machine, which may delay the thief's wake-up, exercises a steal.
-                                SpinWait.SpinUntil(() => Volatile.Read(ref stolen) > 0, TimeSpan.FromSeconds(10));
+                                SpinWait.SpinUntil(() => Volatile.Read(ref stolen) > 0, Wait.Long);
                             }
                             else
                             {

@@ -12,7 +12,7 @@ namespace DivCon.Tests.Scheduling;
 /// </summary>
 public sealed class WakeUpProtocolTests
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(20);
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
 
     [Theory]
     [InlineData(1, 300)]
