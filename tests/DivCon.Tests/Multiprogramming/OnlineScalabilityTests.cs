@@ -50,7 +50,10 @@ public sealed class OnlineScalabilityTests
 
         ProgramScalability state = unknown.ScalabilityState;
         Assert.True(state.Estimate.HasEstimate);
-        Assert.InRange(state.Scalability, 0.5, 2.0 + 1e-9); // at most the 2 cores' speedup (self-relative, no inflation assumed)
+        // Positive and at most the 2 cores' speedup (self-relative, no inflation assumed). No tighter lower bound: the
+        // estimate is measured, and on a loaded machine a worker preempted inside a task counts as work inflation (an
+        // estimate of 0.225 was seen under a load average of 30), which is what the estimator is meant to report.
+        Assert.True(state.Scalability > 0 && state.Scalability <= 2.0 + 1e-9, $"estimate {state.Scalability} is not in (0, 2]");
         Assert.Equal(state.Scalability, unknown.Scalability);
         Assert.InRange(state.Estimate.Confidence, 0, 1);
         MultiProgramSnapshot snapshot = mps.GetSnapshot();

@@ -10,7 +10,7 @@ namespace DivCon.Tests.Packaging;
 [Collection(PackagingCollection.Name)]
 public sealed class DocumentationBuildTests
 {
-    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(4);
+    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(10);
 
     [Fact]
     [Trait("Category", "Packaging")]

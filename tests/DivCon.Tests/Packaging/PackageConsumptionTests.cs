@@ -20,9 +20,9 @@ namespace DivCon.Tests.Packaging;
 [Collection(PackagingCollection.Name)]
 public sealed class PackageConsumptionTests
 {
-    private static readonly TimeSpan PackTimeout = TimeSpan.FromMinutes(4);
-    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(4);
-    private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(2);
+    private static readonly TimeSpan PackTimeout = TimeSpan.FromMinutes(10);
+    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(10);
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(5);
 
     [Fact]
     [Trait("Category", "Packaging")]
