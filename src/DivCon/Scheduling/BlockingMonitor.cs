@@ -41,7 +41,7 @@
 // suspended for a garbage collection, or one in a page fault, is not in state R either, and on a loaded machine the
 // monitor can be descheduled inside its read just as a collection suspends the worker. So a worker counts as blocked
 // only when it was seen asleep at two consecutive samples, half a delay apart (a blocked worker stays asleep; a brief
-// sleep ends between them); the first sighting keeps the set's stall clock running, so the second sample checks again
+// sleep ends between them), and a reading during which a collection paused the runtime does not count at all; the first sighting keeps the set's stall clock running, so the second sample checks again
 // and a blocked worker is stood in for one sampling period later than with one reading. Limits, said
 // plainly: a worker that busy-waits for a queued task without ever sleeping is taken for a computing one and is not
 // compensated for; where the state cannot be read (other systems, /proc not mounted) every stuck worker counts as
@@ -263,9 +263,22 @@ internal sealed class BlockingMonitor
     // sets unconfirmed; a worker seen running is forgotten.
     private bool IsBlocked(Worker worker, ref bool unconfirmed)
     {
+        TimeSpan pausedBefore = s_totalPause();
         if (s_isComputing(worker))
         {
             _seenAsleep.Remove(worker);
+            return false;
+        }
+
+        if (s_totalPause() != pausedBefore)
+        {
+            // A collection paused the runtime during the reading: the worker may have been suspended for it, not blocked
+            // (two different collections could otherwise catch it at two consecutive samples). Inconclusive: no sighting
+            // (an earlier one lapses), the stall clock keeps running, and the next sample reads again. This works because
+            // the monitor, back from the reading (preemptive mode), cannot run managed code until that collection's
+            // pause has ended and been added to the total.
+            _seenAsleep.Remove(worker);
+            unconfirmed = true;
             return false;
         }
 
@@ -286,8 +299,12 @@ internal sealed class BlockingMonitor
     /// computing worker caught asleep at single samples. Never set outside those tests.
     /// </summary>
     internal static Func<Worker, bool> s_isComputing = IsComputing;
+
+    /// <summary>Tests only: replaces the runtime's total garbage-collection pause time read around each state reading.</summary>
+    internal static Func<TimeSpan> s_totalPause = GC.GetTotalPauseDuration;
 #else
     private static readonly Func<Worker, bool> s_isComputing = IsComputing;
+    private static readonly Func<TimeSpan> s_totalPause = GC.GetTotalPauseDuration;
 #endif
 
     // Header, "blocked, not computing": true when the worker's thread is running or runnable (state R in

@@ -199,6 +199,34 @@ public sealed class BlockingPatternTests
         Assert.False(sameThread, "the sibling waited for the computing worker instead of running on the compensating one");
     }
 
+    /// <summary>
+    /// A computing worker read as asleep at every sample, each time while a garbage collection paused the runtime (the
+    /// pause total is scripted to grow across each of its readings): every reading is inconclusive, so it gets no
+    /// compensating worker. The converse above (asleep every time, no collection) shows the readings reach the monitor.
+    /// </summary>
+    [LinuxProcFact]
+    public void A_worker_read_asleep_only_during_collections_gets_no_compensating_worker()
+    {
+        long paused = 0;
+        Func<TimeSpan> real = BlockingMonitor.s_totalPause;
+        BlockingMonitor.s_totalPause = () => real() + TimeSpan.FromTicks(Volatile.Read(ref paused));
+        try
+        {
+            var (compensations, sameThread, readings) = RunComputationWithScriptedReadings(_ =>
+            {
+                Interlocked.Increment(ref paused); // a collection ended during this reading
+                return false;
+            });
+            Assert.Equal(0, compensations);
+            Assert.True(readings >= 3, $"the monitor read the worker's state {readings} times");
+            Assert.True(sameThread, "the sibling did not run on the computing worker after it");
+        }
+        finally
+        {
+            BlockingMonitor.s_totalPause = real;
+        }
+    }
+
     // One worker computes for 600 ms (delay 20 ms: about 30 samples) while a sibling task waits in its queue; the state
     // readings of that worker come from running(n) for its n-th reading (null: the real /proc readings). Returns the
     // compensations, whether the sibling ran on the computing worker's thread, and how many scripted readings there were.
