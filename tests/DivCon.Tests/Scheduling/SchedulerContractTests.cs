@@ -176,8 +176,11 @@ public abstract class SchedulerContractTests
         t1.Start();
         t2.Start();
 
-        // The only worker is blocked, so the waiters are blocked in Wait/Result (where the TPL tries inlining).
-        Thread.Sleep(100);
+        // The only worker is busy, so the waiters block in Wait/Result, after the TPL's attempt to inline the task (its
+        // first step): wait until both are asleep there, so that attempt has happened before the gate opens.
+        Wait.Until(
+            () => (t1.ThreadState & ThreadState.WaitSleepJoin) != 0 && (t2.ThreadState & ThreadState.WaitSleepJoin) != 0,
+            "both waiting threads blocked in Wait/Result");
         Assert.False(waited.IsCompleted);
         gate.Set();
         Assert.True(t1.Join(Wait.Long) && t2.Join(Wait.Long), "The waiting threads did not finish.");
