@@ -41,8 +41,9 @@
 // suspended for a garbage collection, or one in a page fault, is not in state R either, and on a loaded machine the
 // monitor can be descheduled inside its read just as a collection suspends the worker. So a worker counts as blocked
 // only when it was seen asleep at two consecutive samples, half a delay apart (a blocked worker stays asleep; a brief
-// sleep ends between them), and a reading during which a collection paused the runtime does not count at all; the first sighting keeps the set's stall clock running, so the second sample checks again
-// and a blocked worker is stood in for one sampling period later than with one reading. Limits, said
+// sleep ends between them), and a reading during which a collection paused the runtime does not count at all; the
+// first sighting keeps the set's stall clock running, so the second sample checks again and a blocked worker is stood
+// in for one sampling period later than with one reading. Limits, said
 // plainly: a worker that busy-waits for a queued task without ever sleeping is taken for a computing one and is not
 // compensated for; where the state cannot be read (other systems, /proc not mounted) every stuck worker counts as
 // blocked, as in the .NET thread pool. The owed-not-served rule below is about running workers and reads no state.
@@ -274,9 +275,10 @@ internal sealed class BlockingMonitor
         {
             // A collection paused the runtime during the reading: the worker may have been suspended for it, not blocked
             // (two different collections could otherwise catch it at two consecutive samples). Inconclusive: no sighting
-            // (an earlier one lapses), the stall clock keeps running, and the next sample reads again. This works because
-            // the monitor, back from the reading (preemptive mode), cannot run managed code until that collection's
-            // pause has ended and been added to the total.
+            // (an earlier one lapses), the stall clock keeps running, and the next sample reads again. The monitor, back
+            // from the reading (a file read: preemptive mode), runs managed code only after that collection's pause has
+            // ended. Assumed, not checked in the runtime's source: the pause is added to the total by then. Where it is
+            // added later, this check misses that collection and the two-sample rule alone applies, as before it.
             _seenAsleep.Remove(worker);
             unconfirmed = true;
             return false;

@@ -11,7 +11,9 @@ namespace DivCon.Tests.Multiprogramming;
 /// <summary>Online scalability in the real scheduler (real threads, bounded waits): docs/online-scalability.md, "Wiring".</summary>
 public sealed class OnlineScalabilityTests
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    // How long the first online estimate takes is heavy-tailed here (3 to 51 s in eight runs alone on 2 cores; over 60 s
+    // in two of seven runs beside the blocking tests, 2026-11-24): a bound, not a claim about convergence time.
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(180);
 
     [ProcessorFact(2)]
     public void ProgramWithoutScalability_EndsWithAnOnlineEstimate_AndThePolicyDecidesFromIt()
@@ -52,7 +54,7 @@ public sealed class OnlineScalabilityTests
         Assert.True(state.Estimate.HasEstimate);
         // Positive and at most the 2 cores' speedup (self-relative, no inflation assumed). No tighter lower bound: the
         // estimate is measured, and on a loaded machine a worker preempted inside a task counts as work inflation (an
-        // estimate of 0.225 was seen under a load average of 30), which is what the estimator is meant to report.
+        // estimate of 0.225 was seen under a load average of 30): the estimator cannot tell that from real inflation.
         Assert.True(state.Scalability > 0 && state.Scalability <= 2.0 + 1e-9, $"estimate {state.Scalability} is not in (0, 2]");
         Assert.Equal(state.Scalability, unknown.Scalability);
         Assert.InRange(state.Estimate.Confidence, 0, 1);
