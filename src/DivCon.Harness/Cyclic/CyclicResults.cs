@@ -57,7 +57,7 @@ public static class CyclicResults
             .Select(x => Accounting(invocations, x.Scheme) is { } a
                 ? CyclicFactored.Attach(x, a.WindowSeconds, a.Stats, name => byName.GetValueOrDefault(name))
                 : x)
-            .Select(x => x with { Programs = x.Programs.Select(p => p with { Factored = p.Factored ?? MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }).ToArray() })
+            .Select(x => x with { Programs = x.Programs.Select(p => p with { Factored = p.Factored ?? new MultiprogramFactored(null, MultiprogramFactored.NoAccountingReason, null) }).ToArray() })
             .Select(x => WithFactoredIntervals(x, invocations, options))
             .ToArray();
         ProgramBaseline[] baselines = Enumerable.Range(0, n).Select(i => Baseline(invocations, i, programs[i])).ToArray();

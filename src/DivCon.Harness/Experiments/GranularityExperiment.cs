@@ -28,7 +28,6 @@ public static class GranularityExperiment
         using var scheduler = IsolatedTiming.Pinned(settings.Processors, settings.Budget);
         var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
-            program.Initialize();
             progress.Phase($"{program.Name}: granularity size / 2^k, k = 0 … {maxDepth}", maxDepth + 2);
             progress.Line($"{program.Name}: sequential baseline, then granularity = size / 2^k for k = 0 … {maxDepth} on {cores} cores ...");
             var ts = new TimedSample(await IsolatedTiming.SequentialAsync(program, settings, cancellationToken));

@@ -28,9 +28,9 @@ internal static class IsolatedTiming
     }
 
     /// <summary>
-    /// The frame of an isolated experiment: makes each program the settings name, in order (for their size and seed), hands
-    /// it to <paramref name="measure"/>, and returns the results with when the experiment started, how long it took and
-    /// the machine it ran on.
+    /// The frame of an isolated experiment: makes each program the settings name, in order (for their size and seed), makes
+    /// its input, hands it to <paramref name="measure"/>, and returns the results with when the experiment started, how
+    /// long it took and the machine it ran on.
     /// </summary>
     /// <exception cref="ArgumentException">The catalogue has no skeleton program of a name.</exception>
     public static async Task<(List<T> Programs, DateTimeOffset StartedUtc, double ElapsedSeconds, MachineInfo Machine)> EachProgramAsync<T>(
@@ -41,8 +41,10 @@ internal static class IsolatedTiming
         var results = new List<T>();
         foreach (string name in settings.Programs)
         {
-            results.Add(await measure(programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
-                ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(settings))));
+            var program = programs.Find(name)?.Create(settings.Size, settings.Seed) as ISkeletonProgram
+                ?? throw new ArgumentException($"'{name}' is not a divide-and-conquer program of the catalogue ({programs.Names}).", nameof(settings));
+            program.Initialize();
+            results.Add(await measure(program));
         }
 
         return (results, started, Stopwatch.GetElapsedTime(start).TotalSeconds, MachineInfo.Capture(settings.Budget));

@@ -26,7 +26,6 @@ public static class PhasesExperiment
         var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
             program.UseAutomaticGranularity(cores, musclesPerCore);
-            program.Initialize();
             progress.Phase($"{program.Name}: profiled runs", 1);
             progress.Line($"{program.Name}: {settings.Runs} profiled runs on {cores} cores (granularity {program.Granularity}) ...");
 

@@ -38,7 +38,6 @@ public static class ScalabilityExperiment
         var run = await IsolatedTiming.EachProgramAsync(settings, programs, async program =>
         {
             program.UseAutomaticGranularity(n);
-            program.Initialize();
             progress.Phase($"{program.Name}: T_s and T_P, P = 1 … {n}", 1 + (selections.Count * n));
             progress.Line($"{program.Name}: sequential baseline ({settings.Runs} runs) ...");
             var ts = new TimedSample(await IsolatedTiming.SequentialAsync(program, settings, cancellationToken));

@@ -43,12 +43,12 @@ public static class CyclicFactored
     {
         if (stats?.CoreSeconds is not double coreSeconds)
         {
-            return MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason);
+            return new MultiprogramFactored(null, MultiprogramFactored.NoAccountingReason, null);
         }
 
         if (stats.IdleSeconds is not double idleSeconds)
         {
-            return MultiprogramFactored.Unavailable("the scheme reported the core-time held but not its workers' idle time");
+            return new MultiprogramFactored(null, "the scheme reported the core-time held but not its workers' idle time", null);
         }
 
         // Idle and core time are read from the same counters at slightly different instants, so idle can exceed

@@ -49,11 +49,10 @@ public sealed record FactoredStealing
     /// <summary>
     /// Parses <paramref name="scope"/> (<c>all</c> or <c>cache-group-first</c>) and <paramref name="groups"/>
     /// (<c>detected</c>, <c>per-worker</c> or explicit groups for <paramref name="maxWorkers"/> workers). Every problem
-    /// is added to <paramref name="problems"/> (naming the options <paramref name="scopeOption"/> and
-    /// <paramref name="groupsOption"/>); returns null when there was one.
+    /// is added to <paramref name="problems"/> (naming the options <c>--stealing</c> and <c>--stealing-groups</c>);
+    /// returns null when there was one.
     /// </summary>
-    public static FactoredStealing? Parse(string? scope, string? groups, int maxWorkers, List<string> problems,
-        string scopeOption = "--stealing", string groupsOption = "--stealing-groups")
+    public static FactoredStealing? Parse(string? scope, string? groups, int maxWorkers, List<string> problems)
     {
         ArgumentNullException.ThrowIfNull(problems);
         int before = problems.Count;
@@ -64,13 +63,13 @@ public sealed record FactoredStealing
             "cache-group-first" => StealingScope.CacheGroupFirst,
             _ => (StealingScope)(-1),
         };
-        problems.AddIf(parsedScope < 0, $"{scopeOption} '{scope}' is not allowed; use all or cache-group-first.");
+        problems.AddIf(parsedScope < 0, $"--stealing '{scope}' is not allowed; use all or cache-group-first.");
 
         string groupsText = (groups ?? string.Empty).Trim().ToLowerInvariant();
         IReadOnlyList<IReadOnlyList<int>>? parsedGroups = null;
         if (groupsText is not (DetectedGroups or PerWorkerGroups))
         {
-            parsedGroups = ParseExplicit(groupsText, maxWorkers, groupsOption, problems);
+            parsedGroups = ParseExplicit(groupsText, maxWorkers, problems);
         }
 
         if (problems.Count > before)
@@ -135,12 +134,12 @@ public sealed record FactoredStealing
         return string.Join(";", groups.Select(g => string.Join(",", g.Select(w => w.ToString(CultureInfo.InvariantCulture)))));
     }
 
-    private static IReadOnlyList<IReadOnlyList<int>>? ParseExplicit(string text, int maxWorkers, string option, List<string> problems)
+    private static IReadOnlyList<IReadOnlyList<int>>? ParseExplicit(string text, int maxWorkers, List<string> problems)
     {
         string allowed = $"use detected, per-worker, or groups of worker indexes 0..{maxWorkers - 1} such as '0;1' (';' between groups, ',' within one)";
         if (text.Length == 0)
         {
-            problems.Add($"{option} needs a value; {allowed}.");
+            problems.Add($"--stealing-groups needs a value; {allowed}.");
             return null;
         }
 
@@ -158,7 +157,7 @@ public sealed record FactoredStealing
                     : null;
                 if (problem is not null)
                 {
-                    problems.Add($"{option} '{text}': {problem}");
+                    problems.Add($"--stealing-groups '{text}': {problem}");
                     return null;
                 }
 
@@ -171,7 +170,7 @@ public sealed record FactoredStealing
         int[] missing = Enumerable.Range(0, maxWorkers).Where(w => !seen.Contains(w)).ToArray();
         if (missing.Length > 0)
         {
-            problems.Add($"{option} '{text}': worker(s) {string.Join(", ", missing)} in no group; the groups must hold every worker 0..{maxWorkers - 1} exactly once.");
+            problems.Add($"--stealing-groups '{text}': worker(s) {string.Join(", ", missing)} in no group; the groups must hold every worker 0..{maxWorkers - 1} exactly once.");
             return null;
         }
 

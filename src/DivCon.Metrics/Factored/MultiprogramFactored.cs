@@ -17,13 +17,6 @@ public sealed record MultiprogramFactored(FactoredPoint? Point, string? Reason, 
     public const string NoAccountingReason =
         "this scheme keeps no per-program core-time or idle accounting (only the MultiProgramScheduler's partitioned schemes do); no numbers are invented";
 
-    /// <summary>A result without numbers, for <paramref name="reason"/>.</summary>
-    public static MultiprogramFactored Unavailable(string reason)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(reason);
-        return new MultiprogramFactored(null, reason, null);
-    }
-
     /// <summary>
     /// Decomposes <paramref name="accounting"/>; a missing input (no recorded run, T_s or T_1 not measured, no core
     /// time held) gives a result with a reason instead of numbers.

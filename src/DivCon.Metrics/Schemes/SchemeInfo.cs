@@ -5,7 +5,6 @@ namespace DivCon.Metrics.Schemes;
 /// <summary>One multiprogramming scheme as data: what the CLI, the reports, the harness and the simulator know of it.</summary>
 /// <param name="Name">The CLI name, lowercase with dashes (for example <c>oversubscribed-free</c>).</param>
 /// <param name="Description">One sentence: which schedulers, how many workers, pinned or not, shared or separate.</param>
-/// <param name="ThesisSection">Where the thesis describes it (for example <c>§5.2.1</c>).</param>
 /// <param name="Arrangement">How the programs get their threads.</param>
 /// <param name="Simulated">Whether <c>divcon simulate</c> models it (the thread pool's injection heuristics are not modelled).</param>
 /// <param name="CreatePolicy">For a partitioned scheme, a new instance of its policy; null otherwise.</param>
@@ -13,7 +12,6 @@ namespace DivCon.Metrics.Schemes;
 public record SchemeInfo(
     string Name,
     string Description,
-    string ThesisSection,
     SchemeArrangement Arrangement,
     bool Simulated,
     Func<IPartitioningPolicy>? CreatePolicy = null,

@@ -49,14 +49,9 @@ public static class PairedRatio
 
         double sd = d.StandardDeviation();
         int df = d.Length - 1;
-        if (sd == 0)
-        {
-            return new PairedRatioResult(d.Length, mean, 0, null, df, mean == 0 ? 1 : 0, new ConfidenceInterval(Math.Exp(mean), Math.Exp(mean)));
-        }
-
-        double t = mean / (sd / Math.Sqrt(d.Length));
-        double p = 2 * (1 - StudentT.CDF(0, 1, df, Math.Abs(t)));
-        var result = new PairedRatioResult(d.Length, mean, sd, t, df, Math.Clamp(p, 0, 1), null);
-        return result with { Ci = result.IntervalAt(confidence) };
+        double? t = sd == 0 ? null : mean / (sd / Math.Sqrt(d.Length));
+        double p = t is { } tv ? Math.Clamp(2 * (1 - StudentT.CDF(0, 1, df, Math.Abs(tv))), 0, 1) : mean == 0 ? 1 : 0;
+        var result = new PairedRatioResult(d.Length, mean, sd, t, df, p, null);
+        return result with { Ci = result.IntervalAt(confidence) }; // no spread: the interval collapses to the ratio
     }
 }

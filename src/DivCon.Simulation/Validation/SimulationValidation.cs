@@ -17,51 +17,37 @@ public static class SimulationValidation
     /// Simulates every measured configuration with <paramref name="models"/> and compares: per program and P its
     /// T_P, per workload and scheme every program's NTT, the ANTT and the STP.
     /// </summary>
-    /// <param name="settings">What was measured (cores, runs, duration, C^SP runs, seed, schemes, the simulator's costs).</param>
-    /// <param name="machine">The machine model (its β is <paramref name="settings"/>' memory contention).</param>
+    /// <param name="measured">What was measured (cores, runs, duration, C^SP runs, seed, schemes, the simulator's costs) and the times.</param>
+    /// <param name="machine">The machine model (its β is the settings' memory contention).</param>
     /// <param name="models">A model per program measured, at the measured size.</param>
-    /// <param name="measuredIsolated">The programs alone.</param>
-    /// <param name="measuredCyclic">The cyclic tests.</param>
-    /// <param name="startedUtc">When the measurement started.</param>
-    /// <param name="elapsedSeconds">How long it took.</param>
-    /// <param name="machineInfo">Where it was measured.</param>
     /// <exception cref="ArgumentException">A program has no model, or a scheme is not simulated.</exception>
-    public static ValidationFile Compare(
-        ValidationSettings settings,
-        MachineModel machine,
-        IReadOnlyDictionary<string, ProgramModel> models,
-        IReadOnlyList<FactoredProgramResult> measuredIsolated,
-        IReadOnlyList<MeasuredWorkload> measuredCyclic,
-        DateTimeOffset startedUtc,
-        double elapsedSeconds,
-        MachineInfo machineInfo)
+    public static ValidationFile Compare(ValidationMeasurements measured, MachineModel machine, IReadOnlyDictionary<string, ProgramModel> models)
     {
-        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(measured);
         ArgumentNullException.ThrowIfNull(machine);
         ArgumentNullException.ThrowIfNull(models);
-        ArgumentNullException.ThrowIfNull(measuredIsolated);
-        ArgumentNullException.ThrowIfNull(measuredCyclic);
-        var sources = Sources(models, measuredIsolated.Select(r => r.Program).Concat(measuredCyclic.SelectMany(w => w.Programs)));
+        ValidationSettings settings = measured.Settings;
+        var sources = Sources(models, measured.Isolated.Select(r => r.Program).Concat(measured.Cyclic.SelectMany(w => w.Programs)));
         ulong seed = (ulong)settings.Seed;
         var simulatedIsolated = new List<FactoredProgramResult>();
         var isolated = new List<IsolatedComparison>();
-        foreach (FactoredProgramResult measured in measuredIsolated)
+        foreach (FactoredProgramResult program in measured.Isolated)
         {
-            int[] cores = measured.Points.Select(p => (int)p.P).ToArray();
-            FactoredProgramResult simulated = IsolatedSimulation.Factored(models[measured.Program], cores, settings.Cores, settings.Parameters, seed, settings.Runs);
+            int[] cores = program.Points.Select(p => (int)p.P).ToArray();
+            FactoredProgramResult simulated = IsolatedSimulation.Factored(models[program.Program], cores, settings.Cores, settings.Parameters, seed, settings.Runs);
             simulatedIsolated.Add(simulated);
-            foreach (FactoredPoint m in measured.Points)
+            foreach (FactoredPoint m in program.Points)
             {
                 FactoredPoint s = simulated.Points.First(x => x.P == m.P);
                 double? target = m.P <= 2 ? IsolatedTarget : null;
                 double error = (s.Tp - m.Tp) / m.Tp;
-                isolated.Add(new IsolatedComparison(measured.Program, (int)m.P, m.Tp, s.Tp, error, target, target is { } t ? Math.Abs(error) <= t : null));
+                isolated.Add(new IsolatedComparison(program.Program, (int)m.P, m.Tp, s.Tp, error, target, target is { } t ? Math.Abs(error) <= t : null));
             }
         }
 
         var simulatedCyclic = new List<SimulationResult>();
         var cyclic = new List<CyclicComparison>();
-        foreach (MeasuredWorkload workload in measuredCyclic)
+        foreach (MeasuredWorkload workload in measured.Cyclic)
         {
             var request = new SimulationRequest
             {
@@ -86,11 +72,11 @@ public static class SimulationValidation
             }
         }
 
-        return new ValidationFile(settings, machine, sources, measuredIsolated, simulatedIsolated, measuredCyclic, simulatedCyclic, isolated, cyclic)
+        return new ValidationFile(settings, machine, sources, measured.Isolated, simulatedIsolated, measured.Cyclic, simulatedCyclic, isolated, cyclic)
         {
-            StartedUtc = startedUtc,
-            ElapsedSeconds = elapsedSeconds,
-            Machine = machineInfo,
+            StartedUtc = measured.StartedUtc,
+            ElapsedSeconds = measured.ElapsedSeconds,
+            Machine = measured.Machine,
         };
     }
 

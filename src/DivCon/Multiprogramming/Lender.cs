@@ -61,6 +61,11 @@ internal sealed class Lender : IPoolOwner
         WorkQueueSet? home = snapshot.Homes[slot];
         if (!ReferenceEquals(serving, home))
         {
+            // Known open race (2026-11-24, not yet fixed): the worker's CAS from `serving` to this home can succeed against
+            // a stale snapshot when two decisions move it away and back between this read and the CAS (ABA on the
+            // assignment reference). It then serves the stale home until its next look at its assignment, and a snapshot
+            // taken meanwhile shows an assignment that differs from the allocation (seen once in 68 loaded chaos runs of
+            // MultiProgramSchedulerTests). Tasks are not lost. The fix is a unique token per assignment for the CAS.
             return new IdleMove(home, SelfMove.Return); // null: no program left, stay
         }
 

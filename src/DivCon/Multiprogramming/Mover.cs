@@ -103,7 +103,7 @@ internal sealed class Mover
 
         _probes.Clear();
         _tracker?.CollectProbes(Array.ConvertAll(programs, p => p.Id), _probes);
-        RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe, _probes);
+        RepartitionResult result = _repartitioner.Decide(policy, loads, _inForce, mustServe, _probes, AwaitingServiceNeedsLock(programs, loads));
         NoteNewcomersNeedsLock(programs, loads, result.Allocation, policy.Rotation == RotationScope.None ? TimeSpan.Zero : _repartitioner.NewcomerQuantum, now);
 
         // A periodic decision whose input changed only by an online estimate: its moves say so on the timeline.
@@ -145,6 +145,31 @@ internal sealed class Mover
         }
 
         Volatile.Write(ref _newcomerDeadline, deadline);
+    }
+
+    // The rotation's input (Repartitioner, Rotation): with more programs than cores, the programs the allocation in force
+    // gives a core that no worker serves yet while tasks wait. Their turn has not begun, so it is not over: without this a
+    // decision taken before the worker got there (a task in hand, or a thread waiting for a processor on a loaded machine)
+    // took the core back, and with decisions every few milliseconds a program could lose every turn. Racy by design (a
+    // worker arriving during the read counts at the next decision): ServedWorkers is a display read. O(programs · workers),
+    // only in the rotation's regime.
+    private List<int>? AwaitingServiceNeedsLock(ProgramHandle[] programs, ProgramLoad[] loads)
+    {
+        if (_inForce is null || programs.Length <= _repartitioner.Cores)
+        {
+            return null;
+        }
+
+        List<int>? awaiting = null;
+        for (int i = 0; i < programs.Length; i++)
+        {
+            if (loads[i].AvailableTasks > 0 && _inForce.CoresOf(programs[i].Id) > 0 && programs[i].ServedWorkers == 0)
+            {
+                (awaiting ??= []).Add(programs[i].Id);
+            }
+        }
+
+        return awaiting;
     }
 
     /// <summary>Forgets a program that left (its online estimate).</summary>

@@ -26,7 +26,7 @@ public sealed partial class MultiProgramScheduler
     {
         _tags = [new(SchedulingTelemetry.SchedulerType, "multiprogram"), new(SchedulingTelemetry.SchedulerId, Id)];
         Meter meter = SchedulingTelemetry.CreateSchedulerMeter(_tags, () => WorkerCount, Budget);
-        meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramCoreCount, () => PerProgram(p => CoresOf(p)), "{core}", "Worker slots the allocation in force gives the program.");
+        meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramCoreCount, PerProgramCores, "{core}", "Worker slots the allocation in force gives the program.");
         meter.CreateObservableUpDownCounter(SchedulingTelemetry.ProgramServedCount, () => PerProgram(p => p.ServedWorkers), "{core}", "Pool workers serving the program now; below its core count while a move waits for a running task.");
         meter.CreateObservableGauge(SchedulingTelemetry.ProgramScalability, PerProgramScalability, "1", "The scalability the policy is given for the program (the user's, or the online estimate), tagged with its source.");
         meter.CreateObservableGauge(SchedulingTelemetry.ProgramScalabilityConfidence, () => PerProgram(p => p.ScalabilityState.Estimate.Confidence), "1", "Confidence of the program's online scalability estimate (0 without one).");
@@ -47,6 +47,17 @@ public sealed partial class MultiProgramScheduler
         foreach (ProgramHandle p in Programs)
         {
             yield return new Measurement<T>(value(p), ProgramTags(p));
+        }
+    }
+
+    // One allocation for every program of a collection: read program by program, a decision between two reads could
+    // give a collection counts that sum above the pool (a listener saw 3 cores of 2).
+    private IEnumerable<Measurement<int>> PerProgramCores()
+    {
+        AllocationSnapshot snapshot = _mover.Snapshot;
+        foreach (ProgramHandle p in snapshot.Programs)
+        {
+            yield return new Measurement<int>(snapshot.CoresOf(p.Id), ProgramTags(p));
         }
     }
 

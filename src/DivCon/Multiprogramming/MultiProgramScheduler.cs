@@ -56,7 +56,9 @@
 //
 // Explored schedules: the repartitioner thread is started under the explorer like the workers, and the lock is taken
 // through EnterLock, which tells the explorer it may block, so the mover, the repartitioner and the lifecycle's
-// callers can interleave at every yield point.
+// callers can interleave at every yield point. With ticks on, the tick's timed wait is the explorer's too (whether the
+// timeout fires before the signal: ScheduleHook.TimedWait), so that dormancy and its wake-ups are explored
+// (tests/DivCon.Tests/Exploration/DormancyExplorationTests.cs); with ticks off the thread waits for a demand or the stop.
 //
 // Rejected: a TaskScheduler per program with its own threads plus OS-level priorities (oversubscription, the
 // thesis's baseline problem); moving a worker in the middle of a task (a task's thread must not change); asking
@@ -98,15 +100,27 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private volatile bool _stopRepartitioner;                   // set by DisposeCore after the programs are gone
     private volatile bool _repartitionerExited;                 // the repartitioner thread's last write
     private int _demandPending;                                 // 1 while a demand-driven decision is pending (Interlocked)
+    private int _scalabilitySets;                               // scalabilities set so far (Interlocked by setters; read by the repartitioner: TryGoDormantNeedsLock)
     private int _demandEdgePending;                             // 1 while that decision includes a change of demand (RepartitionOnDemand; Interlocked)
     private long _rejected;
     private long _repartitions;
     private long _demandRepartitions;
     private long _gappedDemandRepartitions;
+    private long _intervalRepartitions;
     private string? _lastRejection;
 #if DEBUG
+    /// <summary>
+    /// Tests only: a tick goes dormant without the re-check after its mark (TryGoDormantNeedsLock), so that the explorer
+    /// can show the lost wake-up that causes (DormancyExplorationTests). Never set outside that test.
+    /// </summary>
+    internal static bool s_skipDormantRecheckForTests;
+
+    private static bool SkipDormantRecheck => s_skipDormantRecheckForTests;
+
     private volatile Thread? _lockHolder;                       // the explorer's view of _lock (EnterLock); holder only
     private int _lockDepth;                                     // the holder's re-entries
+#else
+    private const bool SkipDormantRecheck = false;
 #endif
 
     /// <summary>Creates a scheduler with one pinned worker per core of the CPU budget (<see cref="CpuBudget.Detect"/>) and the default policy.</summary>
@@ -211,6 +225,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// consecutive ones are at least <see cref="MultiProgramSchedulerOptions.StarvedRepartitionGap"/> apart.
     /// </summary>
     internal long GappedDemandRepartitions => Interlocked.Read(ref _gappedDemandRepartitions);
+
+    /// <summary>The periodic ticks' repartitionings (trigger <see cref="RepartitionTrigger.Interval"/>).</summary>
+    internal long IntervalRepartitions => Interlocked.Read(ref _intervalRepartitions);
 
     /// <summary>The programs registered now, in arrival order.</summary>
     public IReadOnlyList<ProgramHandle> Programs => _mover.Snapshot.Programs;
@@ -635,13 +652,24 @@ public sealed partial class MultiProgramScheduler : IDisposable
     }
 
     /// <summary>
-    /// Wakes the repartitioner thread if it is dormant (see <see cref="RepartitionLoop"/>): a task was queued, a
-    /// scalability changed. Any thread; one Interlocked exchange when dormant, one read otherwise.
+    /// A scalability was set (ProgramHandle.Scalability, after its write): wakes the repartitioner thread if it is dormant
+    /// (see <see cref="RepartitionLoop"/>), so that a decision sees the new value. Any thread; two Interlocked operations.
     /// </summary>
+    /// <remarks>
+    /// Required: no set left without its decision. The count first: a tick whose decision read the old value, and which
+    /// marks itself dormant only after the exchange below found no mark, sees the count changed in its re-check
+    /// (TryGoDormantNeedsLock: mark, process-wide barrier, count) and ticks on. Until 2026-11-24 the re-check looked
+    /// at the programs' tasks only, and such a tick went dormant with the set never decided upon (found by
+    /// DormancyExplorationTests, scalability scenario: Focused seed 65, StickyRandom seed 2060).
+    /// </remarks>
     internal void WakeRepartitioner()
     {
+        ScheduleHook.Yield("dormant.scalability-set");
+        Interlocked.Increment(ref _scalabilitySets); // full fence: pairs with the repartitioner's barrier between its mark and its read of the count
+        ScheduleHook.Yield("dormant.scalability-counted");
         if (_pool.TryClearOwnerDormant())
         {
+            ScheduleHook.Yield("dormant.cleared");
             EndDormancy();
         }
     }
@@ -668,7 +696,8 @@ public sealed partial class MultiProgramScheduler : IDisposable
     /// or running: IsIdle) would be repeated unchanged by every later tick until something changes, because a decision is
     /// a pure function of the loads, and idle loads do not change. So the thread then waits without a timeout until
     /// (a) a task is queued on any program (WorkerPool.ArmBlockingMonitor, on every producer's signal), (b) a
-    /// scalability is set (ProgramHandle.Scalability), (c) a demand (OnDemandChanged) or (d) the stop; arrivals,
+    /// scalability is set (ProgramHandle.Scalability: WakeRepartitioner counts it, and the re-check below reads the
+    /// count as well as the programs), (c) a demand (OnDemandChanged) or (d) the stop; arrivals,
     /// removals, policy changes and explicit Repartition calls decide on their own thread, and a new program is idle
     /// until its first task, which is (a). Required: no lost wake-up, the blocking monitor's pair: this thread writes the
     /// dormant mark, executes a process-wide barrier, then re-checks every program; a producer publishes its task, then
@@ -681,13 +710,27 @@ public sealed partial class MultiProgramScheduler : IDisposable
     {
         ScheduleHook.Yield("repartitioner.start");
         bool dormant = false;
-        long tickDue = 0; // when a newcomer's deadline woke the thread: the periodic tick it must still keep (Stopwatch)
+        bool periodic = _interval != Timeout.InfiniteTimeSpan;
+        long intervalTicks = periodic ? (long)(_interval.TotalSeconds * Stopwatch.Frequency) : 0;
+
+        // When the next periodic tick is due (Stopwatch). Required: only a tick moves it. Every other wake (a starved
+        // program's decision, a change of demand, a newcomer's deadline) leaves it where it was. Until 2026-11-24 any such
+        // wake started a full interval. With more busy programs than cores a starved decision follows every moving one a
+        // gap later, so the ticks stopped for as long as the rotation went on. With them stopped, the online estimator
+        // (which counts only ticks) went without samples, and the decisions by available tasks every interval were not taken.
+        long nextTick = 0;
         while (true)
         {
-            // Under the explorer (ticks off), the wait below is a block until a demand or the stop.
-            ScheduleHook.BlockUntil(() => _stopRepartitioner || Volatile.Read(ref _demandPending) != 0, "repartitioner.wait");
+            // Under the explorer with ticks off, the wait below is a block until a demand or the stop (a newcomer's
+            // deadline is not explored). With ticks on, see the wait.
+            if (!periodic)
+            {
+                ScheduleHook.BlockUntil(() => _stopRepartitioner || Volatile.Read(ref _demandPending) != 0, "repartitioner.wait");
+            }
+
             long waitStart = Stopwatch.GetTimestamp();
-            TimeSpan timeout = dormant ? Timeout.InfiniteTimeSpan : tickDue != 0 ? UntilTimestamp(tickDue, waitStart) : _interval;
+            nextTick = periodic && nextTick == 0 ? waitStart + intervalTicks : nextTick;
+            TimeSpan timeout = dormant || !periodic ? Timeout.InfiniteTimeSpan : UntilTimestamp(nextTick, waitStart);
             Interlocked.Exchange(ref _deadlineMoved, 0); // full fence, before reading the deadline: pairs with the mark in RepartitionNeedsLock
 
             // Short jobs first: wake when the earliest newcomer served first may pass its quantum (Mover.NewcomerDeadline),
@@ -709,44 +752,57 @@ public sealed partial class MultiProgramScheduler : IDisposable
                 }
             }
 
-            bool signaled = _tickSignal.WaitOne(timeout);
+            // Under the explorer with ticks on, the timeout firing is the explorer's choice (the thread stays runnable while
+            // the timeout is finite, and is blocked until the signal while dormant), so that schedules include a tick
+            // that goes dormant racing a producer (tests/DivCon.Tests/Exploration/DormancyExplorationTests.cs).
+            bool explored = false;
+            if (periodic)
+            {
+                ScheduleHook.TimedWait(_tickSignal, timeout != Timeout.InfiniteTimeSpan, "repartitioner.timed-wait", ref explored);
+            }
+
+            bool signaled = _tickSignal.WaitOne(explored ? TimeSpan.Zero : timeout);
             dormant = false;
             if (_stopRepartitioner)
             {
                 break;
             }
 
-            // A pending demand is served first (the tick's decision would be the same decision, taken later).
+            // A pending demand is served first (the tick's decision would be the same decision, taken later), unless the
+            // tick is due: then the tick's decision serves it. The wait for the tick ending (a timeout that was not the
+            // deadline's) is the tick even if the wait rounded it a little short.
             bool demand = Interlocked.Exchange(ref _demandPending, 0) != 0;
-            bool newcomerDue = !signaled && byDeadline;
-            bool rewait = signaled && !demand && Interlocked.Exchange(ref _deadlineMoved, 0) != 0;
-
-            // A deadline's decision (or a new wait for a moved deadline) keeps the periodic tick where it was (continuous
-            // newcomers must not postpone the ticks, which the online estimator counts); any other wake starts a full
-            // interval, as before.
-            tickDue = (newcomerDue || rewait) && _interval != Timeout.InfiniteTimeSpan
-                ? (tickDue != 0 ? tickDue : waitStart + (long)(_interval.TotalSeconds * Stopwatch.Frequency))
-                : 0;
-            if (rewait || (!demand && !newcomerDue && _interval == Timeout.InfiniteTimeSpan))
+            bool tick = periodic && ((!signaled && !byDeadline) || Stopwatch.GetTimestamp() >= nextTick);
+            bool newcomerDue = !signaled && byDeadline && !tick;
+            if (!tick && !demand && !newcomerDue)
             {
-                continue; // a stale signal, or a deadline set by a decision on another thread: wait again for it
+                // Signaled with nothing to serve: a deadline set by a decision on another thread (wait again for it), a
+                // stale signal with ticks off, or a wake that asks for a decision now (a task queued after dormancy, a
+                // scalability set), which is a tick: the next one is a full interval later.
+                if (Interlocked.Exchange(ref _deadlineMoved, 0) != 0 || !periodic)
+                {
+                    continue;
+                }
+
+                tick = true;
             }
 
             // Racy by design (a latency, never a lost decision): a change of demand marked between the two exchanges
             // is served by this decision or, after one gap, by the next.
             bool edge = Interlocked.Exchange(ref _demandEdgePending, 0) != 0;
-            if (demand && !edge)
+            if (demand && !edge && !tick)
             {
                 // A starved program's decision (RepartitionWhenStarved), rate-limited: at most one per gap, so that
                 // programs taking a core from each other in turn rotate at that pace. Also with RepartitionOnDemand:
                 // the follow-up below (a moving decision that left a program starved) would otherwise start the next
                 // decision at once, and with more busy programs than cores every decision rotates a core, so the
                 // repartitioner decided back to back (thousands of decisions in 500 ms on 2 cores before this gap
-                // applied: DemandDrivenTests; docs/simulation.md, demand-partitioned).
+                // applied: DemandDrivenTests; docs/simulation.md, demand-partitioned). Whole milliseconds rounded up:
+                // Thread.Sleep truncates, and a gap of 2 ms slept 1 ms until 2026-11-24.
                 long wait = _lastDemandDecision + _starvedGapTicks - Stopwatch.GetTimestamp();
                 if (wait > 0)
                 {
-                    Thread.Sleep(TimeSpan.FromSeconds((double)wait / Stopwatch.Frequency));
+                    Thread.Sleep((int)Math.Ceiling(wait * 1000.0 / Stopwatch.Frequency));
                 }
             }
 
@@ -757,20 +813,30 @@ public sealed partial class MultiProgramScheduler : IDisposable
                     break;
                 }
 
-                if (demand)
+                if (tick)
+                {
+                    Interlocked.Increment(ref _intervalRepartitions);
+                    nextTick = Stopwatch.GetTimestamp() + intervalTicks;
+                }
+                else if (demand)
                 {
                     Interlocked.Increment(ref _demandRepartitions);
                     if (!edge)
                     {
                         Interlocked.Increment(ref _gappedDemandRepartitions);
                     }
+                }
 
+                if (demand)
+                {
+                    // Also when the tick served it: the next starved decision keeps the gap from this one.
                     _lastDemandDecision = Stopwatch.GetTimestamp();
                 }
 
                 AllocationSnapshot before = _mover.Snapshot;
-                RepartitionNeedsLock(demand || newcomerDue ? RepartitionTrigger.Demand : RepartitionTrigger.Interval);
-                dormant = ReferenceEquals(before, _mover.Snapshot) && _interval != Timeout.InfiniteTimeSpan && TryGoDormantNeedsLock();
+                int scalabilitySets = Volatile.Read(ref _scalabilitySets); // before the decision reads the scalabilities
+                RepartitionNeedsLock(tick ? RepartitionTrigger.Interval : RepartitionTrigger.Demand);
+                dormant = ReferenceEquals(before, _mover.Snapshot) && periodic && TryGoDormantNeedsLock(scalabilitySets);
             }
         }
 
@@ -782,19 +848,22 @@ public sealed partial class MultiProgramScheduler : IDisposable
     private static TimeSpan UntilTimestamp(long due, long now)
         => due <= now ? TimeSpan.Zero : TimeSpan.FromSeconds(Math.Min((double)(due - now) / Stopwatch.Frequency, TimeSpan.FromHours(1).TotalSeconds));
 
-    // After a quiet tick (see RepartitionLoop): marks the repartitioner dormant unless a program has work. Required: the
-    // mark, then the process-wide barrier, then the re-check (the pair with WorkerPool.ArmBlockingMonitor).
-    private bool TryGoDormantNeedsLock()
+    // After a quiet tick (see RepartitionLoop): marks the repartitioner dormant unless a program has work or a scalability
+    // was set since the tick's decision read them (scalabilitySets: the count before it). Required: the mark, then the
+    // process-wide barrier, then the re-check of both (the pairs with WorkerPool.ArmBlockingMonitor and WakeRepartitioner).
+    private bool TryGoDormantNeedsLock(int scalabilitySets)
     {
         AssertLockHeld();
-        if (!AllIdleNeedsLock())
+        if (!AllIdleNeedsLock() || Volatile.Read(ref _scalabilitySets) != scalabilitySets)
         {
             return false;
         }
 
+        ScheduleHook.Yield("dormant.mark");
         _pool.SetOwnerDormant();
         Interlocked.MemoryBarrierProcessWide();
-        if (AllIdleNeedsLock())
+        ScheduleHook.Yield("dormant.recheck");
+        if (SkipDormantRecheck || (AllIdleNeedsLock() && Volatile.Read(ref _scalabilitySets) == scalabilitySets))
         {
             // No tick while dormant: the first tick after waking only records the counters, so the dormant spell is
             // not taken for a tick in which the programs were served for a moment out of a long interval.
@@ -802,7 +871,9 @@ public sealed partial class MultiProgramScheduler : IDisposable
             return true;
         }
 
-        // Work arrived meanwhile: tick on. If its producer cleared the mark first, its signal only shortens one wait.
+        // Work or a scalability arrived meanwhile: tick on. If its producer cleared the mark first, its signal only shortens
+        // one wait.
+        ScheduleHook.Yield("dormant.abort");
         _pool.TryClearOwnerDormant();
         return false;
     }

@@ -78,9 +78,18 @@ public sealed class Repartitioner
     /// <param name="inForce">The allocation in force, or null before the first decision.</param>
     /// <param name="mustServe">Ids of programs that must hold at least one slot (being removed with tasks outstanding), or null.</param>
     /// <param name="probes">The online estimator's probes to honour on a valid decision, or null.</param>
+    /// <param name="awaitingService">
+    /// Ids of programs that hold a core in <paramref name="inForce"/> but whose turn has not begun (no worker has reached
+    /// them yet, with tasks queued), or null: the rotation lets them keep that core (<see cref="Rotation"/>).
+    /// </param>
     /// <exception cref="ArgumentException">The loads are invalid (the mechanism's mistake, not the policy's).</exception>
     public RepartitionResult Decide(
-        IPartitioningPolicy policy, IReadOnlyList<ProgramLoad> programs, Allocation? inForce, IReadOnlyCollection<int>? mustServe = null, IReadOnlyList<Estimation.ScalabilityProbe>? probes = null)
+        IPartitioningPolicy policy,
+        IReadOnlyList<ProgramLoad> programs,
+        Allocation? inForce,
+        IReadOnlyCollection<int>? mustServe = null,
+        IReadOnlyList<Estimation.ScalabilityProbe>? probes = null,
+        IReadOnlyCollection<int>? awaitingService = null)
     {
         ArgumentNullException.ThrowIfNull(policy);
         ArgumentNullException.ThrowIfNull(programs);
@@ -127,7 +136,7 @@ public sealed class Repartitioner
             outcome = RepartitionOutcome.FellBack;
         }
 
-        Shares rotated = Probe(input, Rotate(input, shares!, scope), scope == RotationScope.None ? null : probes);
+        Shares rotated = Probe(input, Rotate(input, shares!, scope, awaitingService), scope == RotationScope.None ? null : probes);
         if (scope != RotationScope.None)
         {
             rotated = NewcomerPriority.Apply(input, rotated, NewcomerQuantum);
@@ -136,7 +145,7 @@ public sealed class Repartitioner
         return new RepartitionResult(ServeRemoving(Placement.PlaceChecked(input, rotated, _placement), programs, mustServe), outcome, rejection);
     }
 
-    private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope)
+    private static Shares Rotate(PartitioningInput input, Shares shares, RotationScope scope, IReadOnlyCollection<int>? awaitingService)
     {
         if (scope == RotationScope.None || input.Programs.Count <= input.Cores || input.Previous is null)
         {
@@ -145,7 +154,7 @@ public sealed class Repartitioner
 
         int[] counts = shares.CountsFor(input);
         int[]? rotated = Rotation.Apply(
-            input, counts, scope == RotationScope.ProgramsWithTasks ? i => input.Programs[i].AvailableTasks > 0 : _ => true);
+            input, counts, scope == RotationScope.ProgramsWithTasks ? i => input.Programs[i].AvailableTasks > 0 : _ => true, awaitingService);
         if (rotated is null)
         {
             return shares;

@@ -25,8 +25,18 @@ internal static class Rotation
     /// <summary>
     /// The per-program counts after rotation, or <see langword="null"/> when rotation does not apply and the
     /// policy's own <paramref name="counts"/> stand. <paramref name="eligible"/>: which programs may get a core.
+    /// <paramref name="awaitingService"/>: ids of programs that hold a core in the previous allocation but have not been
+    /// served in it yet (no worker has reached them); they keep their core ahead of everyone, so a turn is not used up
+    /// before it began.
     /// </summary>
-    public static int[]? Apply(PartitioningInput input, IReadOnlyList<int> counts, Func<int, bool> eligible)
+    /// <remarks>
+    /// Why "awaiting" exists: a turn given by one decision could be taken back by the next before the worker got there
+    /// (a worker waits for the task in hand, or on a loaded machine for a processor), and with decisions every few
+    /// milliseconds (the starved trigger's, short intervals) a program could lose every turn that way. A real-thread
+    /// test saw it (MultiProgramSchedulerTests' chaos run under load: a program with 785 tasks queued held no worker for
+    /// 120 s while about 1,000 decisions a second gave it a core and took it back).
+    /// </remarks>
+    public static int[]? Apply(PartitioningInput input, IReadOnlyList<int> counts, Func<int, bool> eligible, IReadOnlyCollection<int>? awaitingService = null)
     {
         int m = input.Programs.Count;
         int cores = input.Cores;
@@ -46,6 +56,7 @@ internal static class Rotation
 
         int e = order.Length;
         var held = order.Select(p => input.Previous.CoresOf(input.Programs[p].ProgramId) > 0).ToArray();
+        var awaiting = order.Select((p, r) => held[r] && awaitingService?.Contains(input.Programs[p].ProgramId) == true).ToArray();
 
         // Start just after the block of holders: the first holder (in policy order) whose successor is waiting.
         int start = 0;
@@ -58,8 +69,19 @@ internal static class Rotation
             }
         }
 
+        // First the holders whose turn has not begun (they keep it: their turn is still to come), then the waiting
+        // programs from the start, then the other holders.
         var result = new int[m];
         int given = 0;
+        for (int r = 0; r < e && given < cores; r++)
+        {
+            if (awaiting[r])
+            {
+                result[order[r]] = 1;
+                given++;
+            }
+        }
+
         for (int k = 0; k < e && given < cores; k++)
         {
             int r = (start + k) % e;
@@ -72,7 +94,7 @@ internal static class Rotation
 
         for (int r = 0; r < e && given < cores; r++)
         {
-            if (held[r])
+            if (held[r] && !awaiting[r])
             {
                 result[order[r]] = 1;
                 given++;

@@ -7,7 +7,9 @@
 // Worker.cs, WorkerPool.cs, MultiProgramScheduler.cs), named "<operation>.<step>". A controlled thread that would
 // block for real (Park, the pool's start and join) first tells the explorer what it waits for (BlockUntil), so the
 // explorer runs it only when that holds; a polling loop (a removal waiting for its program's tasks, a worker spinning
-// during shutdown) says so (Spin), so the explorer may skip the real sleep and treat the poll as a yield.
+// during shutdown) says so (Spin), so the explorer may skip the real sleep and treat the poll as a yield. A wait with a
+// timeout on an event (the repartitioner's tick) says so too (TimedWait): the timeout firing becomes the explorer's
+// choice, so that what happens after a tick (going dormant, MultiProgramScheduler.RepartitionLoop) is explored.
 using System.Diagnostics;
 
 namespace DivCon.Scheduling;
@@ -23,6 +25,13 @@ internal interface IScheduleExplorer
 
     /// <summary>A controlled thread polls; true when the explorer took the poll as a yield (skip the real pause).</summary>
     bool Spin(string point);
+
+    /// <summary>
+    /// A controlled thread is about to wait on an event: with <paramref name="canTimeOut"/>, its timeout may fire at any
+    /// step (the thread stays runnable); without, it blocks until <paramref name="isSet"/> holds. True when the explorer
+    /// took the wait: the caller then only takes the event's state (a wait of zero), which is "timed out" when unset.
+    /// </summary>
+    bool TimedWait(Func<bool> isSet, bool canTimeOut, string point);
 
     /// <summary>A controlled thread is about to start <paramref name="thread"/>, which the explorer then controls too.</summary>
     void Starting(Thread thread);
@@ -54,6 +63,33 @@ internal static class ScheduleHook
         {
             handled = true;
         }
+    }
+
+    /// <summary>
+    /// Before a wait on <paramref name="signal"/> (with a timeout when <paramref name="canTimeOut"/>): sets
+    /// <paramref name="handled"/> when the explorer took the wait, and the caller then waits for zero time instead.
+    /// Required: <paramref name="signal"/> has one waiter, the calling thread (the explorer peeks at its state by taking
+    /// and setting it again, while that thread is stopped).
+    /// </summary>
+    [Conditional("DEBUG")]
+    public static void TimedWait(AutoResetEvent signal, bool canTimeOut, string point, ref bool handled)
+    {
+        if (Explorer is { } explorer && explorer.TimedWait(() => IsSet(signal), canTimeOut, point))
+        {
+            handled = true;
+        }
+    }
+
+    // Whether an auto-reset event with one waiter (stopped meanwhile) is set, leaving it as it was.
+    private static bool IsSet(AutoResetEvent signal)
+    {
+        if (!signal.WaitOne(0))
+        {
+            return false;
+        }
+
+        signal.Set();
+        return true;
     }
 
     [Conditional("DEBUG")]

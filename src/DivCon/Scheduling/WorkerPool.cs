@@ -136,6 +136,9 @@ internal sealed class WorkerPool
     /// </summary>
     internal void SetOwnerDormant() => Volatile.Write(ref _ownerDormant, 1);
 
+    /// <summary>Whether the dormant mark is set now (a volatile read; for tests).</summary>
+    internal bool IsOwnerDormant => Volatile.Read(ref _ownerDormant) != 0;
+
     /// <summary>Clears the dormant mark; true if it was set (exactly one caller per dormant spell gets true).</summary>
     internal bool TryClearOwnerDormant() => Interlocked.Exchange(ref _ownerDormant, 0) != 0;
 
@@ -164,6 +167,7 @@ internal sealed class WorkerPool
     {
         if (TryClearOwnerDormant())
         {
+            ScheduleHook.Yield("dormant.cleared");
             Owner?.OnWorkAfterDormant();
         }
     }

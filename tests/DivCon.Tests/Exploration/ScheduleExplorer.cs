@@ -59,6 +59,7 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
     private readonly int _maxSteps;
     private readonly HashSet<int> _changePoints = [];
     private readonly Queue<string> _trace = new();
+    private readonly Dictionary<string, int> _visits = [];
     private readonly ManualResetEventSlim _finished = new(false);
     private readonly double _hotSwitch;
     private readonly double _coldSwitch;
@@ -90,7 +91,8 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
             || point.StartsWith("trywake.", StringComparison.Ordinal) || point.StartsWith("unpark.", StringComparison.Ordinal)
             || point.StartsWith("park.", StringComparison.Ordinal) || point.StartsWith("search.", StringComparison.Ordinal)
             || point.StartsWith("assign.", StringComparison.Ordinal) || point.StartsWith("self-assign.", StringComparison.Ordinal)
-            || point.StartsWith("demand.", StringComparison.Ordinal) || point.StartsWith("recall.", StringComparison.Ordinal));
+            || point.StartsWith("demand.", StringComparison.Ordinal) || point.StartsWith("recall.", StringComparison.Ordinal)
+            || point.StartsWith("dormant.", StringComparison.Ordinal));
 
     public int Seed { get; }
 
@@ -184,6 +186,36 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
             me.Ready = ready;
             me.Point = point;
         });
+    }
+
+    public bool TimedWait(Func<bool> isSet, bool canTimeOut, string point)
+    {
+        Participant? me = Me();
+        if (me is null)
+        {
+            return false;
+        }
+
+        WaitForTurn(me, () =>
+        {
+            me.Point = point;
+            if (canTimeOut)
+            {
+                // The timeout may fire at any step: runnable now, and picked before the signal is set, the wait timed
+                // out. Under PCT it drops below everyone, as a poller does (a thread that keeps timing out is one).
+                me.State = ParticipantState.Ready;
+                if (_strategy == ExplorationStrategy.Pct)
+                {
+                    me.Priority = --_lowPriority;
+                }
+            }
+            else
+            {
+                me.State = ParticipantState.Blocked;
+                me.Ready = isSet;
+            }
+        });
+        return !_abandoned;
     }
 
     public bool Spin(string point)
@@ -411,8 +443,34 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
         return runnable[_random.Next(runnable.Count)];
     }
 
+    /// <summary>
+    /// Whether <paramref name="thread"/> is blocked (BlockUntil, or a TimedWait without a timeout) at <paramref name="point"/>:
+    /// for a scenario's WaitUntil condition, which the explorer evaluates under its gate.
+    /// </summary>
+    public bool IsBlockedAt(Thread thread, string point)
+    {
+        lock (_gate)
+        {
+            return _byThread.TryGetValue(thread, out Participant? p) && p.State == ParticipantState.Blocked && p.Point == point;
+        }
+    }
+
+    /// <summary>How many times controlled threads passed <paramref name="point"/> in this schedule (coverage checks).</summary>
+    public int Visits(string point)
+    {
+        lock (_gate)
+        {
+            return _visits.TryGetValue(point, out int n) ? n : 0;
+        }
+    }
+
     private void Record(Participant p, string? point)
     {
+        if (point is not null)
+        {
+            _visits[point] = (_visits.TryGetValue(point, out int n) ? n : 0) + 1;
+        }
+
         _trace.Enqueue($"{_steps}: {p.Name} {point}");
         if (_trace.Count > 60)
         {

@@ -490,7 +490,7 @@ public sealed class WorkConservationExplorationTests
     }
 
     /// <summary>Program index 1 holds one core while it has available tasks and none otherwise; index 0 holds the rest.</summary>
-    private sealed class CoreOnlyWithTasksPolicy : IPartitioningPolicy
+    internal sealed class CoreOnlyWithTasksPolicy : IPartitioningPolicy
     {
         public string Name => "core-only-with-tasks";
 

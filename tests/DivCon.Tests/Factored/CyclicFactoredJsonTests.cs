@@ -25,7 +25,7 @@ public sealed class CyclicFactoredJsonTests
     [Fact]
     public void SchemeWithoutAccounting_WritesFactoredNull_WithTheReason()
     {
-        JsonElement[] programs = Programs(Result(p => p with { Factored = MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason) }), out JsonDocument doc);
+        JsonElement[] programs = Programs(Result(p => p with { Factored = new MultiprogramFactored(null, MultiprogramFactored.NoAccountingReason, null) }), out JsonDocument doc);
         using (doc)
         {
             Assert.All(programs, p =>

@@ -61,14 +61,4 @@ public sealed class MultiprogramFactoredTests
         Assert.Contains("SequentialSeconds", e.Message);
         Assert.Contains("cannot exceed", e.Message);
     }
-
-    [Fact]
-    public void Unavailable_CarriesTheReason()
-    {
-        MultiprogramFactored result = MultiprogramFactored.Unavailable(MultiprogramFactored.NoAccountingReason);
-
-        Assert.Null(result.Point);
-        Assert.Null(result.Accounting);
-        Assert.Contains("no per-program core-time", result.Reason);
-    }
 }

@@ -12,9 +12,9 @@ internal static class SchemeFakes
 
     /// <summary>A partitioned scheme named <paramref name="name"/> over <paramref name="pool"/>.</summary>
     public static SchemeDescriptor Partitioned(string name, Func<SchemeContext, IMultiprogramPool> pool) =>
-        new(new SchemeInfo(name, $"fake {name}", "-", SchemeArrangement.Partitioned, Simulated: false), c => BuiltInSchemes.Partitioned(c, pool));
+        new(new SchemeInfo(name, $"fake {name}", SchemeArrangement.Partitioned, Simulated: false), c => BuiltInSchemes.Partitioned(c, pool));
 
     /// <summary>A scheme named <paramref name="name"/> whose arrangement <paramref name="factory"/> builds.</summary>
     public static SchemeDescriptor Custom(string name, Func<SchemeContext, SchedulerArrangement> factory, bool requiresScalability = false) =>
-        new(new SchemeInfo(name, $"fake {name}", "-", requiresScalability ? SchemeArrangement.Partitioned : SchemeArrangement.Shared, Simulated: false), factory);
+        new(new SchemeInfo(name, $"fake {name}", requiresScalability ? SchemeArrangement.Partitioned : SchemeArrangement.Shared, Simulated: false), factory);
 }

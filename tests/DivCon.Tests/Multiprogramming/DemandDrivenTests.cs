@@ -73,4 +73,46 @@ public sealed class DemandDrivenTests
             Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
         }
     }
+
+    [ProcessorFact(2)]
+    public void Periodic_ticks_keep_their_pace_while_starved_decisions_rotate_the_cores()
+    {
+        // Three busy programs on two workers: every moving decision leaves one starved, whose decision follows a gap
+        // later (default 2 ms), far more often than the 20 ms interval. Until 2026-11-24 every such wake started a new
+        // interval, so the ticks stopped for as long as the rotation went on (0 ticks in 37 s of a 5 ms interval, with
+        // 860 starved decisions a second); the online estimator, which counts only ticks, then never estimated.
+        var mps = new MultiProgramScheduler(new MultiProgramSchedulerOptions
+        {
+            Processors = ThreadAffinity.GetProcessAffinity().Take(2).ToArray(),
+            Unpinned = true,
+            Policy = new TaskAvailabilityPolicy(),
+            RepartitionInterval = TimeSpan.FromMilliseconds(20),
+            CompensateBlocking = false,
+            RepartitionWhenStarved = true,
+        });
+        using var stop = new CancellationTokenSource();
+        var loops = new List<Task>();
+        try
+        {
+            for (int p = 0; p < 3; p++)
+            {
+                ProgramHandle program = mps.AddProgram($"busy {p}");
+                loops.Add(program.ParallelForAsync(0, int.MaxValue, _ => Thread.SpinWait(100), new ChunkedLoopOptions { CancellationToken = stop.Token }));
+            }
+
+            // Both kinds of decision keep coming: 50 ticks (1 s of ticks on a quiet machine) while starved decisions
+            // are taken too (the rotation is on, so the ticks are not merely the only decisions). Bounded: on the old
+            // loop the ticks stop, and the wait fails.
+            long ticks = mps.IntervalRepartitions, starved = mps.GappedDemandRepartitions;
+            Assert.True(
+                SpinWait.SpinUntil(() => mps.IntervalRepartitions >= ticks + 50 && mps.GappedDemandRepartitions >= starved + 50, Timeout),
+                $"In {Timeout.TotalSeconds} s: {mps.IntervalRepartitions - ticks} ticks of 20 ms and {mps.GappedDemandRepartitions - starved} starved decisions (both should reach 50).");
+        }
+        finally
+        {
+            stop.Cancel();
+            Assert.True(Task.WhenAll(loops).ContinueWith(_ => { }, TaskScheduler.Default).Wait(Timeout), "The loops did not stop.");
+            Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
+        }
+    }
 }

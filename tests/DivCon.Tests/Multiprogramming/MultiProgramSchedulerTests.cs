@@ -49,6 +49,36 @@ public sealed class MultiProgramSchedulerTests
         }
     }
 
+    /// <summary>
+    /// Waits (bounded) until every worker is parked on <paramref name="program"/> and blocked in the park's wait: it has
+    /// published itself as parked and passed the re-check, so only a wake-up gets it going again.
+    /// </summary>
+    private static void WaitUntilEveryWorkerIsBlockedParkedOn(MultiProgramScheduler mps, ProgramHandle program)
+        => Wait.Until(
+            () => mps.Pool.Workers.All(w => ReferenceEquals(w.ParkedOn, program.Queues) && (w.Thread.ThreadState & System.Threading.ThreadState.WaitSleepJoin) != 0),
+            $"every worker blocked in its park on {program.Name}",
+            Timeout);
+
+    /// <summary>
+    /// For a failed wait: whether the repartitioner still decides (its count over 200 ms), each worker's assignment, what
+    /// it serves and whether it is parked (and its thread's state), and each program's cores and available tasks.
+    /// </summary>
+    private static string Describe(MultiProgramScheduler mps)
+    {
+        long before = mps.Repartitions;
+        Thread.Sleep(200);
+        MultiProgramSnapshot s = mps.GetSnapshot();
+        IEnumerable<string> workers = mps.Pool.Workers.Select((w, slot) =>
+            $"#{slot}: assigned {s.WorkerPrograms[slot]?.ToString() ?? "-"}, serving {s.WorkerServing[slot]?.ToString() ?? "-"}, "
+            + $"home {(slot < s.WorkerHomes.Count ? s.WorkerHomes[slot]?.ToString() ?? "-" : "?")}, parked on {w.ParkedOn?.Owner?.Id.ToString() ?? "-"}, thread {w.Thread.ThreadState}");
+        IEnumerable<string> programs = s.CoresByProgram.Keys.Order().Select(id =>
+            $"program {id}: {s.CoresByProgram[id]} cores, {s.AvailableTasksByProgram.GetValueOrDefault(id)} available tasks"
+            + (s.ScalabilityByProgram.TryGetValue(id, out ProgramScalability? sc) ? $", scalability {sc.Scalability:0.00} ({sc.Source}{(sc.Probing ? ", probing" : "")})" : ""));
+        IEnumerable<string> lastMoves = mps.Timeline.GetMoves().TakeLast(12).Select(m => $"#{m.Worker} {m.FromProgramId?.ToString() ?? "-"}->{m.ToProgramId?.ToString() ?? "-"} {m.Reason}/{m.Trigger}");
+        return $"Repartitions {before} then {mps.Repartitions} 200 ms later; pending moves {s.PendingMoves.Count}; "
+            + string.Join("; ", workers) + "; " + string.Join("; ", programs) + "; last moves: " + string.Join(", ", lastMoves) + ".";
+    }
+
     private static void DisposeBounded(MultiProgramScheduler mps)
         => Assert.True(Task.Run(mps.Dispose).Wait(Timeout), "Dispose did not return in time.");
 
@@ -168,16 +198,18 @@ public sealed class MultiProgramSchedulerTests
 
         for (int i = 0; i < programs; i++)
         {
-            Wait.For(trees[i].Done, Timeout, $"program {i}'s spawn tree ({trees[i].Count} of {trees[i].Size} ran)");
+            Assert.True(trees[i].Done.Wait(Timeout), $"program {i}'s spawn tree ({trees[i].Count} of {trees[i].Size} ran) did not finish within {Timeout.TotalSeconds} s. {Describe(mps)}");
         }
 
         if (chaosLending is not null)
         {
             // Idle workers ask the rule; with the trees done every worker is idle at home sooner or later (bounded wait).
-            Wait.Until(
-                () => chaosLending.Loans > 0 && mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.LoanReturn),
-                "a loan and a return under the chaos rule",
-                Timeout);
+            var sw = Stopwatch.StartNew();
+            while (!(chaosLending.Loans > 0 && mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.LoanReturn)))
+            {
+                Assert.True(sw.Elapsed < Timeout, $"No loan and return under the chaos rule within {Timeout.TotalSeconds} s ({chaosLending.Loans} loans). {Describe(mps)}");
+                Thread.Sleep(1);
+            }
         }
 
         stop.Cancel();
@@ -566,7 +598,10 @@ public sealed class MultiProgramSchedulerTests
         ProgramHandle b = mps.AddProgram("starved");
         mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = mps.WorkerCount, [b.Id] = 0 });
         Assert.Equal(0, b.Allocation);
-        Thread.Sleep(50); // every worker parks (on a): b's tasks must wake one of them
+        // Every worker blocked in its park on a (past the park's re-check, which would find b's tasks on its own): b's
+        // tasks can then only run if queuing them wakes a lender (WorkerPool.WakeOneFor). A fixed sleep here passed on a
+        // loaded machine with the workers still searching, so the wake-up went untested.
+        WaitUntilEveryWorkerIsBlockedParkedOn(mps, a);
 
         // a has nothing to do: a worker of a lends itself to b. Seen from a task of b, the lent worker is assigned to b
         // and its home is still a.

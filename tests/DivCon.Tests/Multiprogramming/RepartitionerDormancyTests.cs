@@ -20,15 +20,24 @@ public sealed class RepartitionerDormancyTests
             BestEffortPinning = true,
         });
 
-    // Waits (bounded) until the repartition count stays put over a stretch of 40 ticks' length: dormant.
+    // Waits (bounded) until the repartition count stays put over a window in which this thread woke 40 times from 5 ms
+    // sleeps (the interval): dormant. A ticking repartitioner waits on the same 5 ms timeouts, so a window in which a thread
+    // like it got the processor 40 times, and it not once, is one it slept through. The window's length alone
+    // (a single 200 ms sleep until 2026-11-24) proved nothing on a loaded machine: a repartitioner not yet scheduled
+    // looked dormant. Late wake-ups (a loaded machine) stretch the window but do not weaken it: it is counted in wake-ups.
     private static long WaitUntilDormant(MultiProgramScheduler mps)
     {
+        const int WakeUps = 40;
         long seen = -1;
         Wait.Until(
             () =>
             {
                 long before = mps.Repartitions;
-                Thread.Sleep(200);
+                for (int i = 0; i < WakeUps; i++)
+                {
+                    Thread.Sleep(5);
+                }
+
                 seen = mps.Repartitions;
                 return seen == before;
             },

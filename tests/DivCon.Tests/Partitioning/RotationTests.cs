@@ -194,6 +194,43 @@ public sealed class RotationTests
         }
     }
 
+    [Theory]
+    [InlineData("equal-shares")]
+    [InlineData("task-availability")]
+    public void A_turn_that_has_not_begun_is_not_taken_back(string policyName)
+    {
+        // Four busy programs on two cores. After the first rotation, one of the two new holders is "awaiting service"
+        // (no worker has reached it yet): the next decisions keep its core, in the same slot, for as long as it waits;
+        // the other core keeps rotating among the rest. Without the awaiting set the next decision takes it back.
+        IPartitioningPolicy policy = PartitioningPolicies.Create(policyName);
+        var loads = Enumerable.Range(0, 4).Select(i => new ProgramLoad(100 + i, 1.0, 50)).ToArray();
+        var repartitioner = new Repartitioner(2);
+        Allocation first = repartitioner.Decide(policy, loads, null).Allocation;
+        Allocation second = repartitioner.Decide(policy, loads, first).Allocation;
+        int[] newHolders = loads.Select(l => l.ProgramId).Where(id => second.CoresOf(id) > 0 && first.CoresOf(id) == 0).ToArray();
+        Assert.Equal(2, newHolders.Length);
+        int waiting = newHolders[1];
+        int slot = Array.IndexOf(second.WorkerOwners.ToArray(), waiting);
+
+        Assert.Equal(0, repartitioner.Decide(policy, loads, second).Allocation.CoresOf(waiting)); // the turn taken back
+
+        Allocation previous = second;
+        var servedOthers = new HashSet<int>();
+        for (int d = 0; d < 4; d++)
+        {
+            Allocation next = repartitioner.Decide(policy, loads, previous, awaitingService: [waiting]).Allocation;
+            Assert.Equal(1, next.CoresOf(waiting));
+            Assert.Equal(waiting, next.WorkerOwners[slot]);
+            servedOthers.UnionWith(loads.Select(l => l.ProgramId).Where(id => id != waiting && next.CoresOf(id) > 0));
+            previous = next;
+        }
+
+        Assert.Equal(3, servedOthers.Count); // the other core went round the other three
+
+        // Once served, the turn ends at the next decision as usual.
+        Assert.Equal(0, repartitioner.Decide(policy, loads, previous).Allocation.CoresOf(waiting));
+    }
+
     private static List<Allocation> Decisions(IPartitioningPolicy policy, int cores, ProgramLoad[] loads, int count)
     {
         var history = new List<Allocation>();

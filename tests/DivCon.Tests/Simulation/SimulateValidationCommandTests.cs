@@ -67,11 +67,12 @@ public sealed class SimulateValidationCommandTests : IDisposable
         }
 
         File.WriteAllText(Path.Combine(models, MachineModel.FileName), ModelStore.MachineToJson(new MachineModel { Source = "test", MemoryContention = 0.5 }));
-        ValidationFile earlier = SimulationValidation.Compare(s, ModelStore.ReadMachine(Path.Combine(models, MachineModel.FileName)), new Dictionary<string, ProgramModel>
+        ValidationFile earlier = SimulationValidation.Compare(new ValidationMeasurements(s, isolated, cyclic, DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture()),
+            ModelStore.ReadMachine(Path.Combine(models, MachineModel.FileName)), new Dictionary<string, ProgramModel>
         {
             ["a"] = ModelStore.Load(models, "a"),
             ["b"] = ModelStore.Load(models, "b"),
-        }, isolated, cyclic, DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture());
+        });
         string measured = Path.Combine(_dir, "earlier.json");
         File.WriteAllBytes(measured, ResultJson.ToUtf8(earlier, SimulationJsonContext.Files.ValidationFile));
 

@@ -36,7 +36,7 @@ public sealed class SimulationValidationTests
     }
 
     private static ValidationFile Compare(ValidationSettings s, IReadOnlyList<FactoredProgramResult> isolated, IReadOnlyList<MeasuredWorkload> cyclic) =>
-        SimulationValidation.Compare(s, Machine, Models, isolated, cyclic, DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture());
+        SimulationValidation.Compare(new ValidationMeasurements(s, isolated, cyclic, DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture()), Machine, Models);
 
     [Fact]
     public void Compare_AgainstItsOwnOutput_HasNoError_AndMeetsEveryTarget()
@@ -108,8 +108,8 @@ public sealed class SimulationValidationTests
         ValidationSettings s = Settings();
         var (isolated, _) = SimulatedAsMeasured(s);
 
-        var e = Assert.Throws<ArgumentException>(() => SimulationValidation.Compare(s, Machine, new Dictionary<string, ProgramModel> { ["a"] = A }, isolated, [],
-            DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture()));
+        var e = Assert.Throws<ArgumentException>(() => SimulationValidation.Compare(new ValidationMeasurements(s, isolated, [], DateTimeOffset.UnixEpoch, 1, MachineInfo.Capture()),
+            Machine, new Dictionary<string, ProgramModel> { ["a"] = A }));
         Assert.Contains("b", e.Message, StringComparison.Ordinal);
     }
 

@@ -233,11 +233,10 @@ internal sealed class CyclicOptions
                 {
                     progress.Line($"invocation {c.Invocation}/{c.Of}: preparing the inputs (size {CommandInput.Name(size)}, seed {seed}) ...");
                     CyclicPlan plan = Plan();
-                    DateTimeOffset started = DateTimeOffset.UtcNow;
                     CyclicInvocation invocation = await new CyclicExperiment(TimeProvider.System, progress).RunInvocationAsync(plan, c.Invocation, c.Of, ct);
                     return new CyclicInvocationFile(CyclicPlanRecord.From(plan, c.Of), invocation)
                     {
-                        StartedUtc = started,
+                        StartedUtc = invocation.StartedUtc,
                         ElapsedSeconds = invocation.ElapsedSeconds,
                         Machine = MachineInfo.Capture(budget),
                     };

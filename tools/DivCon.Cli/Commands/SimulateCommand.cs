@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using DivCon.Cli.Programs;
 using DivCon.Harness.Programs;
+using DivCon.Harness.Reporting;
 using DivCon.Metrics.Schemes;
 using DivCon.Simulation;
 
@@ -14,6 +15,10 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SimulateCommand
 {
+    // simulate.json, simulate.csv and report.md; the tables printed.
+    private static readonly ResultKind<SimulationFile> s_kind = new([SimulationFile.FileKind], SimulationJsonContext.Files.SimulationFile,
+        file => string.Concat(file.Results.Select(SimulationReport.Table)), SimulationReport.Csv, ("report.md", SimulationReport.Markdown));
+
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
@@ -135,14 +140,7 @@ internal static class SimulateCommand
 
                     return Task.FromResult(new SimulationFile(settings, parameters, results));
                 },
-                file =>
-                [
-                    ("simulate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.SimulationFile)),
-                    ("simulate.csv", SimulationReport.Csv(file).ToUtf8()),
-                    ("report.md", System.Text.Encoding.UTF8.GetBytes(SimulationReport.Markdown(file))),
-                ],
-                file => string.Concat(file.Results.Select(SimulationReport.Table)),
-                cancellationToken,
+                file => s_kind.Files(file, png: false), s_kind.Table, cancellationToken,
                 machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;

@@ -1,6 +1,6 @@
 using System.CommandLine;
-using System.Text;
 using DivCon.Harness.Programs;
+using DivCon.Harness.Reporting;
 using DivCon.Simulation;
 using DivCon.Simulation.Validation;
 
@@ -13,6 +13,10 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SimulateThesisCommand
 {
+    // thesis.json and thesis.md, which is also the table printed.
+    private static readonly ResultKind<ThesisComparisonFile> s_kind = new([ThesisComparisonFile.FileKind], SimulationJsonContext.Files.ThesisComparisonFile,
+        ThesisSpeedups.Markdown, Markdown: ("thesis.md", ThesisSpeedups.Markdown));
+
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
@@ -40,13 +44,7 @@ internal static class SimulateThesisCommand
             string modelsName = folder is null ? "default" : Path.GetFileName(Path.GetFullPath(folder));
             return ExperimentRunner.RunAsync(parse, "simulate thesis", problems, outDir,
                 (progress, ct) => Task.FromResult(ThesisSpeedups.Compare(loaded, parameters, runCount, modelsName)),
-                file =>
-                [
-                    ("thesis.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ThesisComparisonFile)),
-                    ("thesis.md", Encoding.UTF8.GetBytes(ThesisSpeedups.Markdown(file))),
-                ],
-                ThesisSpeedups.Markdown,
-                cancellationToken,
+                file => s_kind.Files(file, png: false), s_kind.Table, cancellationToken,
                 machineNote is not null && parse.GetValue(contention) is null ? [machineNote] : null);
         });
         return command;

@@ -27,6 +27,10 @@ namespace DivCon.Cli.Commands;
 /// </summary>
 internal static class SimulateValidateCommand
 {
+    // validate.json, validate.csv and validate.md, which is also the table printed.
+    private static readonly ResultKind<ValidationFile> s_kind = new([ValidationFile.FileKind], SimulationJsonContext.Files.ValidationFile,
+        ValidationReport.Markdown, ValidationReport.Csv, ("validate.md", ValidationReport.Markdown));
+
     /// <summary>Builds the command.</summary>
     public static Command Create()
     {
@@ -64,7 +68,7 @@ internal static class SimulateValidateCommand
             MachineModel? machine = SimulationModels.LoadMachine(modelFolder, problems, out string? machineNote);
             double? beta = SimulationModels.CheckContention(parse.GetValue(contention), problems);
 
-            Measurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
+            ValidationMeasurements? earlier = ReadEarlier(parse.GetValue(measured), problems);
             IReadOnlyList<ProgramEntry> entries = earlier is null
                 ? SamplePrograms.Skeletons.Resolve(CommandInput.SplitNames(parse.GetValue(programs)), problems, minimum: 0)
                 : [];
@@ -109,8 +113,7 @@ internal static class SimulateValidateCommand
                     if (earlier is not null)
                     {
                         progress.Line($"simulating the measurements of {parse.GetValue(measured)} again");
-                        return SimulationValidation.Compare(earlier.Settings with { Parameters = parameters }, machine!, loaded, earlier.Isolated,
-                            earlier.Cyclic, earlier.StartedUtc, earlier.ElapsedSeconds, earlier.Machine);
+                        return SimulationValidation.Compare(earlier with { Settings = earlier.Settings with { Parameters = parameters } }, machine!, loaded);
                     }
 
                     DateTimeOffset started = DateTimeOffset.UtcNow;
@@ -141,27 +144,16 @@ internal static class SimulateValidateCommand
                     var validationSettings = new ValidationSettings(sizeName, processors.Count, runCount, warmupCount, durationNs.Value / 1e9, sp, seedValue,
                         schemeNames, parameters);
                     progress.Line("simulating the same configuration ...");
-                    return SimulationValidation.Compare(validationSettings, machine!, loaded, isolated, cyclic, started,
-                        Stopwatch.GetElapsedTime(startTicks).TotalSeconds, MachineInfo.Capture(budget));
+                    return SimulationValidation.Compare(new ValidationMeasurements(validationSettings, isolated, cyclic, started,
+                        Stopwatch.GetElapsedTime(startTicks).TotalSeconds, MachineInfo.Capture(budget)), machine!, loaded);
                 },
-                file => [
-                    ("validate.json", ResultJson.ToUtf8(file, SimulationJsonContext.Files.ValidationFile)),
-                    ("validate.csv", ValidationReport.Csv(file).ToUtf8()),
-                    ("validate.md", System.Text.Encoding.UTF8.GetBytes(ValidationReport.Markdown(file))),
-                ],
-                ValidationReport.Markdown,
-                cancellationToken,
+                file => s_kind.Files(file, png: false), s_kind.Table, cancellationToken,
                 notes);
         });
         return command;
     }
 
-    /// <summary>Measurements read back from a file.</summary>
-    private sealed record Measurements(
-        ValidationSettings Settings, IReadOnlyList<FactoredProgramResult> Isolated, IReadOnlyList<MeasuredWorkload> Cyclic, DateTimeOffset StartedUtc,
-        double ElapsedSeconds, MachineInfo Machine);
-
-    private static Measurements? ReadEarlier(string? path, List<string> problems) => path is null ? null : CommandInput.Read(() =>
+    private static ValidationMeasurements? ReadEarlier(string? path, List<string> problems) => path is null ? null : CommandInput.Read(() =>
     {
         string json = File.ReadAllText(path);
         if (ResultJson.Header(json).Kind == FactoredResult.FileKind)
@@ -169,10 +161,10 @@ internal static class SimulateValidateCommand
             FactoredResult f = ResultKinds.Factored.Read(json);
             var settings = new ValidationSettings(f.Size, (int)f.Programs.Max(p => p.Points.Max(x => x.P)), f.Settings.Runs, f.Settings.WarmupRuns, 0, 0, f.Seed, [],
                 new SimulationParameters());
-            return new Measurements(settings, f.Programs, [], f.StartedUtc, f.ElapsedSeconds, f.Machine);
+            return new ValidationMeasurements(settings, f.Programs, [], f.StartedUtc, f.ElapsedSeconds, f.Machine);
         }
 
-        ValidationFile v = ResultJson.Read(json, SimulationJsonContext.Files.ValidationFile, ValidationFile.FileKind, FactoredResult.FileKind);
-        return new Measurements(v.Settings, v.MeasuredIsolated, v.MeasuredCyclic, v.StartedUtc, v.ElapsedSeconds, v.Machine);
+        ValidationFile v = ResultJson.Read(json, s_kind.Json, ValidationFile.FileKind, FactoredResult.FileKind);
+        return new ValidationMeasurements(v.Settings, v.MeasuredIsolated, v.MeasuredCyclic, v.StartedUtc, v.ElapsedSeconds, v.Machine);
     }, problems, $"--measured '{path}': ");
 }
