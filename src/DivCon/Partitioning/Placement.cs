@@ -28,7 +28,8 @@ public static class Placement
     /// <param name="input">The decision's input (cores, programs, cache groups, previous allocation).</param>
     /// <param name="shares">
     /// One share per program of the input, summing to the cores when there is at least one program; each program's
-    /// core reasons go to its slots in ascending slot order.
+    /// core reasons go first to the slots it kept from the previous allocation, then to the slots it gained, each in
+    /// ascending slot order (so the reasons a later step added label the cores that moved).
     /// </param>
     /// <exception cref="ArgumentException">The input is invalid or the shares do not fit it.</exception>
     public static Allocation Place(PartitioningInput input, Shares shares)
@@ -80,21 +81,32 @@ public static class Placement
             FillContiguous(input.CacheGroups, need, owners, m, scratch);
         }
 
-        // Owners by index -> by id, with each program's reasons in ascending slot order.
+        // Owners by index -> by id. Each program's reasons go first to the slots it kept, then to the slots it gained,
+        // each in ascending slot order: a share lists the reasons of the cores it already had first and those a later
+        // step added last (Shares.WithCounts), so a core that moves to a program carries the reason it was added for. (In
+        // slot order alone, a newcomer that kept slot 1 and gained slot 0 had the move of slot 0 labelled with the
+        // rotation's reason, and its Newcomer reason went to the core that never moved.)
         int[] next = scratch.Next;
         var ownerIds = new int[n];             // owned by the result
         var reasons = new AllocationReason[n]; // owned by the result
-        for (int slot = 0; slot < n; slot++)
+        Allocation? previous = input.Previous;
+        for (int pass = 0; pass < 2; pass++)
         {
-            int p = owners[slot];
-            if (p >= 0)
+            for (int slot = 0; slot < n; slot++)
             {
-                ownerIds[slot] = ids[p];
-                reasons[slot] = byIndex[p].CoreReasons[next[p]++];
-            }
-            else
-            {
-                ownerIds[slot] = -1;
+                int p = owners[slot];
+                if (p < 0)
+                {
+                    ownerIds[slot] = -1;
+                    continue;
+                }
+
+                bool kept = previous is not null && slot < previous.Cores && previous.OwnerIndexAt(slot) is int j && j >= 0 && previous.ProgramIds[j] == ids[p];
+                if (kept == (pass == 0))
+                {
+                    ownerIds[slot] = ids[p];
+                    reasons[slot] = byIndex[p].CoreReasons[next[p]++];
+                }
             }
         }
 

@@ -99,7 +99,9 @@ public sealed class NewcomerPriorityInSchedulerTests
             }, new ChunkedLoopOptions { CancellationToken = both.Token });
             Assert.True(((IAsyncResult)loop).AsyncWaitHandle.WaitOne(Timeout), "The newcomer's loop never ran on both workers.");
             Assert.True(loop.IsCanceled, $"The newcomer's loop ended {loop.Status}.");
-            Assert.Contains(mps.Timeline.GetMoves(), m => m.Reason == AllocationReason.Newcomer && m.ToProgramId == newcomer.Id);
+            Assert.True(
+                mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.Newcomer && m.ToProgramId == newcomer.Id),
+                "No move to the newcomer says Newcomer. " + State(mps));
 
             // One long task of the newcomer: the worker it cannot use serves the long programs meanwhile.
             single = newcomer.Run(() => release.Wait(Timeout));

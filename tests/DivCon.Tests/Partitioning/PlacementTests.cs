@@ -100,6 +100,21 @@ public sealed class PlacementTests
     }
 
     [Fact]
+    public void Reasons_GoToKeptSlotsFirst_SoAGainedSlotCarriesTheReasonItWasAddedFor()
+    {
+        // Program 20 held slot 1 and gains slot 0 (program 10 leaves it); its share lists the reason of the core it had
+        // (Rotation) first and the one a later step added (Newcomer) last. The core that moved says Newcomer.
+        var old = PartitioningKit.ByIndex([10, 20], [0, 1]);
+        var input = Input(2, 2) with { Previous = old };
+        AllocationReason[][] reasons = [[], [AllocationReason.Rotation, AllocationReason.Newcomer]];
+
+        Allocation next = PartitioningKit.Place(input, [0, 2], reasons);
+
+        Assert.Equal([1, 1], next.OwnerIndices(input));
+        Assert.Equal([AllocationReason.Newcomer, AllocationReason.Rotation], next.Reasons);
+    }
+
+    [Fact]
     public void CountsNotSummingToCores_Throw()
     {
         var e = Assert.Throws<ArgumentException>(() => PartitioningKit.Place(Input(4, 2), [1, 2]));
