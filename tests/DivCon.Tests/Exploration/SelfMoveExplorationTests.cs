@@ -15,9 +15,10 @@ namespace DivCon.Tests.Exploration;
 /// worker's CAS from a run: a CAS on the set alone succeeds (ABA), and the worker serves b while the allocation in force
 /// says a, until a later decision moves its slot (with lending off nothing else ends it while b keeps it busy).
 /// Real MultiProgramScheduler code, two workers, no ticks, lending off, no demand or starved decisions, compensation off.
-/// Not yet fixed at this commit: the default run fails at Focused seed 15 (after 227 steps: worker 1 reads the fifth
-/// decision's snapshot, the fifth and sixth decisions move it to b and back, then its CAS from a succeeds) and at
-/// StickyRandom seed 2091.
+/// The fix is a token per assignment (WorkerAssignment), read before the snapshot and expected by the CAS. Before it,
+/// the default run failed at Focused seed 15 (after 227 steps: worker 1 reads the fifth decision's snapshot, the fifth
+/// and sixth decisions move it to b and back, then its CAS from a succeeds) and at StickyRandom seed 2091; with the CAS
+/// on the set switched back on the explorer finds that schedule again (next commit).
 /// </summary>
 [Collection(nameof(NotParallel))]
 public sealed class SelfMoveExplorationTests
@@ -42,10 +43,20 @@ public sealed class SelfMoveExplorationTests
     [InlineData(ExplorationStrategy.StickyRandom, 2000, 100)]
     public void A_self_move_decided_on_a_stale_snapshot_never_outlives_the_decisions_after_it(ExplorationStrategy strategy, int firstSeed, int schedules)
     {
+        int staleCasFailed = 0;
         for (int seed = firstSeed; seed < firstSeed + schedules; seed++)
         {
-            string? failure = Run(seed, strategy);
-            Assert.True(failure is null, Replay(seed, strategy, failure));
+            Outcome outcome = Run(seed, strategy);
+            Assert.True(outcome.Failure is null, Replay(seed, strategy, outcome.Failure));
+            staleCasFailed += outcome.StaleCasFailed ? 1 : 0;
+        }
+
+        // Focused's budget must reach the race (else the test proves nothing): a self-move whose set was right at its CAS
+        // but whose token was not, the CAS the set alone would have let through (5 of Focused's 150 default schedules;
+        // StickyRandom reaches it in 1 of its 100, PCT in none: they check the same invariant under other interleavings).
+        if (strategy == ExplorationStrategy.Focused)
+        {
+            Assert.True(staleCasFailed > 0, $"no schedule of {schedules} had a self-move fail on its token alone");
         }
     }
 
@@ -71,7 +82,7 @@ public sealed class SelfMoveExplorationTests
 
         int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
         var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
-        string? failure = Run(seed, strategy);
+        string? failure = Run(seed, strategy).Failure;
         Assert.True(failure is null, Replay(seed, strategy, failure));
     }
 
@@ -95,9 +106,11 @@ public sealed class SelfMoveExplorationTests
         ScalabilityEstimation = null,
     });
 
-    // Null when every worker's assignment equalled the allocation in force once quiescent, else why not (the explorer's
-    // failure, or the mismatch).
-    private static string? Run(int seed, ExplorationStrategy strategy)
+    private sealed record Outcome(string? Failure, bool StaleCasFailed);
+
+    // Failure null when every worker's assignment equalled the allocation in force once quiescent, else why not (the
+    // explorer's failure, or the mismatch); and whether a self-move failed on its token alone (coverage).
+    private static Outcome Run(int seed, ExplorationStrategy strategy)
     {
         MultiProgramScheduler? mps = null;
         var chains = new Chains();
@@ -168,6 +181,7 @@ public sealed class SelfMoveExplorationTests
             ],
             ScheduleTimeout);
             string? failure = explorer.Failure;
+            bool staleCasFailed = explorer.Visits("self-assign.stale-token") > 0;
             explorer.Dispose();
             chains.Stop();
             if (mps is not null && !Task.Run(mps.Dispose).Wait(TimeSpan.FromSeconds(20)))
@@ -175,7 +189,7 @@ public sealed class SelfMoveExplorationTests
                 failure ??= "Dispose did not return within 20 s after the schedule";
             }
 
-            return failure;
+            return new Outcome(failure, staleCasFailed);
         }
         finally
         {
