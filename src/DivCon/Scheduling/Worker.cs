@@ -101,6 +101,13 @@ internal sealed class Worker
     /// explorer can show it finds the starvation that causes. Never set outside the explorer test.
     /// </summary>
     internal static bool s_recallOffForTests;
+
+    /// <summary>
+    /// Tests only: a self-move's CAS succeeds whenever the set is still the one it expects, whatever replaced the
+    /// assignment meanwhile (the code before the token: WorkerAssignment), so that the explorer can show the ABA it
+    /// allowed. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_casOnTheSetForTests;
 #endif
 
     [ThreadStatic]
@@ -271,6 +278,12 @@ internal sealed class Worker
     public bool TryReplaceAssignment(WorkerAssignment expected, WorkQueueSet from, WorkQueueSet to)
     {
         ScheduleHook.Yield("self-assign.cas");
+#if DEBUG
+        if (s_casOnTheSetForTests && _assignment is { } now && ReferenceEquals(now.Set, expected.Set))
+        {
+            expected = now; // the code before the token: only the set had to be the same at the CAS
+        }
+#endif
         if (!ReferenceEquals(expected.Set, from))
         {
             return false; // the assignment had changed already when the token was read: the caller's loop switches

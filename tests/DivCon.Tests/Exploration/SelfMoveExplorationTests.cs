@@ -18,7 +18,7 @@ namespace DivCon.Tests.Exploration;
 /// The fix is a token per assignment (WorkerAssignment), read before the snapshot and expected by the CAS. Before it,
 /// the default run failed at Focused seed 15 (after 227 steps: worker 1 reads the fifth decision's snapshot, the fifth
 /// and sixth decisions move it to b and back, then its CAS from a succeeds) and at StickyRandom seed 2091; with the CAS
-/// on the set switched back on the explorer finds that schedule again (next commit).
+/// on the set switched back on (Worker.s_casOnTheSetForTests) the explorer finds that schedule again.
 /// </summary>
 [Collection(nameof(NotParallel))]
 public sealed class SelfMoveExplorationTests
@@ -69,8 +69,43 @@ public sealed class SelfMoveExplorationTests
         => A_self_move_decided_on_a_stale_snapshot_never_outlives_the_decisions_after_it(strategy, firstSeed, schedules);
 
     /// <summary>
+    /// The scenario with the CAS on the set alone (Worker.s_casOnTheSetForTests, Debug only: the code before the token):
+    /// the explorer must find a schedule in which a worker serves b against the allocation in force, from a fixed seed
+    /// within a small budget (Focused seed 15, the first from seed 1 that finds it).
+    /// </summary>
+    [ProcessorFact(2)]
+    public void With_the_CAS_on_the_set_alone_the_explorer_finds_the_worker_serving_against_the_allocation()
+    {
+        string? found = null;
+        int tried = 0;
+        Worker.s_casOnTheSetForTests = true;
+        try
+        {
+            for (int seed = CasOnTheSetFirstSeed; seed < CasOnTheSetFirstSeed + CasOnTheSetBudget && found is null; seed++)
+            {
+                tried++;
+                if (Run(seed, ExplorationStrategy.Focused).Failure is { } failure)
+                {
+                    found = $"seed {seed}: {failure}";
+                    Assert.True(failure.Contains("assignment differs from the allocation in force", StringComparison.Ordinal), found);
+                }
+            }
+        }
+        finally
+        {
+            Worker.s_casOnTheSetForTests = false;
+        }
+
+        Assert.True(found is not null, $"the explorer did not find the stale self-move in {tried} schedules from seed {CasOnTheSetFirstSeed}");
+    }
+
+    // Where the search with the CAS on the set starts, and how many schedules it may try.
+    private const int CasOnTheSetFirstSeed = 1;
+    private const int CasOnTheSetBudget = 30;
+
+    /// <summary>
     /// Replays the schedule named by DIVCON_EXPLORE_SEED / DIVCON_EXPLORE_STRATEGY with DIVCON_EXPLORE_SCENARIO=self-move
-    /// (skipped without them).
+    /// (skipped without them); DIVCON_EXPLORE_CAS_ON_THE_SET=1 switches the token off (the CAS compares the set alone).
     /// </summary>
     [EnvironmentFact("DIVCON_EXPLORE_SEED")]
     public void Replay_one_self_move_schedule()
@@ -82,8 +117,16 @@ public sealed class SelfMoveExplorationTests
 
         int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
         var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
-        string? failure = Run(seed, strategy).Failure;
-        Assert.True(failure is null, Replay(seed, strategy, failure));
+        Worker.s_casOnTheSetForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_CAS_ON_THE_SET") == "1";
+        try
+        {
+            string? failure = Run(seed, strategy).Failure;
+            Assert.True(failure is null, Replay(seed, strategy, failure));
+        }
+        finally
+        {
+            Worker.s_casOnTheSetForTests = false;
+        }
     }
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure)
