@@ -69,6 +69,41 @@ public sealed class SelfMoveExplorationTests
         => A_self_move_decided_on_a_stale_snapshot_never_outlives_the_decisions_after_it(strategy, firstSeed, schedules);
 
     /// <summary>
+    /// The rule's other half, without the explorer: a decision that leaves a worker where it is assigned still renews its
+    /// token (Mover.Reassign), so that a self-move the worker decided before that decision was published fails instead of
+    /// landing after it (with lending on, a lent worker's return decided on the older snapshot, which made its slot's
+    /// new home its old borrower). Deterministic: both workers parked at home, lending off, so nothing but this test and
+    /// the decision touches the assignment; the test stands in for the worker (its token read, then its CAS).
+    /// </summary>
+    [ProcessorFact(2)]
+    public void A_decision_that_keeps_a_worker_in_place_fails_the_self_move_it_decided_before()
+    {
+        MultiProgramScheduler mps = NewScheduler();
+        try
+        {
+            ProgramHandle a = mps.AddProgram("a");
+            ProgramHandle b = mps.AddProgram("b");
+            Wait.Until(
+                () => mps.Pool.Workers.All(w => w.ParkedOn is not null && ReferenceEquals(w.ParkedOn, w.Assigned) && (w.Thread.ThreadState & ThreadState.WaitSleepJoin) != 0),
+                "every worker parked at its home",
+                TimeSpan.FromSeconds(60));
+            Worker worker = mps.Pool.Workers.First(w => ReferenceEquals(w.Assigned, a.Queues));
+            WorkerAssignment token = worker.Assignment; // the worker's read before the snapshot
+
+            // A published decision (a policy change publishes even with the same counts) that keeps the worker at a.
+            mps.Policy = new FixedAllocationPolicy(new Dictionary<int, int> { [a.Id] = 1, [b.Id] = mps.WorkerCount - 1 });
+            Assert.Same(a.Queues, worker.Assigned);
+
+            Assert.False(worker.TryReplaceAssignment(token, a.Queues, b.Queues), "a self-move decided before the decision succeeded after it");
+            Assert.Same(a.Queues, worker.Assigned);
+        }
+        finally
+        {
+            Assert.True(Task.Run(mps.Dispose).Wait(TimeSpan.FromSeconds(60)), "Dispose did not return in time.");
+        }
+    }
+
+    /// <summary>
     /// The scenario with the CAS on the set alone (Worker.s_casOnTheSetForTests, Debug only: the code before the token):
     /// the explorer must find a schedule in which a worker serves b against the allocation in force, from a fixed seed
     /// within a small budget (Focused seed 15, the first from seed 1 that finds it).
