@@ -14,13 +14,16 @@
 //            (c) lent, at each task boundary: its home wants workers (WorkQueueSet.WantsWorkers: a task was queued there
 //                while none of its workers was parked): it goes home (a recall). A running task is never interrupted, so
 //                a recall waits at most for the task in hand; it does not wait for the next decision.
-//            The worker then CASes its own assignment from the set it serves (Worker.TrySelfAssign): the move happens at
-//            that task boundary like any other, and is recorded with reason IdleLending, LoanReturn or Recall.
+//            The worker then CASes its own assignment from the set it serves (Worker.TryReplaceAssignment, expecting the
+//            assignment token it read before this file read the snapshot): the move happens at that task boundary like
+//            any other, and is recorded with reason IdleLending, LoanReturn or Recall.
 //   producer - lending's wake-ups (WorkQueueSet.RequestWorkers): a producer whose set has no parked worker marks the set
 //            as wanting workers and wakes a worker parked on another set, which lends itself at once (no interval).
 //
 // Ordering (required: a move by the mover always wins over a self-move): Mover.cs. A self-move decided on an older
-// snapshot either comes before the mover's CAS, which then replaces it, or fails.
+// snapshot either comes before the mover's CAS, which then replaces it, or fails: the worker reads its assignment token
+// (WorkerAssignment) before the snapshot (WorkerPool.TryFindIdleWork, TryRecall), every decision writes a new token for
+// every worker after publishing, and the worker's CAS expects the token it read.
 // Exact serving counts: every assignment change is a successful CAS, counted by the thread that made it.
 //
 // Costs (docs/simulation.md, "work conservation"): a loan or a recall is one move (a deque drained, a cold cache); a
@@ -54,18 +57,18 @@ internal sealed class Lender : IPoolOwner
     /// </summary>
     public IdleMove FindIdleWork(Worker worker, WorkQueueSet serving)
     {
-        // Volatile read: pairs with the mover's publication, which comes before its moves.
+        // Volatile read: pairs with the mover's publication, which comes before its moves. Required: after the caller's
+        // read of the worker's assignment token (WorkerPool.TryFindIdleWork), which its CAS expects.
         ScheduleHook.Yield("lend.read-snapshot");
         AllocationSnapshot snapshot = _mover.Snapshot;
         int slot = worker.Slot;
         WorkQueueSet? home = snapshot.Homes[slot];
         if (!ReferenceEquals(serving, home))
         {
-            // Known open race (2026-11-24, not yet fixed): the worker's CAS from `serving` to this home can succeed against
-            // a stale snapshot when two decisions move it away and back between this read and the CAS (ABA on the
-            // assignment reference). It then serves the stale home until its next look at its assignment, and a snapshot
-            // taken meanwhile shows an assignment that differs from the allocation (seen once in 68 loaded chaos runs of
-            // MultiProgramSchedulerTests). Tasks are not lost. The fix is a unique token per assignment for the CAS.
+            // A return decided on this snapshot. If it is stale by the time of the worker's CAS (decisions published
+            // since moved the worker, even away and back to `serving`), the CAS fails: it expects the assignment token
+            // the worker read before this snapshot, and every decision writes a new one after publishing (see the
+            // header; the ABA a CAS on the set allowed: SelfMoveExplorationTests, Focused seed 15 before the token).
             return new IdleMove(home, SelfMove.Return); // null: no program left, stay
         }
 
@@ -105,6 +108,7 @@ internal sealed class Lender : IPoolOwner
     /// <summary>(c) of the header: home, if the worker is away from it and it wants workers; <paramref name="away"/> false once it is home.</summary>
     public WorkQueueSet? FindRecall(Worker worker, WorkQueueSet serving, out bool away)
     {
+        // Volatile read, after the caller's read of the assignment token (as FindIdleWork).
         ScheduleHook.Yield("recall.read-snapshot");
         AllocationSnapshot snapshot = _mover.Snapshot;
         WorkQueueSet? home = snapshot.Homes[worker.Slot];

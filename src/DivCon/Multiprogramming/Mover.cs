@@ -12,11 +12,20 @@
 //             (Lender.cs).
 //
 // Publication (required: a move by the mover always wins over a self-move): the new AllocationSnapshot is published
-// (one volatile write) before any worker is moved, and workers are moved by CAS (Reassign), retrying until the mover's
-// value is in. A self-move decided on an older snapshot either comes before the mover's CAS (which then replaces it)
-// or fails. A worker that reads the new snapshot while its assignment still says otherwise treats it as away from home
-// and goes there itself, which is where the mover puts it anyway. Published after the moves, a worker already moved
-// could read the old homes, take its new set for a loan, and move itself back over the mover's decision.
+// (one volatile write) before any worker is moved, and then every worker's assignment is replaced by CAS (Reassign),
+// retrying until the mover's value is in: a move, or for a worker already where the decision puts it a new token for
+// the same set (WorkerAssignment: an immutable object per assignment). A self-move CASes the token it read before it
+// read the snapshot (WorkerPool.TryFindIdleWork, TryRecall). So a self-move decided on an older snapshot either comes
+// before the mover's CAS (which then replaces it) or fails: the decision's CAS comes after its publication, hence after
+// the worker's token read, and changes the token. Without the token (a CAS on the set alone) a worker that read the
+// snapshot of a decision moving it from a to b could CAS a to b after that decision and the next one had moved it to b
+// and back (ABA), and serve b against the allocation; without the renewal on an unchanged slot, a lent worker's return
+// decided on the older snapshot could land after a decision that keeps it where it is. A worker that reads the new
+// snapshot while its assignment still says otherwise treats it as away from home and goes there itself, which is
+// where the mover puts it anyway. Published after the moves, a worker already moved could read the old homes, take its
+// new set for a loan, and move itself back over the mover's decision.
+// Cost of the tokens: one allocation per worker per published decision (quiet decisions publish nothing), beside the
+// snapshot's own arrays of one entry per worker.
 //
 // Exact serving counts (required by the borrower rule): every assignment change is a successful CAS (or the only write,
 // when one side is no set), counted once by the thread that made it, against the set it really replaced.
@@ -331,8 +340,9 @@ internal sealed class Mover
     }
 
     /// <summary>
-    /// Assigns <paramref name="worker"/> to <paramref name="target"/> unless it is there already (false).
-    /// <paramref name="replaced"/> is the assignment the move replaced, so that the serving counts follow every change.
+    /// Assigns <paramref name="worker"/> to <paramref name="target"/> unless it is there already (false: its token is
+    /// renewed all the same, see the header). <paramref name="replaced"/> is the assignment the move replaced, so that
+    /// the serving counts follow every change.
     /// </summary>
     /// <remarks>
     /// A CAS loop, not a plain write (required: exact serving counts). A worker changes its own assignment only by a CAS
@@ -348,11 +358,19 @@ internal sealed class Mover
     {
         while (true)
         {
-            WorkQueueSet? current = worker.Assigned;
+            WorkerAssignment token = worker.Assignment;
+            WorkQueueSet? current = token.Set;
             replaced = current;
             if (ReferenceEquals(current, target))
             {
-                return false;
+                // Required (a move by the mover always wins): a new token, so that a self-move the worker decided on an
+                // older snapshot fails instead of landing after this decision. A worker assigned to no set makes none.
+                if (current is null || worker.TryRenewAssignment(token))
+                {
+                    return false;
+                }
+
+                continue; // the worker moved itself meanwhile: move it back
             }
 
             if (current is null || target is null)
@@ -361,8 +379,8 @@ internal sealed class Mover
                 return true;
             }
 
-            // Worker.TrySelfAssign is the worker's CAS on its assignment; used here by the mover (see the remarks).
-            if (worker.TrySelfAssign(current, target))
+            // Worker.TryReplaceAssignment is the worker's CAS on its assignment; used here by the mover (see the remarks).
+            if (worker.TryReplaceAssignment(token, current, target))
             {
                 worker.TryWake();
                 return true;

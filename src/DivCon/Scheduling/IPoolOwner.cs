@@ -9,7 +9,9 @@ internal interface IPoolOwner
 {
     /// <summary>
     /// Lender: where a worker with nothing to do in <paramref name="serving"/> should go (its home, a borrower), or
-    /// nowhere. Called before it parks and in its park re-check: must not change anything.
+    /// nowhere. Called before it parks and in its park re-check: must not change anything. The worker has read its
+    /// assignment token before the call, and its move CASes that token (WorkerPool.TryFindIdleWork): so the decision
+    /// must rest on what the owner reads here, after that read.
     /// </summary>
     IdleMove FindIdleWork(Worker worker, WorkQueueSet serving);
 

@@ -3,12 +3,21 @@
 // Roles
 //   worker - this thread: serves the queue set it is assigned to, one task at a time.
 //   mover  - any thread changing the assignment (the MultiProgramScheduler's mover, Mover.cs: Assign, or a CAS that
-//            wins over the worker's own): writes _assigned, then wakes the worker.
+//            wins over the worker's own): writes _assignment, then wakes the worker.
 //   waker  - a producer that queued work on a set this worker is parked on (WorkerPool.WakeOneFor).
 //   lender - this worker, when the pool has an owner (IPoolOwner, the MultiProgramScheduler's Lender.cs): with nothing
-//            to do it asks the owner where to go and moves itself by a CAS on _assigned from the set it serves (a loan
+//            to do it asks the owner where to go and moves itself by a CAS on _assignment from the set it serves (a loan
 //            or a return); lent, it asks at each task boundary whether its home wants it back (recall: one read of a
 //            worker-owned flag while not lent, so the standalone scheduler pays nothing).
+//
+// The assignment (_assignment) is an immutable WorkerAssignment, a new object for every change (and for every decision
+// the mover applies to the worker, even one that keeps its set): the reference is the token of a self-move's CAS
+// (required: a move by the mover always wins over a self-move). The worker reads the token before it reads the mover's
+// snapshot (WorkerPool.TryFindIdleWork, TryRecall), and its CAS expects that token: it fails if any assignment was
+// written since, so a self-move decided on a stale snapshot cannot succeed after the mover sent the worker away and back
+// (ABA on a CAS of the set alone: MultiProgramSchedulerTests' chaos run saw a program with fewer workers than its
+// allocation; SelfMoveExplorationTests replays it). Costs: one dependent load per task boundary (the set behind the
+// token) and one allocation per move or self-move attempt and per worker per published decision, never per task.
 //
 // The park word (_parkWord) holds a state and the number of the park episode (epoch): Running -> Parked (worker,
 // before its re-check, with a new epoch) -> Notified (a waker's CAS on that same word, then Set) -> Running (worker,
@@ -22,9 +31,9 @@
 // later episode on another set: the set's token stayed taken and its tasks never ran (ProtocolExplorationTests'
 // With_the_park_epoch_switched_off_the_explorer_finds_the_lost_wake_up replays that schedule, seed 1755).
 //
-// Loop: between two tasks the worker reads _assigned (one volatile read). If it changed, it leaves the old set
-// (its deque of that set goes to that set's global queue), and enters the new one, whose global queue it then
-// reads first (its own deque there is empty). A task is never interrupted: moves take effect only here.
+// Loop: between two tasks the worker reads _assignment (one volatile read, then the set in it). If the set changed, it
+// leaves the old set (its deque of that set goes to that set's global queue), and enters the new one, whose global
+// queue it then reads first (its own deque there is empty). A task is never interrupted: moves take effect only here.
 // Finding work: own deque (LIFO) -> global queue (FIFO) -> steal (FIFO end, random first victim) -> spin briefly,
 // counted as searching (producers wake nobody while a worker searches: WorkQueueSet.cs header) -> park.
 // Fairness (required: a task queued from outside always runs): every GlobalQueueInterval tasks taken from its own
@@ -92,6 +101,13 @@ internal sealed class Worker
     /// explorer can show it finds the starvation that causes. Never set outside the explorer test.
     /// </summary>
     internal static bool s_recallOffForTests;
+
+    /// <summary>
+    /// Tests only: a self-move's CAS succeeds whenever the set is still the one it expects, whatever replaced the
+    /// assignment meanwhile (the code before the token: WorkerAssignment), so that the explorer can show the ABA it
+    /// allowed. Never set outside the explorer test.
+    /// </summary>
+    internal static bool s_casOnTheSetForTests;
 #endif
 
     [ThreadStatic]
@@ -102,13 +118,8 @@ internal sealed class Worker
     private readonly ManualResetEventSlim _wake = new(initialState: false, spinCount: 1);
 
     // Written by a mover (Assign, or its CAS) and by this worker's own CAS (a loan, a return, a recall); read by this
-    // worker between tasks and in its park re-check.
-    private volatile WorkQueueSet? _assigned;
-
-    // When _assigned last changed (Stopwatch ticks): written before _assigned by the mover (Assign) and by this worker's
-    // own successful CAS; read by snapshots only (the age of a move still waiting on a running task), so a racy pair
-    // (a new time with the old set) only misstates that age by one move.
-    private long _assignedAt;
+    // worker between tasks and in its park re-check, by snapshots. Never null; a new object per write (see the header).
+    private volatile WorkerAssignment _assignment = new(null, 0);
 
     // Written by this worker around a park; read by wakers looking for a worker parked on their set.
     private volatile WorkQueueSet? _parkedOn;
@@ -172,10 +183,16 @@ internal sealed class Worker
     public WorkQueueSet? ServingForReaders => _servingForReaders;
 
     /// <summary>The queue set this worker is assigned to (it switches to it at its next task boundary).</summary>
-    public WorkQueueSet? Assigned => _assigned;
+    public WorkQueueSet? Assigned => _assignment.Set;
+
+    /// <summary>
+    /// Any thread, one volatile read: the assignment as a token for <see cref="TryReplaceAssignment"/> (see the header).
+    /// A self-move reads it before the snapshot it decides on.
+    /// </summary>
+    public WorkerAssignment Assignment => _assignment;
 
     /// <summary>When the assignment last changed (<see cref="Stopwatch.GetTimestamp"/> ticks; 0 before any move). For snapshots.</summary>
-    public long AssignedAt => Volatile.Read(ref _assignedAt);
+    public long AssignedAt => _assignment.AssignedAt;
 
     /// <summary>
     /// On this worker's own thread, inside a task: true when the worker is asked to leave the set it serves at its next
@@ -184,7 +201,7 @@ internal sealed class Worker
     /// (ChunkedLoops) read it between chunks and end their task, so that the move happens within one chunk.
     /// </summary>
     /// <remarks>
-    /// One volatile read of <c>_assigned</c> (pairs with Assign's write and the movers' CAS: a move published before the
+    /// One volatile read of <c>_assignment</c> (pairs with Assign's write and the movers' CAS: a move published before the
     /// read is seen; one published after it is seen at the next poll) plus, only while lent, the recall check's reads of
     /// the snapshot and the home's demand flag (Lender.FindRecall). Never true on a standalone scheduler's workers, whose
     /// assignment never changes. A false answer racing a move costs one more chunk, never correctness: the worker still
@@ -196,7 +213,7 @@ internal sealed class Worker
         get
         {
             WorkQueueSet? serving = Serving;
-            return !ReferenceEquals(_assigned, serving) || (_away && serving is not null && _pool.IsRecallWanted(this, serving));
+            return !ReferenceEquals(_assignment.Set, serving) || (_away && serving is not null && _pool.IsRecallWanted(this, serving));
         }
     }
 
@@ -225,7 +242,7 @@ internal sealed class Worker
     /// <summary>Before start only: the initial assignment.</summary>
     public void SetInitialAssignment(WorkQueueSet? set)
     {
-        _assigned = set;
+        _assignment = new WorkerAssignment(set, 0);
         if (IsCompensating)
         {
             CompensatingSet = set;
@@ -239,33 +256,63 @@ internal sealed class Worker
     public void Assign(WorkQueueSet? set)
     {
         ScheduleHook.Yield("assign.write");
-        if (!ReferenceEquals(_assigned, set))
-        {
-            Volatile.Write(ref _assignedAt, Stopwatch.GetTimestamp()); // a move: its age starts now
-        }
+        WorkerAssignment current = _assignment;
 
-        _assigned = set;
+        // A new token in any case (a self-move that read the old one fails); a move's age starts now.
+        _assignment = new WorkerAssignment(set, ReferenceEquals(current.Set, set) ? current.AssignedAt : Stopwatch.GetTimestamp());
 
         // TryWake's CAS is a full fence (required: no lost wake-up): pairs with Park's increment before its re-check
-        // of _assigned. Either we see Parked and wake the worker, or it sees the new assignment.
+        // of _assignment. Either we see Parked and wake the worker, or it sees the new assignment.
         TryWake();
     }
 
     /// <summary>
-    /// This worker (idle lending): moves itself from <paramref name="from"/> to <paramref name="to"/> unless a mover
-    /// has changed its assignment meanwhile (CAS: the mover's decision always wins).
+    /// This worker (a loan, a return, a recall: <paramref name="expected"/> read before the snapshot it decided on), or
+    /// the mover (<paramref name="expected"/> read just now): replaces the assignment <paramref name="expected"/>, whose
+    /// set must be <paramref name="from"/>, by a new one to <paramref name="to"/>, unless anything replaced it meanwhile
+    /// (CAS on the token: see the header). With the same set, a new token keeps the move's age.
     /// </summary>
-    public bool TrySelfAssign(WorkQueueSet from, WorkQueueSet to)
+    /// <remarks>
+    /// Allocates the new assignment before the CAS (so also for a CAS that fails): once per attempted move, never per task.
+    /// </remarks>
+    public bool TryReplaceAssignment(WorkerAssignment expected, WorkQueueSet from, WorkQueueSet to)
     {
         ScheduleHook.Yield("self-assign.cas");
-        if (!ReferenceEquals(Interlocked.CompareExchange(ref _assigned, to, from), from))
+#if DEBUG
+        if (s_casOnTheSetForTests && _assignment is { } now && ReferenceEquals(now.Set, expected.Set))
         {
-            return false;
+            expected = now; // the code before the token: only the set had to be the same at the CAS
+        }
+#endif
+        if (!ReferenceEquals(expected.Set, from))
+        {
+            return false; // the assignment had changed already when the token was read: the caller's loop switches
         }
 
-        Volatile.Write(ref _assignedAt, Stopwatch.GetTimestamp()); // this worker switches at once: the age is moot
-        return true;
+        var next = new WorkerAssignment(to, ReferenceEquals(from, to) ? expected.AssignedAt : Stopwatch.GetTimestamp());
+        WorkerAssignment witnessed = Interlocked.CompareExchange(ref _assignment, next, expected);
+        if (ReferenceEquals(witnessed, expected))
+        {
+            return true;
+        }
+
+        if (ReferenceEquals(witnessed.Set, from))
+        {
+            // Failed on the token alone: the set is the expected one again, or still (a CAS on the set would have
+            // succeeded). Named for the explorer's coverage check (SelfMoveExplorationTests).
+            ScheduleHook.Yield("self-assign.stale-token");
+        }
+
+        return false;
     }
+
+    /// <summary>
+    /// The mover, for a decision that keeps this worker where it is assigned: a new token for the same assignment, so
+    /// that a self-move decided before the decision was published fails (see the header; no yield point: one CAS, as
+    /// atomic to the explorer as the read before it). False when the assignment changed since <paramref name="expected"/>.
+    /// </summary>
+    public bool TryRenewAssignment(WorkerAssignment expected)
+        => ReferenceEquals(Interlocked.CompareExchange(ref _assignment, new WorkerAssignment(expected.Set, expected.AssignedAt), expected), expected);
 
     /// <summary>Any thread: the set this worker is parked on, or null when it is not parked on one.</summary>
     public WorkQueueSet? ParkedOn => _parkedOn;
@@ -386,7 +433,7 @@ internal sealed class Worker
         // After pinning (so the thread's first allocations are made where it will run), before any task of the pool.
         SeparateThreadStatics();
         WorkQueueSet? serving = null;
-        SwitchTo(ref serving, _assigned, Stopwatch.GetTimestamp());
+        SwitchTo(ref serving, _assignment.Set, Stopwatch.GetTimestamp());
         if (!IsCompensating)
         {
             _pool.ReportStarted();
@@ -469,7 +516,7 @@ internal sealed class Worker
     {
         // Volatile read: pairs with Assign's write; a move takes effect here, between tasks.
         ScheduleHook.Yield("serve.read-assigned");
-        WorkQueueSet? assigned = _assigned;
+        WorkQueueSet? assigned = _assignment.Set;
         if (!ReferenceEquals(assigned, serving))
         {
             SwitchTo(ref serving, assigned, Stopwatch.GetTimestamp());
@@ -495,10 +542,10 @@ internal sealed class Worker
             {
                 if (IsCompensating)
                 {
-                    return !ReferenceEquals(_assigned, serving); // nothing to do: retire (reassigned: switch to none)
+                    return !ReferenceEquals(_assignment.Set, serving); // nothing to do: retire (reassigned: switch to none)
                 }
 
-                return !(_pool.IsShuttingDown && ReferenceEquals(_assigned, serving) && serving.IsQuiescentForExit());
+                return !(_pool.IsShuttingDown && ReferenceEquals(_assignment.Set, serving) && serving.IsQuiescentForExit());
             }
         }
 
@@ -520,13 +567,13 @@ internal sealed class Worker
             }
 
             // A move takes effect at this task boundary (volatile read, as above): the caller switches sets.
-            if (!ReferenceEquals(_assigned, serving))
+            if (!ReferenceEquals(_assignment.Set, serving))
             {
                 // Noticed here, the move was decided while the task in hand ran: it waited on that task. A long wait
                 // goes on the timeline (rare path; a move noticed while idle or parked is not a pending one).
                 if (_pool.Owner is not null && !IsCompensating && Stopwatch.GetTimestamp() - AssignedAt >= _pool.PendingMoveThresholdTicks)
                 {
-                    ReportPendingMoveEnded(serving, _assigned);
+                    ReportPendingMoveEnded(serving, _assignment.Set);
                 }
 
                 return true;
@@ -553,7 +600,7 @@ internal sealed class Worker
         => _pool.Owner?.OnPendingMoveEnded(this, from, to, AssignedAt, Stopwatch.GetTimestamp());
 
     // Lent worker at a task boundary (Lender.cs): asks the owner whether its home wants it back; a successful recall
-    // changes _assigned, which the caller's next read turns into a switch.
+    // changes _assignment, which the caller's next read turns into a switch.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void RecallIfWanted(WorkQueueSet serving)
     {
@@ -613,7 +660,7 @@ internal sealed class Worker
         // First the global queue, still counted as busy (like the pops between local tasks): a worker fed from the
         // global queue (tasks queued from outside) then takes no timestamp per task. A timestamp costs 25-45 ns on
         // this kind of VM, as much as the rest of the scheduling path.
-        if (ReferenceEquals(_assigned, serving) && serving.TryDequeueGlobal(Slot) is { } queued)
+        if (ReferenceEquals(_assignment.Set, serving) && serving.TryDequeueGlobal(Slot) is { } queued)
         {
             return FoundWork(serving, searching: false, queued);
         }
@@ -636,7 +683,7 @@ internal sealed class Worker
             // A move takes effect before the next task is taken: a worker reassigned while it was looking for work
             // (or parked) must not take one more task of the program it no longer serves.
             ScheduleHook.Yield("find.read-assigned");
-            if (!ReferenceEquals(_assigned, serving))
+            if (!ReferenceEquals(_assignment.Set, serving))
             {
                 StopSearching(serving, searching);
                 return null; // the caller switches sets at this task boundary
@@ -802,7 +849,7 @@ internal sealed class Worker
         Interlocked.MemoryBarrierProcessWide();
 
         ScheduleHook.Yield("park.recheck");
-        bool block = ReferenceEquals(_assigned, set)
+        bool block = ReferenceEquals(_assignment.Set, set)
             && !_pool.IsShuttingDown
             && (set is null || !set.HasVisibleWork())
             && !_pool.HasIdleWorkFor(this, set);

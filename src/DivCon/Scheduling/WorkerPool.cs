@@ -371,6 +371,14 @@ internal sealed class WorkerPool
     /// Worker with nothing to do in <paramref name="serving"/> (after spinning, before parking): asks the owner where to
     /// go, and moves itself there by a CAS on its own assignment (a concurrent mover wins). Returns that set, or null.
     /// </summary>
+    /// <remarks>
+    /// Required (a move by the mover always wins over a self-move): the assignment token is read before the owner reads
+    /// its snapshot (both volatile reads, in this order), and the CAS expects that token. The mover publishes a decision
+    /// before it writes any worker's assignment, and writes a new token for every worker it applies a decision to
+    /// (Mover.Reassign). So a decision published after the snapshot read writes its token after the token read: before
+    /// our CAS, which then fails, or after it, replacing our move. And when our token came from a decision's write, that
+    /// decision was published before it (acquire on the token read), so the snapshot read sees it or a later one.
+    /// </remarks>
     internal WorkQueueSet? TryFindIdleWork(Worker worker, WorkQueueSet serving, out SelfMove kind)
     {
         kind = SelfMove.Return;
@@ -379,8 +387,9 @@ internal sealed class WorkerPool
             return null;
         }
 
+        WorkerAssignment token = worker.Assignment; // before the snapshot (see the remarks)
         IdleMove move = owner.FindIdleWork(worker, serving);
-        if (move.Target is { } target && worker.TrySelfAssign(serving, target))
+        if (move.Target is { } target && worker.TryReplaceAssignment(token, serving, target))
         {
             kind = move.Kind;
             owner.OnSelfMove(worker, serving, target, move.Kind);
@@ -395,7 +404,8 @@ internal sealed class WorkerPool
 
     /// <summary>
     /// Worker that lent itself, at a task boundary: moves itself home when its home wants it back (recall, by the same
-    /// CAS). Returns the home it moved to, or null; <paramref name="away"/> false once it is no longer away.
+    /// CAS, with the token read before the snapshot as in <see cref="TryFindIdleWork"/>). Returns the home it moved to,
+    /// or null; <paramref name="away"/> false once it is no longer away.
     /// </summary>
     internal WorkQueueSet? TryRecall(Worker worker, WorkQueueSet serving, out bool away)
     {
@@ -405,8 +415,9 @@ internal sealed class WorkerPool
             return null;
         }
 
+        WorkerAssignment token = worker.Assignment; // required: before the snapshot (TryFindIdleWork's remarks)
         WorkQueueSet? home = owner.FindRecall(worker, serving, out away);
-        if (home is not null && worker.TrySelfAssign(serving, home))
+        if (home is not null && worker.TryReplaceAssignment(token, serving, home))
         {
             owner.OnSelfMove(worker, serving, home, SelfMove.Recall);
             away = false;

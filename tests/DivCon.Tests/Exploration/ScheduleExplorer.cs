@@ -374,7 +374,7 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
         _steps++;
         if (_steps > _maxSteps)
         {
-            FailNeedsGate($"livelock or a too long schedule: more than {_maxSteps} steps");
+            FailNeedsGate($"livelock or a too long schedule: more than {_maxSteps} steps; " + string.Join(", ", _all.Where(p => p.State != ParticipantState.Done).Select(p => $"{p.Name} {p.State} at {p.Point}")));
             return;
         }
 
