@@ -45,8 +45,12 @@
 // first sighting keeps the set's stall clock running, so the second sample checks again and a blocked worker is stood
 // in for one sampling period later than with one reading. Limits, said
 // plainly: a worker that busy-waits for a queued task without ever sleeping is taken for a computing one and is not
-// compensated for; where the state cannot be read (other systems, /proc not mounted) every stuck worker counts as
-// blocked, as in the .NET thread pool. The owed-not-served rule below is about running workers and reads no state.
+// compensated for; a computing worker that sleeps inside the runtime at two samples (waiting for a JIT, type-loader or
+// tiering lock, or in a runtime suspension that is not a collection and so is not in the pause total, while a loaded
+// machine deschedules the thread it waits for) is taken for a blocked one and stood in for, and its compensating
+// worker retires as above (a thread preempted but runnable reads R and is never taken for blocked); where the state
+// cannot be read (other systems, /proc not mounted) every stuck worker counts as blocked, as in the .NET thread pool.
+// The owed-not-served rule below is about running workers and reads no state.
 // Turn compensation off (the schedulers' options) to keep "never more workers than processors" strictly.
 //
 // Rejected: detecting blocking calls themselves (SynchronizationContext wait notification is Windows-only and misses

@@ -78,7 +78,7 @@ public sealed class NewcomerPriorityInSchedulerTests
             // Both long programs past the quantum: ordinary programs, one core each.
             Assert.True(
                 SpinWait.SpinUntil(() => longPrograms.All(p => p.GetStatistics().BusyTime > Quantum), Timeout),
-                "The long programs did not pass the quantum.");
+                "The long programs did not pass the quantum. " + State(mps));
 
             ProgramHandle newcomer = mps.AddProgram("newcomer");
             Thread[] workers = mps.Pool.Workers.Select(w => w.Thread).ToArray();
@@ -97,7 +97,7 @@ public sealed class NewcomerPriorityInSchedulerTests
                     }
                 }
             }, new ChunkedLoopOptions { CancellationToken = both.Token });
-            Assert.True(((IAsyncResult)loop).AsyncWaitHandle.WaitOne(Timeout), "The newcomer's loop never ran on both workers.");
+            Assert.True(((IAsyncResult)loop).AsyncWaitHandle.WaitOne(Timeout), "The newcomer's loop never ran on both workers (seen: " + string.Join(", ", seen) + "). " + State(mps));
             Assert.True(loop.IsCanceled, $"The newcomer's loop ended {loop.Status}.");
             Assert.True(
                 mps.Timeline.GetMoves().Any(m => m.Reason == AllocationReason.Newcomer && m.ToProgramId == newcomer.Id),

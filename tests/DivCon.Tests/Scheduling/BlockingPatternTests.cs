@@ -164,24 +164,49 @@ public sealed class BlockingPatternTests
     /// sized to a CPU quota stays within it), and the sibling runs when the computation ends. Fails where the monitor
     /// cannot tell computing from blocked (every stall compensated).
     /// </summary>
+    /// <remarks>
+    /// The premise is a worker the kernel sees running or runnable. A thread preempted on a loaded machine reads R (it is
+    /// runnable: two processes spinning on one processor read R at 300 of 300 readings), so load alone does not break
+    /// it. But managed code that only computes still sleeps inside the runtime now and then (its first call's JIT
+    /// compilation and type loads, tiered compilation's call counting and on-stack replacement, a runtime suspension
+    /// that is not a collection, which GC.GetTotalPauseDuration does not count), and such a sleep lasts as long as the
+    /// thread holding that lock or suspending the runtime is descheduled. At load average 20 this test once saw one
+    /// compensation (the readings were not recorded then); a worker asleep at two samples is what the monitor is for,
+    /// so that is a run whose premise failed, not a monitor bug. The real readings are recorded, and a run counts only
+    /// if no two consecutive readings of the worker said asleep (the monitor needs two; a reading during a collection
+    /// counts as asleep here, which only makes fewer runs count). Up to 3 runs; one must count.
+    /// </remarks>
     [LinuxProcFact]
     public void A_long_computation_gets_no_compensating_worker()
     {
-        var (compensations, sameThread, _) = RunComputationWithScriptedReadings(running: null);
-        Assert.Equal(0, compensations);
-        Assert.True(sameThread, "the sibling did not run on the computing worker after it");
+        var uncounted = new List<string>();
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            ComputationRun run = RunComputationWithScriptedReadings(running: null);
+            if (run.AsleepAtTwoConsecutiveReadings)
+            {
+                uncounted.Add($"run {attempt + 1}: {run.Compensations} compensations; readings {run.Describe()}");
+                continue;
+            }
+
+            Assert.True(run.Compensations == 0, $"{run.Compensations} compensations for a worker never read asleep twice in a row; readings {run.Describe()}");
+            Assert.True(run.SameThread, "the sibling did not run on the computing worker after it");
+            return;
+        }
+
+        Assert.Fail("The computing worker was read asleep at two consecutive readings in each of 3 runs: " + string.Join(" | ", uncounted));
     }
 
     /// <summary>
     /// A computing worker that a single reading catches asleep (a garbage collection suspending it, a page fault: the
     /// monitor's state reading is scripted here, every other reading "asleep") is never asleep at two consecutive
     /// samples, so it gets no compensating worker; one reading alone would have started one. The script touches only
-    /// this test's worker (by OS thread id), so other tests' monitors read real states.
+    /// this test's worker, so other tests' monitors read real states.
     /// </summary>
     [LinuxProcFact]
     public void A_computing_worker_caught_asleep_at_single_samples_gets_no_compensating_worker()
     {
-        var (compensations, sameThread, readings) = RunComputationWithScriptedReadings(reading => reading % 2 == 0);
+        var (compensations, sameThread, readings) = RunComputationWithScriptedReadings(reading => reading % 2 == 0).Counts;
         Assert.Equal(0, compensations);
         Assert.True(readings >= 3, $"the monitor read the worker's state {readings} times; the test needs asleep, running, asleep");
         Assert.True(sameThread, "the sibling did not run on the computing worker after it");
@@ -194,7 +219,7 @@ public sealed class BlockingPatternTests
     [LinuxProcFact]
     public void A_worker_seen_asleep_at_two_consecutive_samples_gets_a_compensating_worker()
     {
-        var (compensations, sameThread, _) = RunComputationWithScriptedReadings(_ => false);
+        var (compensations, sameThread, _) = RunComputationWithScriptedReadings(_ => false).Counts;
         Assert.True(compensations > 0, "no compensating worker for a worker seen asleep at every sample");
         Assert.False(sameThread, "the sibling waited for the computing worker instead of running on the compensating one");
     }
@@ -216,7 +241,7 @@ public sealed class BlockingPatternTests
             {
                 Interlocked.Increment(ref paused); // a collection ended during this reading
                 return false;
-            });
+            }).Counts;
             Assert.Equal(0, compensations);
             Assert.True(readings >= 3, $"the monitor read the worker's state {readings} times");
             Assert.True(sameThread, "the sibling did not run on the computing worker after it");
@@ -228,39 +253,64 @@ public sealed class BlockingPatternTests
     }
 
     // One worker computes for 600 ms (delay 20 ms: about 30 samples) while a sibling task waits in its queue; the state
-    // readings of that worker come from running(n) for its n-th reading (null: the real /proc readings). Returns the
-    // compensations, whether the sibling ran on the computing worker's thread, and how many scripted readings there were.
-    private static (long Compensations, bool SameThread, int Readings) RunComputationWithScriptedReadings(Func<int, bool>? running)
+    // readings of that worker come from running(n) for its n-th reading (null: the real /proc readings), and each is
+    // recorded with where the task was (0 not yet in its body, 1 computing, 2 past the computation) and when.
+    private static ComputationRun RunComputationWithScriptedReadings(Func<int, bool>? running)
     {
-        int tid = 0;
+        Worker? target = null;
         int readings = 0;
+        int phase = 0;
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        var log = new ConcurrentQueue<(bool Running, int Phase, double Ms)>();
         Func<Worker, bool> real = BlockingMonitor.s_isComputing;
-        BlockingMonitor.s_isComputing = running is null ? real : w =>
-            Volatile.Read(ref tid) is int t and not 0 && w.OsThreadId == t ? running(Interlocked.Increment(ref readings)) : real(w);
+        BlockingMonitor.s_isComputing = w =>
+        {
+            if (!ReferenceEquals(w, Volatile.Read(ref target)))
+            {
+                return real(w);
+            }
+
+            int n = Interlocked.Increment(ref readings);
+            bool result = running is null ? real(w) : running(n);
+            log.Enqueue((result, Volatile.Read(ref phase), System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds));
+            return result;
+        };
         try
         {
             var s = new WorkStealingTaskScheduler(new WorkStealingSchedulerOptions { WorkerCount = 1, CompensationDelay = TimeSpan.FromMilliseconds(20) });
             using var sDisposal = BoundedDisposal.Of(s);
+            Volatile.Write(ref target, s.Pool.Workers[0]); // before the tasks: a reading while the task starts is recorded too
             Thread? computingThread = null;
             Task computing = Task.Factory.StartNew(() =>
             {
                 computingThread = Thread.CurrentThread;
-                Volatile.Write(ref tid, Worker.Current!.OsThreadId);
+                Volatile.Write(ref phase, 1);
                 long until = System.Diagnostics.Stopwatch.GetTimestamp() + (System.Diagnostics.Stopwatch.Frequency * 6 / 10);
                 while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
                 {
                     Thread.SpinWait(50);
                 }
+
+                Volatile.Write(ref phase, 2);
             }, CancellationToken.None, TaskCreationOptions.None, s);
             Task<Thread> sibling = Task.Factory.StartNew(() => Thread.CurrentThread, CancellationToken.None, TaskCreationOptions.None, s);
             Wait.For(computing, Timeout);
             Wait.For(sibling, Timeout);
-            return (s.Compensations, ReferenceEquals(computingThread, sibling.Result), Volatile.Read(ref readings));
+            return new ComputationRun(s.Compensations, ReferenceEquals(computingThread, sibling.Result), [.. log]);
         }
         finally
         {
             BlockingMonitor.s_isComputing = real;
         }
+    }
+
+    private sealed record ComputationRun(long Compensations, bool SameThread, (bool Running, int Phase, double Ms)[] Readings)
+    {
+        public (long Compensations, bool SameThread, int Readings) Counts => (Compensations, SameThread, Readings.Length);
+
+        public bool AsleepAtTwoConsecutiveReadings => Readings.Zip(Readings.Skip(1)).Any(p => !p.First.Running && !p.Second.Running);
+
+        public string Describe() => string.Join(" ", Readings.Select(r => $"{(r.Running ? "R" : "S")}{r.Phase}@{r.Ms:F0}ms"));
     }
 
     /// <summary>With compensation off the pool keeps its size: the same pattern stays blocked (the thesis's setting).</summary>
