@@ -65,8 +65,7 @@ public sealed class ChunkedLoopExplorationTests(ITestOutputHelper output)
     [EnvironmentFact("DIVCON_EXPLORE_SEED")]
     public void Replay_one_loop_completion_schedule()
     {
-        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, CultureInfo.InvariantCulture);
-        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        (int seed, ExplorationStrategy strategy) = ScheduleExplorer.ReplayFromEnvironment();
         SetRecheckOff(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_RECHECK") == "1");
         try
         {
@@ -118,8 +117,7 @@ public sealed class ChunkedLoopExplorationTests(ITestOutputHelper output)
     private static void SetRecheckOff(bool off) => ChunkedLoops.s_completeWithoutRecheckForTests = off;
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure)
-        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy}"
-            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_loop_completion_schedule";
+        => ScheduleExplorer.FailureWithReplay(seed, strategy, failure, "Replay_one_loop_completion_schedule");
 
     // Queues tasks and runs one when a controlled thread asks: the replicas run on the explorer's threads.
     private sealed class QueueOnlyScheduler : TaskScheduler

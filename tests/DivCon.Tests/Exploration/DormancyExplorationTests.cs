@@ -139,8 +139,7 @@ public sealed class DormancyExplorationTests
             return; // the other exploration classes replay their own scenarios
         }
 
-        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
-        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        (int seed, ExplorationStrategy strategy) = ScheduleExplorer.ReplayFromEnvironment();
         MultiProgramScheduler.s_skipDormantRecheckForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_DORMANT_RECHECK") == "1";
         try
         {
@@ -190,8 +189,7 @@ public sealed class DormancyExplorationTests
     }
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure, DormantScenario scenario)
-        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy} DIVCON_EXPLORE_SCENARIO=dormant-{scenario.ToString().ToLowerInvariant()}"
-            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_dormancy_schedule";
+        => ScheduleExplorer.FailureWithReplay(seed, strategy, failure, "Replay_one_dormancy_schedule", $"dormant-{scenario.ToString().ToLowerInvariant()}");
 
     private sealed record Outcome(string? Failure, bool WokenInDormantWait, bool RecheckFoundIt, bool DormantAtDispose);
 

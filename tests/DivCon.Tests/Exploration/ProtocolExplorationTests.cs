@@ -128,8 +128,7 @@ public sealed class ProtocolExplorationTests
     [EnvironmentFact("DIVCON_EXPLORE_SEED")]
     public void Replay_one_schedule()
     {
-        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
-        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        (int seed, ExplorationStrategy strategy) = ScheduleExplorer.ReplayFromEnvironment();
         bool lostWakeUp = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SCENARIO") == "lost-wake-up";
         Worker.s_spinLimitForTests = lostWakeUp ? 1 : 2;
         Worker.s_wakeWithoutEpochForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_EPOCH") == "1";
@@ -163,9 +162,7 @@ public sealed class ProtocolExplorationTests
     }
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure, string? scenario = null)
-        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy}"
-            + (scenario is null ? string.Empty : $" DIVCON_EXPLORE_SCENARIO={scenario}")
-            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_schedule";
+        => ScheduleExplorer.FailureWithReplay(seed, strategy, failure, "Replay_one_schedule", scenario);
 
     private static MultiProgramScheduler NewScheduler(bool lending, bool onDemand = false)
         => new(new MultiProgramSchedulerOptions

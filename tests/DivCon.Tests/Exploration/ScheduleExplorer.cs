@@ -143,6 +143,20 @@ internal sealed class ScheduleExplorer : IScheduleExplorer, IDisposable
         }
     }
 
+    /// <summary>
+    /// An explored test's failure message: the schedule, what failed, and the command that replays it (the class's
+    /// <paramref name="replayTest"/>, with DIVCON_EXPLORE_SCENARIO=<paramref name="scenario"/> when the class has several).
+    /// </summary>
+    public static string FailureWithReplay(int seed, ExplorationStrategy strategy, string? failure, string replayTest, string? scenario = null)
+        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy}"
+            + (scenario is null ? string.Empty : $" DIVCON_EXPLORE_SCENARIO={scenario}")
+            + $" dotnet test tests/DivCon.Tests --filter FullyQualifiedName~{replayTest}";
+
+    /// <summary>A replay test's schedule: DIVCON_EXPLORE_SEED (required) and DIVCON_EXPLORE_STRATEGY (default Pct).</summary>
+    public static (int Seed, ExplorationStrategy Strategy) ReplayFromEnvironment()
+        => (int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture),
+            Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct)));
+
     /// <summary>Scenario threads: blocks (under the explorer) until <paramref name="condition"/> holds.</summary>
     public static void WaitUntil(Func<bool> condition, string what)
     {

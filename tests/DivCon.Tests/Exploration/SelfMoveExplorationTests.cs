@@ -150,8 +150,7 @@ public sealed class SelfMoveExplorationTests
             return; // the other exploration classes replay their own scenarios
         }
 
-        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
-        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        (int seed, ExplorationStrategy strategy) = ScheduleExplorer.ReplayFromEnvironment();
         Worker.s_casOnTheSetForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_CAS_ON_THE_SET") == "1";
         try
         {
@@ -165,8 +164,7 @@ public sealed class SelfMoveExplorationTests
     }
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure)
-        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy} DIVCON_EXPLORE_SCENARIO=self-move"
-            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_self_move_schedule";
+        => ScheduleExplorer.FailureWithReplay(seed, strategy, failure, "Replay_one_self_move_schedule", "self-move");
 
     // Two workers, no ticks, no lending (a worker away from its home is then always a defect once the decisions are
     // over), no demand, starved or newcomer decisions: the scenario's own decisions are the only ones.

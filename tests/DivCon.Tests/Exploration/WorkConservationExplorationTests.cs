@@ -214,8 +214,7 @@ public sealed class WorkConservationExplorationTests
             return; // ProtocolExplorationTests.Replay_one_schedule replays the other scenarios
         }
 
-        int seed = int.Parse(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_SEED")!, System.Globalization.CultureInfo.InvariantCulture);
-        var strategy = Enum.Parse<ExplorationStrategy>(Environment.GetEnvironmentVariable("DIVCON_EXPLORE_STRATEGY") ?? nameof(ExplorationStrategy.Pct));
+        (int seed, ExplorationStrategy strategy) = ScheduleExplorer.ReplayFromEnvironment();
         Worker.s_recallOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_RECALL") == "1";
         WorkQueueSet.s_lendOnStopOffForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_LEND_ON_STOP") == "1";
         Mover.s_keepDemandMarksForTests = Environment.GetEnvironmentVariable("DIVCON_EXPLORE_WITHOUT_DEMAND_RESET") == "1";
@@ -239,8 +238,7 @@ public sealed class WorkConservationExplorationTests
     }
 
     private static string Replay(int seed, ExplorationStrategy strategy, string? failure, string scenario)
-        => $"schedule {seed} ({strategy}) failed: {failure}\nReplay it: DIVCON_EXPLORE_SEED={seed} DIVCON_EXPLORE_STRATEGY={strategy} DIVCON_EXPLORE_SCENARIO={scenario}"
-            + " dotnet test tests/DivCon.Tests --filter FullyQualifiedName~Replay_one_work_conservation_schedule";
+        => ScheduleExplorer.FailureWithReplay(seed, strategy, failure, "Replay_one_work_conservation_schedule", scenario);
 
     // Two workers, no ticks, no compensation, the default policy (equal shares, throughput lending).
     private static MultiProgramScheduler NewLendingScheduler() => new(new MultiProgramSchedulerOptions
